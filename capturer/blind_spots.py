@@ -1,0 +1,43 @@
+"""Bookkeeping for open blind spots: at most one open row per (kind, monitor),
+opened when capture stops seeing and closed when it sees again, so the
+store records every stretch the capture could not or would not cover."""
+
+from __future__ import annotations
+
+from .clock import zone_at
+from .store import BlindSpotRow, SetEnd, StoreWriter
+
+
+class BlindSpots:
+    def __init__(self, writer: StoreWriter) -> None:
+        self._writer = writer
+        self._open: dict[tuple[str, int | None], tuple[int, str]] = {}
+
+    def open(self, kind: str, reason: str, now_ms: int, monitor: int | None = None) -> None:
+        """Open a blind spot unless one of this kind is already open for this
+        monitor with the same reason (a different reason closes the old one)."""
+        key = (kind, monitor)
+        current = self._open.get(key)
+        if current is not None:
+            if current[1] == reason:
+                return
+            self.close(kind, now_ms, monitor)
+        row_id = self._writer.ids.next("blind_spots")
+        offset, zone = zone_at(now_ms)
+        self._writer.submit(BlindSpotRow(row_id, now_ms, None, offset, zone, monitor, kind, reason))
+        self._open[key] = (row_id, reason)
+
+    def close(self, kind: str, now_ms: int, monitor: int | None = None) -> None:
+        current = self._open.pop((kind, monitor), None)
+        if current is not None:
+            self._writer.submit(SetEnd("blind_spots", current[0], now_ms))
+
+    def close_all(self, now_ms: int) -> None:
+        for kind, monitor in list(self._open):
+            self.close(kind, now_ms, monitor)
+
+    def is_open(self, kind: str, monitor: int | None = None) -> bool:
+        return (kind, monitor) in self._open
+
+    def open_kinds(self) -> list[str]:
+        return sorted({kind for kind, _ in self._open})

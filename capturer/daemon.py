@@ -1,0 +1,685 @@
+"""The capture daemon: the loop that owns threads, timing and the writer.
+
+Sources are small and each may fail alone: the X11 source (focus, titles,
+monitors), the screen source (thumbnails, click crops), the input listener
+(pynput threads) and the accessibility worker (its own GLib thread). The
+daemon runs on one asyncio loop that polls focus, ticks once a second
+(heartbeats, idle, bursts, watchdog, reconnects) and receives input events
+from the listener threads. Anything that goes wrong in a source becomes a
+blind-spot row and a retry with back-off — never an exit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .blind_spots import BlindSpots
+from .clock import now_ms, zone_at
+from .config import Config
+from .input_counts import FieldRef, InputCount, InputCounter
+from .notify import Notifier
+from .privacy import WindowIdentity, first_matching_rule
+from .store import (BlobRow, InputEventRow, RecordingRow, Replace, SetEnd, SetMeta, SnapshotRow,
+                    StoreWriter)
+from .store.connection import open_readonly
+from .sources.a11y import A11yContext, AccessibilityWorker, HitResult
+from .sources.input_listener import InputListener, RawClick, RawKey, RawScroll
+from .sources.x11 import DisplayLost, Monitor, WindowInfo, X11Source
+
+log = logging.getLogger(__name__)
+
+A11Y_CONTEXT_BUDGET_S = 0.08
+# Open bursts are written (and rewritten) this often, so a crash loses at
+# most this long of input counts plus the writer's commit delay.
+CHECKPOINT_INTERVAL_S = 0.5
+HIT_TEST_BUDGET_S = 0.5
+RECONNECT_BACKOFF_S = (0.5, 1, 2, 4, 8, 15, 30)
+IDLE_HEARTBEAT_FACTOR = 5
+
+
+class CaptureControlError(Exception):
+    """A control request (pause, record…) that cannot be honoured now."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(message)
+        self.name = name
+
+
+@dataclass
+class _MonitorState:
+    window: WindowInfo | None = None
+    last_snapshot_ms: int = 0
+    last_thumbnail_ms: int = 0
+
+
+@dataclass
+class _Counters:
+    snapshots: int = 0
+    input_events: int = 0
+    clicks: int = 0
+    keys: int = 0
+
+
+@dataclass
+class _Recording:
+    id: int
+    name: str
+    start_ms: int
+
+
+@dataclass
+class _State:
+    focus: WindowInfo | None = None
+    focus_excluded_by: str | None = None
+    paused: bool = False
+    idle: bool = False
+    last_input_ms: int = 0
+    recording: _Recording | None = None
+    monitors: tuple[Monitor, ...] = ()
+    per_monitor: dict[int, _MonitorState] = field(default_factory=dict)
+
+
+class CaptureDaemon:
+    """Run with `asyncio.run(daemon.run())`; stop with `request_stop()`."""
+
+    def __init__(self, db_path: Path, config: Config, *, display: str | None = None,
+                 notifier: Notifier | None = None, control_bus: bool = True) -> None:
+        self.db_path = Path(db_path)
+        self.config = config
+        self.display = display if display is not None else os.environ.get("DISPLAY", "")
+        self.notifier = notifier or Notifier()
+        self.control_bus = control_bus
+        self.started_ms = now_ms()
+        self.state = _State()
+        self.counters = _Counters()
+        self.writer: StoreWriter | None = None
+        self.blind: BlindSpots | None = None
+        self.x11: X11Source | None = None
+        self.screen = None
+        self.input: InputListener | None = None
+        self.a11y: AccessibilityWorker | None = None
+        self.counter = InputCounter()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop = asyncio.Event()
+        self._reconnect_attempt = 0
+        self._next_reconnect = 0.0
+        self._pending: set[asyncio.Task] = set()
+        self._burst_fields: dict[int, Future] = {}
+        self._burst_rows: dict[int, int] = {}        # burst seq -> input_events row id
+        self._checkpointed: dict[int, tuple] = {}    # burst seq -> (count, end) last written
+        self._last_checkpoint = 0.0
+        self._last_watchdog = 0.0
+        self._dbus = None
+        self.on_paused_changed = None  # set by the D-Bus service
+
+    # -- lifecycle ------------------------------------------------------------
+    async def run(self) -> int:
+        self._loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            self._loop.add_signal_handler(sig, self.request_stop)
+        self.writer = StoreWriter(self.db_path)
+        self.blind = BlindSpots(self.writer)
+        self.state.paused = self._stored_pause_state()
+        now = now_ms()
+        self.state.last_input_ms = now
+        self.writer.submit(SetMeta("capture_started_ms", str(now)))
+        if self.state.paused:
+            self.blind.open("paused", "paused by the user", now)
+        self._start_accessibility()
+        self._connect_display()
+        if self.control_bus:
+            await self._start_control_bus()
+        self.notifier.ready(self.summary_line())
+        log.info("capturing into %s", self.db_path)
+        try:
+            await asyncio.gather(self._focus_loop(), self._tick_loop())
+        finally:
+            await self._shutdown()
+        return 0
+
+    def request_stop(self) -> None:
+        self._stop.set()
+
+    async def _shutdown(self) -> None:
+        self.notifier.stopping()
+        self._write_counts(self.counter.close())
+        await self._drain_pending()
+        now = now_ms()
+        if self.state.recording is not None:
+            self._end_recording(now)
+        self.blind.close_all(now)
+        if self._dbus is not None:
+            await self._dbus.stop()
+        if self.input is not None:
+            self.input.stop()
+        if self.a11y is not None:
+            self.a11y.stop()
+        if self.screen is not None:
+            self.screen.close()
+        if self.x11 is not None:
+            self.x11.close()
+        self.writer.close()
+        log.info("capture stopped; store flushed")
+
+    # -- loops ------------------------------------------------------------------
+    async def _focus_loop(self) -> None:
+        interval = self.config.capture.focus_poll_ms / 1000
+        while not self._stop.is_set():
+            if self.x11 is not None and not self.state.paused:
+                try:
+                    await self._poll_focus()
+                except DisplayLost as exc:
+                    self._display_lost(str(exc))
+                self._checkpoint_open_counts()
+            try:
+                await asyncio.wait_for(self._stop.wait(), interval)
+            except asyncio.TimeoutError:
+                pass
+
+    async def _tick_loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                await self._tick()
+            except DisplayLost as exc:
+                self._display_lost(str(exc))
+            except Exception:  # noqa: BLE001 - one bad tick must not end capture
+                log.exception("capture tick failed")
+            try:
+                await asyncio.wait_for(self._stop.wait(), 1.0)
+            except asyncio.TimeoutError:
+                pass
+
+    async def _tick(self) -> None:
+        now = now_ms()
+        self._send_watchdog()
+        if self.x11 is None:
+            self._maybe_reconnect()
+            return
+        if self.input is not None and not self.input.alive():
+            # The listeners die with the display connection they hold.
+            self._restart_input()
+        self.counter.tick(now)
+        self._write_counts(self.counter.emit())
+        if self.state.paused:
+            return
+        idle = now - self.state.last_input_ms >= self.config.capture.idle_after_seconds * 1000
+        if idle != self.state.idle:
+            self.state.idle = idle
+            if self.state.focus is not None and self.state.focus_excluded_by is None:
+                await self._snapshot(self.state.focus, "idle" if idle else "active")
+        await self._heartbeats(now)
+
+    async def _poll_focus(self) -> None:
+        changes = self.x11.drain_events()
+        window_id = self.x11.focused_window_id()
+        current = self.state.focus
+        if window_id != (current.window_id if current else None):
+            await self._focus_changed(window_id)
+        elif current is not None and "title" in changes:
+            info = self.x11.describe(current.window_id)
+            if info is not None and info.title != current.title:
+                await self._window_updated(info, "title")
+
+    async def _heartbeats(self, now: int) -> None:
+        period = self.config.capture.heartbeat_seconds * 1000
+        if self.state.idle:
+            period *= IDLE_HEARTBEAT_FACTOR
+        for index, monitor_state in sorted(self.state.per_monitor.items()):
+            window = monitor_state.window
+            if window is None or now - monitor_state.last_snapshot_ms < period:
+                continue
+            focused = self.state.focus is not None and window.window_id == self.state.focus.window_id
+            if focused and self.state.focus_excluded_by is not None:
+                continue
+            if not focused and not self.x11.window_alive(window.window_id):
+                monitor_state.window = None
+                continue
+            await self._snapshot(window, "heartbeat", focused=focused)
+
+    # -- focus and snapshots ---------------------------------------------------------
+    async def _focus_changed(self, window_id: int | None) -> None:
+        self._write_counts(self._close_bursts())
+        now = now_ms()
+        info = self.x11.describe(window_id) if window_id else None
+        self.x11.watch_title(info.window_id if info else None)
+        self.blind.close("no_accessibility", now)
+        if info is None:
+            self._set_focus(None, None, now)
+            return
+        await self._window_updated(info, "focus")
+
+    async def _window_updated(self, info: WindowInfo, trigger: str) -> None:
+        now = now_ms()
+        rule = first_matching_rule(self.config.exclusions, WindowIdentity(
+            info.app, info.wm_class, info.title, info.executable or ""))
+        self._set_focus(info, rule.name if rule else None, now)
+        if rule is None:
+            await self._snapshot(info, trigger)
+
+    def _set_focus(self, info: WindowInfo | None, excluded_by: str | None, now: int) -> None:
+        self.state.focus = info
+        self.state.focus_excluded_by = excluded_by
+        if excluded_by is not None:
+            self._write_counts(self._close_bursts())
+            self.blind.open("excluded", excluded_by, now)
+        else:
+            self.blind.close("excluded", now)
+        if self.a11y is not None:
+            self.a11y.set_target(info if excluded_by is None and not self.state.paused else None)
+
+    async def _snapshot(self, window: WindowInfo, trigger: str, *, focused: bool = True) -> None:
+        monitor = self._monitor_of(*window.center)
+        context = await self._a11y_context(window) if focused else A11yContext("disabled")
+        now = now_ms()
+        monitor_state = self.state.per_monitor.setdefault(monitor.index, _MonitorState())
+        if focused and context.status in ("no_app", "hung", "unavailable"):
+            self.blind.open("no_accessibility", context.status, now)
+        elif focused and context.status == "ok":
+            self.blind.close("no_accessibility", now)
+        screenshot = self._maybe_thumbnail(monitor, monitor_state, now, trigger)
+        offset, zone = zone_at(now)
+        row = SnapshotRow(
+            id=self.writer.ids.next("snapshots"), ts_ms=now, utc_offset_min=offset, tz_name=zone,
+            monitor=monitor.index, trigger=trigger, app=window.app, wm_class=window.wm_class,
+            pid=window.pid, executable=window.executable, title=window.title, url=context.url,
+            idle=int(self.state.idle), focused=int(focused), screenshot=screenshot,
+            tree_id=context.tree_id)
+        self.writer.submit(row, urgent=trigger in ("focus", "title"))
+        self.counters.snapshots += 1
+        monitor_state.window = window
+        monitor_state.last_snapshot_ms = now
+
+    async def _a11y_context(self, window: WindowInfo) -> A11yContext:
+        if self.a11y is None:
+            return A11yContext("disabled")
+        return await self._await_future(self.a11y.context(window), A11Y_CONTEXT_BUDGET_S,
+                                        A11yContext("slow"))
+
+    async def _await_future(self, future: Future, budget: float, fallback):
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), budget)
+        except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - the answer arrives late or never
+            return fallback
+
+    def _maybe_thumbnail(self, monitor: Monitor, state: _MonitorState, now: int,
+                         trigger: str) -> str | None:
+        settings = self.config.capture
+        if not settings.screenshots or self.screen is None:
+            return None
+        due = now - state.last_thumbnail_ms >= settings.screenshot_interval_seconds * 1000
+        if not due:
+            return None
+        try:
+            image = self.screen.thumbnail(monitor)
+        except Exception as exc:  # noqa: BLE001 - a failed grab costs one thumbnail, not capture
+            self._source_error("screenshot", exc)
+            return None
+        state.last_thumbnail_ms = now
+        if image is None:
+            return None
+        self.writer.submit(BlobRow(image.sha256, image.kind, image.media_type, image.width,
+                                   image.height, image.data, now))
+        return image.sha256
+
+    # -- input -------------------------------------------------------------------------
+    def deliver_input(self, raw: object) -> None:
+        """Called from the listener threads."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._on_input, raw)
+
+    def _on_input(self, raw: object) -> None:
+        self.state.last_input_ms = raw.ts_ms
+        if not self._capturing_input():
+            return
+        if isinstance(raw, RawKey):
+            started = self.counter.key(raw.ts_ms, name=raw.name, char=raw.char,
+                                       modifiers=raw.modifiers,
+                                       keep_text=self.state.recording is not None)
+            if started is not None and self.a11y is not None:
+                # Which field is this burst going into? Asked once per burst.
+                self._burst_fields[started] = self.a11y.focused_field(self.state.focus)
+        elif isinstance(raw, RawScroll):
+            self.counter.scroll(raw.ts_ms, raw.x, raw.y, raw.steps)
+        elif isinstance(raw, RawClick):
+            self.counter.click(raw.ts_ms)
+            task = asyncio.ensure_future(self._store_click(raw, self.state.focus))
+            self._pending.add(task)
+            task.add_done_callback(self._pending.discard)
+        self._write_counts(self.counter.emit())
+
+    def _capturing_input(self) -> bool:
+        return (not self.state.paused and self.x11 is not None and self.state.focus is not None
+                and self.state.focus_excluded_by is None)
+
+    async def _store_click(self, raw: RawClick, window: WindowInfo) -> None:
+        monitor = self._monitor_of(raw.x, raw.y)
+        crop = None
+        if self.config.capture.click_crops and self.screen is not None:
+            try:
+                image = self.screen.click_crop(raw.x, raw.y, monitor)
+                self.writer.submit(BlobRow(image.sha256, image.kind, image.media_type,
+                                           image.width, image.height, image.data, raw.ts_ms))
+                crop = image.sha256
+            except Exception as exc:  # noqa: BLE001
+                self._source_error("click crop", exc)
+        hit = HitResult(None, "none")
+        if self.a11y is not None:
+            hit = await self._await_future(self.a11y.hit_test(window, raw.x, raw.y),
+                                           HIT_TEST_BUDGET_S, hit)
+        recording = self.state.recording
+        self.writer.submit(InputEventRow(
+            id=self.writer.ids.next("input_events"), ts_ms=raw.ts_ms, end_ms=raw.ts_ms,
+            monitor=monitor.index, kind="click", count=1, button=raw.button, x=raw.x, y=raw.y,
+            element_id=hit.element_id, resolution=hit.resolution, crop=crop,
+            recording_id=recording.id if recording else None))
+        self.counters.input_events += 1
+        self.counters.clicks += 1
+
+    def _close_bursts(self) -> list[InputCount]:
+        self.counter.focus_changed()
+        return self.counter.emit()
+
+    def _write_counts(self, counts: list[InputCount]) -> None:
+        """Write closed bursts and runs (each under the row id it was
+        checkpointed with, if any). A text burst waits for its field."""
+        recording = self.state.recording  # as it was when the input happened
+        for count in counts:
+            future = self._burst_fields.pop(count.burst, None) if count.kind == "text" else None
+            if future is None or future.done():
+                field = future.result() if future is not None else None
+                self._store_count(count, field, recording, final=True)
+                continue
+            task = asyncio.ensure_future(self._store_text_burst(count, future, recording))
+            self._pending.add(task)
+            task.add_done_callback(self._pending.discard)
+
+    async def _store_text_burst(self, count: InputCount, future: Future,
+                                recording: _Recording | None) -> None:
+        field = await self._await_future(future, HIT_TEST_BUDGET_S, None)
+        self._store_count(count, field, recording, final=True)
+
+    def _checkpoint_open_counts(self) -> None:
+        """Write the bursts still growing, so a crash cannot lose them whole."""
+        now = self._loop.time()
+        if now - self._last_checkpoint < CHECKPOINT_INTERVAL_S:
+            return
+        self._last_checkpoint = now
+        recording = self.state.recording
+        for count in self.counter.open_counts():
+            if self._checkpointed.get(count.burst) == (count.count, count.end_ms):
+                continue
+            future = self._burst_fields.get(count.burst)
+            field = future.result() if future is not None and future.done() else None
+            self._store_count(count, field, recording, final=False)
+
+    def _store_count(self, count: InputCount, field: FieldRef | None,
+                     recording: _Recording | None, *, final: bool) -> None:
+        """Write one count. Text survives only inside a recording, and only
+        when the field is known and is not a password field."""
+        keep = recording is not None and field is not None and not field.secret
+        if count.x is not None:
+            monitor = self._monitor_of(count.x, count.y).index
+        elif self.state.focus is not None:
+            monitor = self._monitor_of(*self.state.focus.center).index
+        else:
+            monitor = 0
+        seq = count.burst
+        row_id = self._burst_rows.get(seq) if seq is not None else None
+        rewrite = row_id is not None
+        if row_id is None:
+            row_id = self.writer.ids.next("input_events")
+        row = InputEventRow(
+            id=row_id, ts_ms=count.start_ms, end_ms=count.end_ms, monitor=monitor,
+            kind=count.kind, count=count.count, key=count.key, x=count.x, y=count.y,
+            element_id=field.element_id if field else None,
+            recording_id=recording.id if recording else None,
+            text=count.text if keep else None)
+        self.writer.submit(Replace(row) if rewrite else row, urgent=not final)
+        if final:
+            self._burst_rows.pop(seq, None)
+            self._checkpointed.pop(seq, None)
+            self.counters.input_events += 1
+            if count.kind in ("key", "text", "copy"):
+                self.counters.keys += count.count
+        elif seq is not None:
+            self._burst_rows[seq] = row_id
+            self._checkpointed[seq] = (count.count, count.end_ms)
+
+    async def _drain_pending(self) -> None:
+        """Wait for clicks and text bursts still resolving their targets."""
+        for task in list(self._pending):
+            try:
+                await asyncio.wait_for(asyncio.shield(task), HIT_TEST_BUDGET_S * 2)
+            except Exception:  # noqa: BLE001 - a late click is not worth hanging
+                task.cancel()
+
+    # -- control (D-Bus and tests) --------------------------------------------------------
+    def pause(self) -> bool:
+        if self.state.paused:
+            return False
+        now = now_ms()
+        self._write_counts(self.counter.close())
+        self.state.paused = True
+        if self.a11y is not None:
+            self.a11y.set_target(None)
+        self.blind.close("excluded", now)
+        self.blind.close("no_accessibility", now)
+        self.blind.open("paused", "paused by the user", now)
+        self.writer.submit(SetMeta("paused", "1"))
+        self.state.focus = None
+        self._paused_changed()
+        return True
+
+    def resume(self) -> bool:
+        if not self.state.paused:
+            return False
+        self.state.paused = False
+        self.blind.close("paused", now_ms())
+        self.writer.submit(SetMeta("paused", "0"))
+        self.state.focus = None  # the next poll takes a fresh 'focus' snapshot
+        self._paused_changed()
+        return True
+
+    def start_recording(self, name: str) -> int:
+        name = name.strip()
+        if not name or len(name) > 200 or any(ord(c) < 32 for c in name):
+            raise CaptureControlError("InvalidName", "a recording name is 1–200 printable characters")
+        if self.state.recording is not None:
+            raise CaptureControlError(
+                "AlreadyRecording", f"already recording {self.state.recording.name!r}; stop it first")
+        if self.state.paused:
+            raise CaptureControlError("Paused", "capture is paused; resume before recording")
+        self._write_counts(self._close_bursts())
+        now = now_ms()
+        recording = _Recording(self.writer.ids.next("recordings"), name, now)
+        self.writer.submit(RecordingRow(recording.id, name, now, None))
+        self.state.recording = recording
+        self.writer.flush()
+        return recording.id
+
+    async def stop_recording(self) -> tuple[int, str]:
+        recording = self.state.recording
+        if recording is None:
+            raise CaptureControlError("NotRecording", "no recording is in progress")
+        self._write_counts(self.counter.close())
+        await self._drain_pending()
+        self._end_recording(now_ms())
+        await asyncio.get_running_loop().run_in_executor(None, self.writer.flush)
+        return recording.id, recording.name
+
+    def _end_recording(self, now: int) -> None:
+        recording = self.state.recording
+        self.state.recording = None
+        if recording is not None:
+            self.writer.submit(SetEnd("recordings", recording.id, now))
+
+    def status(self) -> dict:
+        focus = self.state.focus
+        if self.state.paused:
+            state = "paused"
+        elif self.x11 is None:
+            state = "display_lost"
+        elif self.state.focus_excluded_by is not None:
+            state = "excluded"
+        else:
+            state = "idle" if self.state.idle else "capturing"
+        try:
+            size = sum(os.path.getsize(str(self.db_path) + s) for s in ("", "-wal")
+                       if os.path.exists(str(self.db_path) + s))
+        except OSError:
+            size = 0
+        stats = self.writer.stats() if self.writer else None
+        return {
+            "state": state,
+            "since_ms": self.started_ms,
+            "pid": os.getpid(),
+            "display": self.display,
+            "db": str(self.db_path),
+            "db_bytes": size,
+            "focused_app": focus.app if focus and not self.state.focus_excluded_by else None,
+            "excluded_by": self.state.focus_excluded_by,
+            "recording": self.state.recording.name if self.state.recording else None,
+            "accessibility": self.a11y.status if self.a11y else "disabled",
+            "snapshots": self.counters.snapshots,
+            "input_events": self.counters.input_events,
+            "blind_spots_open": self.blind.open_kinds() if self.blind else [],
+            "writer_errors": stats.last_error if stats else None,
+            "monitors": len(self.state.monitors),
+        }
+
+    def summary_line(self) -> str:
+        status = self.status()
+        return f"{status['state']}: {status['snapshots']} snapshots, {status['input_events']} input rows"
+
+    def _paused_changed(self) -> None:
+        if self.on_paused_changed is not None:
+            self.on_paused_changed(self.state.paused)
+
+    def _stored_pause_state(self) -> bool:
+        try:
+            connection = open_readonly(self.db_path)
+            try:
+                row = connection.execute("SELECT value FROM meta WHERE key = 'paused'").fetchone()
+            finally:
+                connection.close()
+        except Exception:  # noqa: BLE001 - a fresh store has no pause state
+            return False
+        return bool(row and row[0] == "1")
+
+    # -- sources: start, failure, reconnect ------------------------------------------------
+    def _start_accessibility(self) -> None:
+        worker = AccessibilityWorker(self.writer, self.config.accessibility, self.config.browsers)
+        worker.start()
+        self.a11y = worker
+        if worker.status not in ("ok", "disabled"):
+            log.warning("accessibility unavailable: %s", worker.last_error)
+            self.blind.open("no_accessibility", "accessibility bus unavailable", now_ms())
+
+    def _connect_display(self) -> bool:
+        try:
+            self.x11 = X11Source(self.display)
+            self.state.monitors = self.x11.monitors()
+        except DisplayLost as exc:
+            self.x11 = None
+            self._display_lost(str(exc))
+            return False
+        try:
+            from .sources.screen import ScreenSource
+
+            self.screen = ScreenSource(self.display,
+                                       thumbnail_width=self.config.capture.thumbnail_width,
+                                       crop_size=self.config.capture.click_crop_size)
+        except Exception as exc:  # noqa: BLE001 - capture goes on without pictures
+            self.screen = None
+            self._source_error("screen", exc)
+        self._restart_input()
+        self.state.focus = None
+        self._reconnect_attempt = 0
+        self.blind.close("display_lost", now_ms())
+        return True
+
+    def _restart_input(self) -> None:
+        if self.input is not None:
+            self.input.stop()
+        listener = InputListener(self.deliver_input)
+        try:
+            listener.start()
+            self.input = listener
+        except Exception as exc:  # noqa: BLE001 - no input counts, but windows still captured
+            self.input = None
+            self._source_error("input listener", exc)
+
+    def _display_lost(self, reason: str) -> None:
+        if self.x11 is None and self.blind.is_open("display_lost"):
+            return
+        log.warning("display lost: %s", reason)
+        now = now_ms()
+        self._write_counts(self.counter.close())
+        if self.input is not None:
+            self.input.stop()
+        for source in (self.screen, self.x11):
+            if source is not None:
+                source.close()
+        self.input = self.screen = self.x11 = None
+        if self.a11y is not None:
+            self.a11y.set_target(None)
+        self.state.focus = None
+        self.blind.close("excluded", now)
+        self.blind.close("no_accessibility", now)
+        self.blind.open("display_lost", "X server unreachable", now)
+        self._schedule_reconnect()
+
+    def _schedule_reconnect(self) -> None:
+        delay = RECONNECT_BACKOFF_S[min(self._reconnect_attempt, len(RECONNECT_BACKOFF_S) - 1)]
+        self._reconnect_attempt += 1
+        self._next_reconnect = self._loop.time() + delay
+
+    def _maybe_reconnect(self) -> None:
+        if self._loop.time() < self._next_reconnect:
+            return
+        if not self._connect_display():
+            self._schedule_reconnect()
+        else:
+            log.info("display %s is back", self.display)
+
+    def _source_error(self, what: str, exc: Exception) -> None:
+        log.warning("%s failed: %s", what, exc)
+        now = now_ms()
+        self.blind.open("capture_error", f"{what} failed", now)
+        # A one-off failure is an instant, not a stretch.
+        self.blind.close("capture_error", now)
+
+    def _monitor_of(self, x: int, y: int) -> Monitor:
+        for monitor in self.state.monitors:
+            if monitor.contains(x, y):
+                return monitor
+        return self.state.monitors[0] if self.state.monitors else Monitor(0, "screen", 0, 0, 1, 1, True)
+
+    def _send_watchdog(self) -> None:
+        interval = self.notifier.watchdog_interval
+        if interval is None:
+            return
+        now = self._loop.time()
+        if now - self._last_watchdog >= min(interval, 1.0) or self._last_watchdog == 0:
+            self.notifier.watchdog()
+            self._last_watchdog = now
+
+    async def _start_control_bus(self) -> None:
+        if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+            log.info("no session bus: pause/resume/record over D-Bus are unavailable")
+            return
+        try:
+            from .dbus_service import CaptureBusService
+
+            service = CaptureBusService(self)
+            await service.start()
+            self._dbus = service
+        except Exception as exc:  # noqa: BLE001 - capture runs without its control channel
+            log.warning("could not export org.phantom.Capture1: %s", exc)

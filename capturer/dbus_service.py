@@ -1,0 +1,117 @@
+"""`org.phantom.Capture1` on the session bus: status, pause/resume and the
+explicit recordings that are the only place typed text is kept.
+
+Every method takes plain arguments so a desktop shortcut can bind it with
+`gdbus call`; refusals are named `org.phantom.Error.<Name>` errors.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Annotated
+
+from dbus_fast import BusType, DBusError, NameFlag, RequestNameReply
+from dbus_fast.aio import MessageBus
+from dbus_fast.annotations import DBusSignature
+from dbus_fast.constants import PropertyAccess
+from dbus_fast.service import ServiceInterface, dbus_method, dbus_property, dbus_signal
+
+log = logging.getLogger(__name__)
+
+BUS_NAME = "org.phantom.Capture1"
+OBJECT_PATH = "/org/phantom/Capture1"
+INTERFACE = "org.phantom.Capture1"
+ERROR_PREFIX = "org.phantom.Error."
+
+IdAndName = Annotated[tuple[int, str], DBusSignature("us")]
+
+
+class CaptureInterface(ServiceInterface):
+    def __init__(self, daemon) -> None:
+        super().__init__(INTERFACE)
+        self._daemon = daemon
+
+    @dbus_method()
+    def Status(self) -> "s":
+        """The daemon's status as a JSON object."""
+        return json.dumps(self._daemon.status(), sort_keys=True)
+
+    @dbus_method()
+    def Pause(self) -> "b":
+        """Stop capturing; returns false if already paused."""
+        return self._daemon.pause()
+
+    @dbus_method()
+    def Resume(self) -> "b":
+        """Capture again; returns false if not paused."""
+        return self._daemon.resume()
+
+    @dbus_method()
+    def StartRecording(self, name: "s") -> "u":
+        """Begin an explicit demonstration; typed text (never passwords) is kept until stop."""
+        return self._call(self._daemon.start_recording, name)
+
+    @dbus_method()
+    async def StopRecording(self) -> IdAndName:
+        from .daemon import CaptureControlError
+
+        try:
+            return await self._daemon.stop_recording()
+        except CaptureControlError as exc:
+            raise DBusError(ERROR_PREFIX + exc.name, str(exc)) from None
+
+    @dbus_property(access=PropertyAccess.READ)
+    def Paused(self) -> "b":
+        return self._daemon.state.paused
+
+    @dbus_property(access=PropertyAccess.READ)
+    def Recording(self) -> "s":
+        recording = self._daemon.state.recording
+        return recording.name if recording else ""
+
+    @dbus_signal()
+    def PausedChanged(self, paused: bool) -> "b":
+        return paused
+
+    @staticmethod
+    def _call(function, *args):
+        from .daemon import CaptureControlError
+
+        try:
+            return function(*args)
+        except CaptureControlError as exc:
+            raise DBusError(ERROR_PREFIX + exc.name, str(exc)) from None
+
+
+class CaptureBusService:
+    """Exports the interface and owns the bus connection."""
+
+    def __init__(self, daemon) -> None:
+        self._daemon = daemon
+        self._bus: MessageBus | None = None
+        self.interface = CaptureInterface(daemon)
+
+    async def start(self) -> None:
+        bus = await MessageBus(bus_type=BusType.SESSION).connect()
+        bus.export(OBJECT_PATH, self.interface)
+        reply = await bus.request_name(BUS_NAME, NameFlag.DO_NOT_QUEUE)
+        if reply not in (RequestNameReply.PRIMARY_OWNER, RequestNameReply.ALREADY_OWNER):
+            bus.disconnect()
+            raise RuntimeError(f"{BUS_NAME} is already owned by another capture daemon")
+        self._bus = bus
+
+        def paused_changed(paused: bool) -> None:
+            self.interface.PausedChanged(paused)
+            self.interface.emit_properties_changed({"Paused": paused})
+
+        self._daemon.on_paused_changed = paused_changed
+
+    async def stop(self) -> None:
+        if self._bus is not None:
+            try:
+                await self._bus.release_name(BUS_NAME)
+            except Exception:  # noqa: BLE001 - the bus may be gone
+                pass
+            self._bus.disconnect()
+            self._bus = None

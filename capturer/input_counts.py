@@ -1,0 +1,228 @@
+"""Turning a stream of key, click and scroll events into input counts.
+
+Pure state machine, no I/O: the pynput adapter feeds it plain values and the
+daemon writes what it emits. The rules:
+
+- printable keys (no ctrl/alt/super held) less than `TEXT_GAP_MS` apart,
+  with no other key, click or focus change between them, form one *text
+  burst* counted in keys; BackSpace and Delete inside a burst count as
+  editing keys of that burst. Each burst has a sequence number so the daemon
+  can attach the field it went into (resolved asynchronously). The characters
+  are held only when the caller says so (inside an explicit recording) and
+  the daemon drops them unless the field is known and not a password field;
+- other named keys (Return, Tab, arrows…) become *key* rows; repeats of the
+  same key less than `KEY_REPEAT_GAP_MS` apart are one row with a count;
+- a key pressed with ctrl, alt or super is a *shortcut* row named like
+  `ctrl+shift+t`; the copy shortcuts become *copy* rows;
+- scroll steps less than `SCROLL_GAP_MS` apart are one *scroll* row;
+- modifier keys on their own are not counted: they only modify.
+
+Every aggregated row (burst or run) has a sequence number, and
+`open_counts()` shows the rows still growing, so the daemon can write them
+under a stable row id before they close: a crash then loses at most the
+moments since the last checkpoint, not a whole burst.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+TEXT_GAP_MS = 2000
+KEY_REPEAT_GAP_MS = 1000
+SCROLL_GAP_MS = 1000
+EDITING_KEYS = frozenset({"BackSpace", "Delete"})
+COPY_SHORTCUTS = frozenset({"ctrl+c", "ctrl+shift+c", "ctrl+insert"})
+SHORTCUT_MODIFIERS = ("ctrl", "alt", "super")
+MODIFIER_ORDER = ("ctrl", "alt", "shift", "super")
+
+
+@dataclass(frozen=True, slots=True)
+class FieldRef:
+    """The focused field keys went into, as the accessibility worker saw it."""
+
+    element_id: int | None
+    role: str
+    secret: bool
+
+
+@dataclass(frozen=True, slots=True)
+class InputCount:
+    """One row's worth of input, ready for the daemon to store."""
+
+    kind: str                    # key | text | scroll | copy
+    start_ms: int
+    end_ms: int
+    count: int
+    key: str | None = None
+    x: int | None = None
+    y: int | None = None
+    burst: int | None = None
+    text: str | None = None
+
+
+@dataclass
+class _TextBurst:
+    seq: int
+    start_ms: int
+    last_ms: int
+    keep_text: bool
+    count: int = 0
+    chars: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Run:
+    seq: int
+    kind: str
+    key: str | None
+    start_ms: int
+    last_ms: int
+    count: int
+    x: int | None = None
+    y: int | None = None
+
+
+def shortcut_name(base: str, modifiers: frozenset[str]) -> str:
+    """`ctrl+shift+t`: modifiers in a fixed order, then the key."""
+    held = [m for m in MODIFIER_ORDER if m in modifiers]
+    return "+".join([*held, base])
+
+
+class InputCounter:
+    """Accumulates bursts and runs; `emit()` hands out what has closed."""
+
+    def __init__(self) -> None:
+        self._text: _TextBurst | None = None
+        self._run: _Run | None = None
+        self._out: list[InputCount] = []
+        self._next_seq = 1
+
+    # -- events -----------------------------------------------------------------
+    def key(self, ts_ms: int, *, name: str | None, char: str | None,
+            modifiers: frozenset[str], keep_text: bool) -> int | None:
+        """One key press. `char` is the printable character (None for named
+        keys); `name` the key's name ('Return', 'a', 'F5'). Returns the
+        sequence number of a text burst this key *started*, else None."""
+        shortcut = any(m in modifiers for m in SHORTCUT_MODIFIERS)
+        if shortcut:
+            base = (char.lower() if char and char.isprintable() and not char.isspace() else name) or "?"
+            combo = shortcut_name(base, modifiers)
+            self._close_all()
+            kind = "copy" if combo in COPY_SHORTCUTS else "key"
+            self._out.append(InputCount(kind, ts_ms, ts_ms, 1, key=combo))
+            return None
+        if char is not None and char.isprintable():
+            self._close_run()
+            started = None
+            if not self._continues(ts_ms) or self._text.keep_text != keep_text:
+                self._close_text()
+                started = self._take_seq()
+                self._text = _TextBurst(started, ts_ms, ts_ms, keep_text)
+            burst = self._text
+            burst.count += 1
+            burst.last_ms = ts_ms
+            if burst.keep_text:
+                burst.chars.append(char)
+            return started
+        if name in EDITING_KEYS and self._continues(ts_ms):
+            self._text.count += 1
+            self._text.last_ms = ts_ms
+            if self._text.keep_text and name == "BackSpace" and self._text.chars:
+                self._text.chars.pop()
+            return None
+        self._close_text()
+        key = name or "?"
+        run = self._run
+        if run and run.kind == "key" and run.key == key and ts_ms - run.last_ms <= KEY_REPEAT_GAP_MS:
+            run.count += 1
+            run.last_ms = ts_ms
+            return None
+        self._close_run()
+        self._run = _Run(self._take_seq(), "key", key, ts_ms, ts_ms, 1)
+        return None
+
+    def scroll(self, ts_ms: int, x: int, y: int, steps: int = 1) -> None:
+        self._close_text()
+        run = self._run
+        if run and run.kind == "scroll" and ts_ms - run.last_ms <= SCROLL_GAP_MS:
+            run.count += steps
+            run.last_ms = ts_ms
+            return
+        self._close_run()
+        self._run = _Run(self._take_seq(), "scroll", None, ts_ms, ts_ms, steps, x, y)
+
+    def click(self, ts_ms: int) -> None:
+        """A click ends every open burst (the click itself is stored by the
+        daemon with its hit-test result)."""
+        self._close_all()
+
+    def focus_changed(self) -> None:
+        self._close_all()
+
+    def tick(self, now_ms: int) -> None:
+        """Close bursts and runs that have been quiet long enough."""
+        if self._text is not None and now_ms - self._text.last_ms > TEXT_GAP_MS:
+            self._close_text()
+        run = self._run
+        if run is not None:
+            gap = SCROLL_GAP_MS if run.kind == "scroll" else KEY_REPEAT_GAP_MS
+            if now_ms - run.last_ms > gap:
+                self._close_run()
+
+    def emit(self) -> list[InputCount]:
+        out, self._out = self._out, []
+        return out
+
+    def close(self) -> list[InputCount]:
+        """Close everything (shutdown, pause) and return what is left."""
+        self._close_all()
+        return self.emit()
+
+    def open_counts(self) -> list[InputCount]:
+        """The burst and run still open, as they stand now."""
+        counts = []
+        if self._text is not None and self._text.count:
+            counts.append(self._text_count(self._text))
+        if self._run is not None:
+            counts.append(self._run_count(self._run))
+        return counts
+
+    # -- internals ----------------------------------------------------------------
+    def _take_seq(self) -> int:
+        seq = self._next_seq
+        self._next_seq += 1
+        return seq
+
+    @staticmethod
+    def _text_count(burst: _TextBurst) -> InputCount:
+        text = "".join(burst.chars) if burst.keep_text else None
+        return InputCount("text", burst.start_ms, burst.last_ms, burst.count, burst=burst.seq,
+                          text=text)
+
+    @staticmethod
+    def _run_count(run: _Run) -> InputCount:
+        return InputCount(run.kind, run.start_ms, run.last_ms, run.count, key=run.key, x=run.x,
+                          y=run.y, burst=run.seq)
+
+    def _continues(self, ts_ms: int) -> bool:
+        burst = self._text
+        return burst is not None and ts_ms - burst.last_ms <= TEXT_GAP_MS
+
+    def _close_text(self) -> None:
+        burst = self._text
+        if burst is None:
+            return
+        self._text = None
+        if burst.count:
+            self._out.append(self._text_count(burst))
+
+    def _close_run(self) -> None:
+        run = self._run
+        if run is None:
+            return
+        self._run = None
+        self._out.append(self._run_count(run))
+
+    def _close_all(self) -> None:
+        self._close_text()
+        self._close_run()

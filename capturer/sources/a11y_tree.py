@@ -1,0 +1,233 @@
+"""Bounded walks of one window's accessibility tree, and the hit test.
+
+Reading a node costs several AT-SPI calls over D-Bus, so a walk is capped in
+nodes, depth and time and goes breadth-first: when a budget runs out, the
+levels a person sees first (toolbars, buttons, fields) are already in. Text
+*content* is never read here — names, roles, states and extents only — and
+the top-level window's segment carries no name, because a window title
+changes with the document while the layout below it does not.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass
+
+from ..a11y_path import Segment, clip_name, join, number_siblings
+
+# Containers that only group other elements: a click whose deepest hit is one
+# of these landed in a zone, not on a control.
+CONTAINER_ROLES = frozenset({
+    "frame", "window", "dialog", "panel", "filler", "scroll pane", "viewport", "layered pane",
+    "split pane", "root pane", "glass pane", "internal frame", "desktop frame", "section",
+    "grouping", "form", "redundant object", "unknown", "invalid", "tool bar", "status bar",
+    "menu bar", "page tab list", "table", "tree table", "list", "tree", "option pane",
+})
+TOP_LEVEL_ROLES = frozenset({"frame", "window", "dialog", "alert", "file chooser"})
+# Roles whose accessible name comes from a label element (GTK entries).
+LABELLED_ROLES = frozenset({"text", "password text", "entry", "spin button", "combo box",
+                            "editbar", "slider", "terminal", "document text"})
+# Roles a typed keystroke goes into.
+TEXT_INPUT_ROLES = LABELLED_ROLES | {"document web", "paragraph"}
+
+
+@dataclass(frozen=True, slots=True)
+class WalkLimits:
+    max_nodes: int = 400
+    max_depth: int = 14
+    budget_ms: int = 300
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """One element read during a walk (or found by a hit test)."""
+
+    key: str                 # object path on the app's bus: identity within one app
+    parent: int | None       # walk index of the parent
+    depth: int
+    ordinal: int             # index among siblings
+    role: str
+    name: str
+    description: str
+    labelled_by: str | None
+    states: str
+    x: int | None
+    y: int | None
+    w: int | None
+    h: int | None
+    path: str
+
+    @property
+    def secret(self) -> bool:
+        return self.role == "password text"
+
+    def contains(self, px: int, py: int, slack: int = 0) -> bool:
+        if None in (self.x, self.y, self.w, self.h) or self.w <= 0 or self.h <= 0:
+            return False
+        return (self.x - slack <= px < self.x + self.w + slack
+                and self.y - slack <= py < self.y + self.h + slack)
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """The result of one bounded walk."""
+
+    nodes: tuple[Node, ...]
+    accessibles: tuple          # live accessibles, parallel to nodes (not stored)
+    truncated: str | None       # None | 'nodes' | 'depth' | 'time'
+    elapsed_ms: int
+
+
+def read_label(accessible) -> str | None:
+    """The name of the element that labels this one (LABELLED_BY), if any."""
+    import pyatspi
+
+    for relation in accessible.getRelationSet():
+        if relation.getRelationType() == pyatspi.RELATION_LABELLED_BY and relation.getNTargets():
+            return clip_name(relation.getTarget(0).name) or None
+    return None
+
+
+def read_states(accessible) -> str:
+    import pyatspi
+
+    return ",".join(sorted(pyatspi.stateToString(s) for s in accessible.getState().getStates()))
+
+
+def read_extents(accessible) -> tuple[int | None, int | None, int | None, int | None]:
+    import pyatspi
+
+    try:
+        extents = accessible.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    except NotImplementedError:
+        return None, None, None, None
+    return extents.x, extents.y, extents.width, extents.height
+
+
+def segment_for(role: str, name: str, label: str | None, depth: int) -> Segment:
+    if depth == 0 and role in TOP_LEVEL_ROLES:
+        return Segment(role)
+    return Segment(role, name=name, label="" if name else (label or ""))
+
+
+def walk(window, app: str, limits: WalkLimits, clock=time.perf_counter) -> Walk:
+    """Breadth-first walk from a top-level window, within `limits`."""
+    started = clock()
+    deadline = started + limits.budget_ms / 1000
+    nodes: list[Node] = []
+    accessibles: list = []
+    truncated: str | None = None
+    root = _read(window, None, 0, 0, None, app, [])
+    nodes.append(root[0])
+    accessibles.append(window)
+    queue: deque[tuple[int, object, list[Segment]]] = deque([(0, window, root[1])])
+    while queue:
+        parent_index, parent, parent_segments = queue.popleft()
+        depth = nodes[parent_index].depth + 1
+        count = parent.childCount
+        if not count:
+            continue
+        if depth > limits.max_depth:
+            truncated = truncated or "depth"
+            continue
+        children = []
+        for ordinal in range(count):
+            if len(nodes) + len(children) >= limits.max_nodes:
+                truncated = "nodes"
+                break
+            if clock() >= deadline:
+                truncated = "time"
+                break
+            child = parent.getChildAtIndex(ordinal)
+            if child is None:
+                continue
+            role, name, label = child.getRoleName(), clip_name(child.name), None
+            if not name and role in LABELLED_ROLES:
+                label = read_label(child)
+            children.append((ordinal, child, role, name, label))
+        segments = number_siblings([segment_for(r, n, lb, depth) for _, _, r, n, lb in children])
+        for (ordinal, child, role, name, label), segment in zip(children, segments):
+            own_segments = [*parent_segments, segment]
+            node = _node(child, parent_index, depth, ordinal, role, name, label,
+                         join(app, own_segments))
+            nodes.append(node)
+            accessibles.append(child)
+            queue.append((len(nodes) - 1, child, own_segments))
+        if truncated in ("nodes", "time"):
+            break
+    elapsed = int((clock() - started) * 1000)
+    return Walk(tuple(nodes), tuple(accessibles), truncated, elapsed)
+
+
+def _read(accessible, parent, depth, ordinal, label, app, parent_segments):
+    role, name = accessible.getRoleName(), clip_name(accessible.name)
+    segment = segment_for(role, name, label, depth)
+    segments = [*parent_segments, segment]
+    return _node(accessible, parent, depth, ordinal, role, name, label, join(app, segments)), segments
+
+
+def _node(accessible, parent, depth, ordinal, role, name, label, path) -> Node:
+    x, y, w, h = read_extents(accessible)
+    return Node(key=accessible.path, parent=parent, depth=depth, ordinal=ordinal, role=role,
+                name=name, description=clip_name(accessible.description), labelled_by=label,
+                states=read_states(accessible), x=x, y=y, w=w, h=h, path=path)
+
+
+def hit_test(window, x: int, y: int, max_depth: int = 32) -> list:
+    """The chain of accessibles under a desktop point, outermost first.
+
+    GTK answers `getAccessibleAtPoint` with the direct child only, so the
+    search recurses until no deeper child contains the point.
+    """
+    import pyatspi
+
+    chain = [window]
+    current = window
+    for _ in range(max_depth):
+        try:
+            child = current.queryComponent().getAccessibleAtPoint(x, y, pyatspi.DESKTOP_COORDS)
+        except NotImplementedError:
+            break
+        if child is None or child.path == current.path:
+            break
+        chain.append(child)
+        current = child
+    return chain
+
+
+def path_of(chain: list, app: str) -> str:
+    """A path for an element reached by hit test (outside a cached walk).
+
+    Sibling indexes are computed only where siblings share role and name,
+    which costs a few calls per level; clicks are rare enough for that."""
+    segments = []
+    for depth, accessible in enumerate(chain):
+        role, name = accessible.getRoleName(), clip_name(accessible.name)
+        label = read_label(accessible) if not name and role in LABELLED_ROLES else None
+        segment = segment_for(role, name, label, depth)
+        parent = chain[depth - 1] if depth else None
+        if parent is not None and depth > 0:
+            same = []
+            for i in range(parent.childCount):
+                sibling = parent.getChildAtIndex(i)
+                if sibling is None or sibling.getRoleName() != role:
+                    continue
+                s_name = clip_name(sibling.name)
+                s_label = read_label(sibling) if not s_name and role in LABELLED_ROLES else None
+                if segment_for(role, s_name, s_label, depth).identity == segment.identity:
+                    same.append(sibling.path)
+            if len(same) > 1 and accessible.path in same:
+                segment = Segment(segment.role, segment.name, segment.label,
+                                  same.index(accessible.path) + 1)
+        segments.append(segment)
+    return join(app, segments)
+
+
+def node_for_hit(chain: list, app: str) -> Node:
+    """A Node for the deepest element of a hit-test chain."""
+    accessible = chain[-1]
+    role, name = accessible.getRoleName(), clip_name(accessible.name)
+    label = read_label(accessible) if not name and role in LABELLED_ROLES else None
+    return _node(accessible, None, len(chain) - 1, accessible.getIndexInParent(), role, name,
+                 label, path_of(chain, app))

@@ -1,0 +1,140 @@
+"""Keyboard and mouse listeners (pynput, over the X RECORD extension).
+
+The listeners run in pynput's threads and do as little as possible there:
+stamp the time, reduce the event to plain values, and hand it to the daemon's
+loop. No character ever leaves this module unless it is printable text the
+input counter may keep (and it keeps it only inside a recording).
+pynput is imported lazily: importing it without a display fails.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..clock import now_ms
+
+_MODIFIERS = {
+    "ctrl": "ctrl", "ctrl_l": "ctrl", "ctrl_r": "ctrl",
+    "shift": "shift", "shift_l": "shift", "shift_r": "shift",
+    "alt": "alt", "alt_l": "alt", "alt_r": "alt", "alt_gr": "alt",
+    "cmd": "super", "cmd_l": "super", "cmd_r": "super",
+}
+_KEY_NAMES = {
+    "enter": "Return", "tab": "Tab", "esc": "Escape", "backspace": "BackSpace",
+    "delete": "Delete", "up": "Up", "down": "Down", "left": "Left", "right": "Right",
+    "home": "Home", "end": "End", "page_up": "Page_Up", "page_down": "Page_Down",
+    "insert": "Insert", "menu": "Menu", "caps_lock": "Caps_Lock", "num_lock": "Num_Lock",
+    "print_screen": "Print", "scroll_lock": "Scroll_Lock", "pause": "Pause",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RawKey:
+    ts_ms: int
+    name: str | None
+    char: str | None
+    modifiers: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class RawClick:
+    ts_ms: int
+    x: int
+    y: int
+    button: int
+
+
+@dataclass(frozen=True, slots=True)
+class RawScroll:
+    ts_ms: int
+    x: int
+    y: int
+    steps: int
+
+
+class InputListener:
+    """Starts pynput's keyboard and mouse listeners; `deliver` is called from
+    their threads with RawKey / RawClick / RawScroll values."""
+
+    def __init__(self, deliver: Callable[[object], None]) -> None:
+        self._deliver = deliver
+        self._held: set[str] = set()
+        self._keyboard = None
+        self._mouse = None
+
+    def start(self) -> None:
+        from pynput import keyboard, mouse  # lazy: needs DISPLAY
+
+        self._keyboard = keyboard.Listener(on_press=self._on_press, on_release=self._on_release)
+        self._mouse = mouse.Listener(on_click=self._on_click, on_scroll=self._on_scroll)
+        self._keyboard.start()
+        self._mouse.start()
+        self._keyboard.wait()
+        self._mouse.wait()
+
+    def stop(self) -> None:
+        for listener in (self._keyboard, self._mouse):
+            if listener is not None:
+                try:
+                    listener.stop()
+                except Exception:  # noqa: BLE001 - stopping after the display died
+                    pass
+        self._keyboard = self._mouse = None
+        self._held.clear()
+
+    def alive(self) -> bool:
+        return all(listener is not None and listener.is_alive()
+                   for listener in (self._keyboard, self._mouse))
+
+    # -- pynput callbacks (their threads) ---------------------------------------
+    def _on_press(self, key, *_injected) -> None:
+        modifier = _modifier_of(key)
+        if modifier:
+            self._held.add(modifier)
+            return
+        name, char = _describe_key(key)
+        self._deliver(RawKey(now_ms(), name, char, frozenset(self._held)))
+
+    def _on_release(self, key, *_injected) -> None:
+        modifier = _modifier_of(key)
+        if modifier:
+            self._held.discard(modifier)
+
+    def _on_click(self, x, y, button, pressed, *_injected) -> None:
+        if pressed:
+            self._deliver(RawClick(now_ms(), int(x), int(y), _button_number(button)))
+
+    def _on_scroll(self, x, y, dx, dy, *_injected) -> None:
+        self._deliver(RawScroll(now_ms(), int(x), int(y), max(1, abs(int(dx)) + abs(int(dy)))))
+
+
+def _modifier_of(key) -> str | None:
+    name = getattr(key, "name", None)
+    return _MODIFIERS.get(name) if name else None
+
+
+def _describe_key(key) -> tuple[str | None, str | None]:
+    """(name, printable char) of a pynput key; special keys have no char."""
+    name = getattr(key, "name", None)
+    if name is not None:  # a pynput.keyboard.Key member
+        if name == "space":
+            return "space", " "
+        if name.startswith("f") and name[1:].isdigit():
+            return name.upper(), None
+        return _KEY_NAMES.get(name, name), None
+    char = getattr(key, "char", None)
+    if char is not None and len(char) == 1 and char.isprintable():
+        return char, char
+    vk = getattr(key, "vk", None)
+    return (f"keysym-{vk}" if vk is not None else None), None
+
+
+def _button_number(button) -> int:
+    value = getattr(button, "value", None)
+    if isinstance(value, tuple):  # pynput on X11 stores (button, ...) for some buttons
+        value = value[0]
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return {"left": 1, "middle": 2, "right": 3}.get(getattr(button, "name", ""), 0)

@@ -1,0 +1,259 @@
+"""The focused window, its title and the monitor layout, from python-xlib.
+
+Focus is polled (`get_input_focus` is one cheap round trip), because without
+a window manager there is no `_NET_ACTIVE_WINDOW` to watch; title changes of
+the focused window arrive as PropertyNotify events. Any sign that the X
+server went away is raised as `DisplayLost` so the daemon can record a blind
+spot and reconnect; a window that vanishes mid-query is simply "no window".
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from Xlib import X, Xatom, display, error
+
+
+class DisplayLost(ConnectionError):
+    """The X server is gone (or never answered)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WindowInfo:
+    """A top-level client window as the capturer sees it."""
+
+    window_id: int
+    app: str
+    wm_class: str
+    pid: int | None
+    executable: str | None
+    title: str
+    x: int
+    y: int
+    width: int
+    height: int
+
+    @property
+    def center(self) -> tuple[int, int]:
+        return self.x + self.width // 2, self.y + self.height // 2
+
+
+@dataclass(frozen=True, slots=True)
+class Monitor:
+    """One monitor's rectangle in root coordinates."""
+
+    index: int
+    name: str
+    x: int
+    y: int
+    width: int
+    height: int
+    primary: bool
+
+    def contains(self, px: int, py: int) -> bool:
+        return self.x <= px < self.x + self.width and self.y <= py < self.y + self.height
+
+
+_X_ERRORS = (error.BadWindow, error.BadDrawable, error.BadMatch, error.BadValue, error.BadAtom)
+
+
+class X11Source:
+    """One connection to the X server, used only from the daemon's loop thread."""
+
+    def __init__(self, display_name: str | None = None) -> None:
+        name = display_name if display_name is not None else os.environ.get("DISPLAY")
+        if not name:
+            raise DisplayLost("DISPLAY is not set; Phantom captures an X11 session")
+        try:
+            self._display = display.Display(name)
+        except (error.DisplayError, error.ConnectionClosedError, OSError) as exc:
+            raise DisplayLost(f"cannot connect to X display {name}: {exc}") from None
+        self.display_name = name
+        self._root = self._display.screen().root
+        self._atoms = {n: self._display.intern_atom(n) for n in (
+            "_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID", "UTF8_STRING", "WM_STATE")}
+        self._watched: int | None = None
+        self._client_cache: dict[int, int] = {}
+        self._root.change_attributes(event_mask=X.PropertyChangeMask)
+        self._display.flush()
+        # With a window manager, `_NET_ACTIVE_WINDOW` is authoritative and
+        # arrives as an event; without one, input focus is polled.
+        self._wm_active = self._root.get_full_property(
+            self._atoms["_NET_ACTIVE_WINDOW"], X.AnyPropertyType) is not None
+
+    def fileno(self) -> int:
+        return self._display.fileno()
+
+    def close(self) -> None:
+        try:
+            self._display.close()
+        except Exception:  # noqa: BLE001 - closing a dead connection may fail; nothing to do
+            pass
+
+    # -- focus ------------------------------------------------------------------
+    def focused_window_id(self) -> int | None:
+        """Id of the client window holding input focus (or the WM's active
+        window). One round trip in the common case: the climb from a focus
+        child to its top-level is cached, so polling this stays cheap."""
+        with self._guard():
+            if self._wm_active:
+                return self._active_window_id()
+            focus = self._display.get_input_focus().focus
+            if isinstance(focus, int) or focus is None:  # None / PointerRoot
+                return None
+            cached = self._client_cache.get(focus.id)
+            if cached is None:
+                client = self._client_of(focus)
+                cached = client.id if client is not None else 0
+                if len(self._client_cache) > 512:
+                    self._client_cache.clear()
+                self._client_cache[focus.id] = cached
+            return cached or None
+
+    def describe(self, window_id: int) -> WindowInfo | None:
+        """Class, title, pid and geometry of a client window (None if it vanished)."""
+        with self._guard():
+            try:
+                return self._describe(self._display.create_resource_object("window", window_id))
+            except _X_ERRORS:
+                self._client_cache.clear()
+                return None
+
+    def focused_window(self) -> WindowInfo | None:
+        window_id = self.focused_window_id()
+        return self.describe(window_id) if window_id else None
+
+    def watch_title(self, window_id: int | None) -> None:
+        """Receive PropertyNotify for this window's title (and stop for the last one)."""
+        if window_id == self._watched:
+            return
+        with self._guard():
+            for wid, mask in ((self._watched, X.NoEventMask), (window_id, X.PropertyChangeMask)):
+                if wid is None:
+                    continue
+                try:
+                    self._display.create_resource_object("window", wid).change_attributes(
+                        event_mask=mask)
+                except _X_ERRORS:
+                    pass
+            self._display.flush()
+        self._watched = window_id
+
+    def drain_events(self) -> set[str]:
+        """Read pending events; return which kinds of change they signal
+        ('title' for the watched window, 'active' for the WM's active window)."""
+        changes: set[str] = set()
+        with self._guard():
+            while self._display.pending_events():
+                event = self._display.next_event()
+                if event.type != X.PropertyNotify:
+                    continue
+                if event.atom == self._atoms["_NET_ACTIVE_WINDOW"]:
+                    changes.add("active")
+                elif event.atom in (self._atoms["_NET_WM_NAME"], Xatom.WM_NAME):
+                    changes.add("title")
+        return changes
+
+    def window_alive(self, window_id: int) -> bool:
+        with self._guard():
+            try:
+                self._display.create_resource_object("window", window_id).get_attributes()
+                return True
+            except _X_ERRORS:
+                return False
+
+    # -- monitors -----------------------------------------------------------------
+    def monitors(self) -> tuple[Monitor, ...]:
+        """RandR monitors, or the whole screen when RandR has none to offer."""
+        with self._guard():
+            try:
+                reply = self._root.xrandr_get_monitors(is_active=True)
+                found = []
+                for index, info in enumerate(sorted(reply.monitors, key=lambda m: (m.x, m.y))):
+                    name = self._display.get_atom_name(info.name) if info.name else f"monitor-{index}"
+                    found.append(Monitor(index, name, info.x, info.y, info.width_in_pixels,
+                                         info.height_in_pixels, bool(info.primary)))
+                if found:
+                    return tuple(found)
+            except (AttributeError, error.XError):
+                pass
+            screen = self._display.screen()
+            return (Monitor(0, "screen", 0, 0, screen.width_in_pixels, screen.height_in_pixels, True),)
+
+    # -- internals ----------------------------------------------------------------
+    def _guard(self):
+        return _ConnectionGuard(self.display_name)
+
+    def _active_window_id(self) -> int | None:
+        prop = self._root.get_full_property(self._atoms["_NET_ACTIVE_WINDOW"], X.AnyPropertyType)
+        if prop is None or not prop.value or not prop.value[0]:
+            return None
+        return int(prop.value[0])
+
+    def _client_of(self, window):
+        """Climb from a (possibly child) window to the top-level with WM_CLASS."""
+        try:
+            for _ in range(32):
+                if window.get_wm_class() is not None:
+                    return window
+                parent = window.query_tree().parent
+                if parent is None or parent.id == self._root.id or parent.id == 0:
+                    return None
+                window = parent
+        except _X_ERRORS:
+            return None
+        return None
+
+    def _describe(self, window) -> WindowInfo:
+        instance, klass = window.get_wm_class() or ("", "")
+        title = self._title(window)
+        pid = self._pid(window)
+        executable = _executable(pid)
+        geometry = window.get_geometry()
+        origin = window.translate_coords(self._root, 0, 0)
+        app = (klass or instance or (executable or "").rsplit("/", 1)[-1] or "unknown").casefold()
+        return WindowInfo(window_id=window.id, app=app, wm_class=f"{instance}.{klass}", pid=pid,
+                          executable=executable, title=title, x=-origin.x, y=-origin.y,
+                          width=geometry.width, height=geometry.height)
+
+    def _title(self, window) -> str:
+        prop = window.get_full_property(self._atoms["_NET_WM_NAME"], self._atoms["UTF8_STRING"])
+        if prop is not None and prop.value:
+            value = prop.value
+            return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+        name = window.get_wm_name()
+        if isinstance(name, bytes):
+            return name.decode("latin-1")
+        return name or ""
+
+    def _pid(self, window) -> int | None:
+        prop = window.get_full_property(self._atoms["_NET_WM_PID"], Xatom.CARDINAL)
+        return int(prop.value[0]) if prop is not None and len(prop.value) else None
+
+
+class _ConnectionGuard:
+    """Turns the ways python-xlib reports a dead server into DisplayLost."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, value, _tb) -> bool:
+        if kind is None:
+            return False
+        if issubclass(kind, (error.ConnectionClosedError, BrokenPipeError, ConnectionResetError,
+                             EOFError)) or (issubclass(kind, OSError) and not issubclass(kind, TimeoutError)):
+            raise DisplayLost(f"lost the X display {self._name}: {value}") from None
+        return False
+
+
+def _executable(pid: int | None) -> str | None:
+    if not pid:
+        return None
+    try:
+        return os.readlink(f"/proc/{pid}/exe")
+    except OSError:
+        return None

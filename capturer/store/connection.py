@@ -1,0 +1,160 @@
+"""Opening the store: one function per connection setting, applied at connect
+time, and the two ways in — read-write (creates and migrates) and read-only
+(never writes, refuses anything that is not a Phantom store)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import apsw
+
+from .errors import StoreError
+from .paths import FILE_MODE, prepare_private_dir, tighten_file_modes
+from .schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+
+BUSY_TIMEOUT_MS = 5000
+
+
+def _wal(connection: apsw.Connection) -> None:
+    """WAL lets the compiler read while the daemon writes."""
+    connection.pragma("journal_mode", "wal")
+
+
+def _synchronous_normal(connection: apsw.Connection) -> None:
+    """In WAL mode NORMAL is crash-safe for the database; a power cut may lose
+    the last commits, which the capture contract (≤ 1 s) already allows."""
+    connection.pragma("synchronous", "normal")
+
+
+def _foreign_keys(connection: apsw.Connection) -> None:
+    """References between rows are checked, so a bug cannot leave dangling ids."""
+    connection.pragma("foreign_keys", 1)
+
+
+def _busy_timeout(connection: apsw.Connection) -> None:
+    """Wait for another writer (the CLI recording a program) instead of failing."""
+    connection.set_busy_timeout(BUSY_TIMEOUT_MS)
+
+
+WRITE_SETTINGS = (_busy_timeout, _wal, _synchronous_normal, _foreign_keys)
+READ_SETTINGS = (_busy_timeout,)
+
+
+def _create_private_file(path: Path) -> None:
+    """Create the database file 0600 before SQLite does: SQLite gives the WAL
+    and shared-memory files the database file's permissions."""
+    prepare_private_dir(path.parent)
+    fd = os.open(path, os.O_CREAT | os.O_WRONLY, FILE_MODE)
+    os.close(fd)
+
+
+def _schema_version(connection: apsw.Connection) -> int:
+    return int(connection.pragma("user_version"))
+
+
+def _application_id(connection: apsw.Connection) -> int:
+    return int(connection.pragma("application_id"))
+
+
+def _has_tables(connection: apsw.Connection) -> bool:
+    row = connection.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").get
+    return bool(row)
+
+
+def _probe(connection: apsw.Connection, path: Path) -> tuple[int, int, bool]:
+    """Read the header facts, turning 'not a database' into a StoreError."""
+    try:
+        return _application_id(connection), _schema_version(connection), _has_tables(connection)
+    except (apsw.NotADBError, apsw.CorruptError) as exc:
+        raise StoreError(f"{path} is not a readable SQLite database ({exc.__class__.__name__})",
+                         path=str(path)) from None
+
+
+def migrate(connection: apsw.Connection, path: Path) -> int:
+    """Apply every migration newer than the file's version, each in its own
+    transaction; return the resulting version."""
+    app_id, version, has_tables = _probe(connection, path)
+    if app_id not in (0, APPLICATION_ID) or (app_id == 0 and has_tables and version == 0):
+        raise StoreError(f"{path} is a SQLite database but not a Phantom store", path=str(path))
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"{path} has schema version {version}, newer than this Phantom understands "
+            f"({SCHEMA_VERSION}); upgrade Phantom", path=str(path))
+    for migration in MIGRATIONS:
+        if migration.version <= version:
+            continue
+        with connection:
+            connection.execute(migration.sql)
+            connection.pragma("application_id", APPLICATION_ID)
+            connection.pragma("user_version", migration.version)
+        version = migration.version
+    return version
+
+
+def open_store(path: str | os.PathLike[str]) -> apsw.Connection:
+    """Open (creating if needed) the store for writing, migrated to the current
+    schema. Only the capture daemon's writer thread and short CLI writes use this."""
+    db_path = Path(path)
+    if db_path.is_dir():
+        raise StoreError(f"{db_path} is a directory, not a database file", path=str(db_path))
+    if not db_path.exists():
+        _create_private_file(db_path)
+    try:
+        connection = apsw.Connection(str(db_path))
+    except apsw.CantOpenError:
+        raise StoreError(f"cannot open {db_path} for writing", path=str(db_path)) from None
+    try:
+        for setting in WRITE_SETTINGS:
+            setting(connection)
+        migrate(connection, db_path)
+    except (apsw.NotADBError, apsw.CorruptError) as exc:
+        connection.close()
+        raise StoreError(f"{db_path} is not a readable SQLite database ({exc.__class__.__name__})",
+                         path=str(db_path)) from None
+    except StoreError:
+        connection.close()
+        raise
+    tighten_file_modes(db_path)
+    return connection
+
+
+def open_sqlite_readonly(path: str | os.PathLike[str]) -> apsw.Connection:
+    """Open any existing SQLite file read-only (SQLite `mode=ro`), without
+    judging its layout: source detection in the compiler starts here."""
+    db_path = Path(path)
+    if not db_path.exists():
+        raise StoreError(f"no database at {db_path}", path=str(db_path))
+    if db_path.is_dir():
+        raise StoreError(f"{db_path} is a directory, not a database file", path=str(db_path))
+    uri = db_path.resolve().as_uri() + "?mode=ro"
+    try:
+        connection = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    except apsw.CantOpenError:
+        raise StoreError(f"cannot open {db_path} for reading", path=str(db_path)) from None
+    for setting in READ_SETTINGS:
+        setting(connection)
+    _probe(connection, db_path)
+    return connection
+
+
+def open_readonly(path: str | os.PathLike[str]) -> apsw.Connection:
+    """Open an existing Phantom store read-only: the compiler and every reader
+    use this, so a bug there cannot change capture data."""
+    db_path = Path(path)
+    connection = open_sqlite_readonly(db_path)
+    app_id, version, _ = _probe(connection, db_path)
+    if app_id != APPLICATION_ID:
+        connection.close()
+        raise StoreError(f"{db_path} is not a Phantom store", path=str(db_path))
+    if version > SCHEMA_VERSION:
+        connection.close()
+        raise StoreError(
+            f"{db_path} has schema version {version}, newer than this Phantom understands "
+            f"({SCHEMA_VERSION}); upgrade Phantom", path=str(db_path))
+    return connection
+
+
+def is_phantom_store(connection: apsw.Connection) -> bool:
+    """True when the open database carries Phantom's application id."""
+    return _application_id(connection) == APPLICATION_ID

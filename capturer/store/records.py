@@ -1,0 +1,185 @@
+"""Frozen records for the rows the capture side writes.
+
+Field names and order match the table columns, so the writer can insert any
+record generically. Ids are assigned by the writer's allocator before a record
+is built, which lets a snapshot name its tree and a click name its element in
+the same batch without a round trip to the database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from functools import cache
+from typing import ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """Base for insertable rows: subclasses name their table."""
+
+    TABLE: ClassVar[str] = ""
+    # 'OR IGNORE' for content-addressed rows that may already exist.
+    CONFLICT: ClassVar[str] = ""
+
+    def values(self) -> tuple:
+        return tuple(getattr(self, f.name) for f in fields(self))
+
+
+@cache
+def insert_sql(row_type: type[Row], replace: bool = False) -> str:
+    """`INSERT INTO table(cols…) VALUES(?…)` for a row type, built once."""
+    names = [f.name for f in fields(row_type)]
+    conflict = " OR REPLACE" if replace else (f" {row_type.CONFLICT}" if row_type.CONFLICT else "")
+    return (f"INSERT{conflict} INTO {row_type.TABLE}({', '.join(names)}) "
+            f"VALUES({', '.join('?' for _ in names)})")
+
+
+@dataclass(frozen=True, slots=True)
+class BlobRow(Row):
+    """A content-addressed image (thumbnail or click crop)."""
+
+    TABLE: ClassVar[str] = "blobs"
+    CONFLICT: ClassVar[str] = "OR IGNORE"
+    sha256: str
+    kind: str
+    media_type: str
+    width: int
+    height: int
+    data: bytes
+    created_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class TreeRow(Row):
+    """One bounded accessibility-tree walk."""
+
+    TABLE: ClassVar[str] = "a11y_trees"
+    id: int
+    ts_ms: int
+    app: str
+    node_count: int
+    truncated: str | None
+    walk_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class ElementRow(Row):
+    """One AT-SPI element, from a tree walk or a click's hit test."""
+
+    TABLE: ClassVar[str] = "elements"
+    id: int
+    tree_id: int | None
+    parent_id: int | None
+    depth: int
+    ordinal: int
+    role: str
+    name: str
+    description: str
+    labelled_by: str | None
+    states: str
+    x: int | None
+    y: int | None
+    w: int | None
+    h: int | None
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotRow(Row):
+    """What one monitor showed at one instant."""
+
+    TABLE: ClassVar[str] = "snapshots"
+    id: int
+    ts_ms: int
+    utc_offset_min: int
+    tz_name: str
+    monitor: int
+    trigger: str
+    app: str
+    wm_class: str
+    pid: int | None
+    executable: str | None
+    title: str
+    url: str | None
+    idle: int
+    focused: int
+    screenshot: str | None
+    tree_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class InputEventRow(Row):
+    """A count of input: a click, a named key, a scroll or text burst, a copy."""
+
+    TABLE: ClassVar[str] = "input_events"
+    id: int
+    ts_ms: int
+    end_ms: int
+    monitor: int
+    kind: str
+    count: int
+    key: str | None = None
+    button: int | None = None
+    x: int | None = None
+    y: int | None = None
+    element_id: int | None = None
+    resolution: str | None = None
+    crop: str | None = None
+    recording_id: int | None = None
+    text: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BlindSpotRow(Row):
+    """A stretch of time the capture could not or would not see."""
+
+    TABLE: ClassVar[str] = "blind_spots"
+    id: int
+    start_ms: int
+    end_ms: int | None
+    utc_offset_min: int
+    tz_name: str
+    monitor: int | None
+    kind: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class RecordingRow(Row):
+    """An explicit demonstration window."""
+
+    TABLE: ClassVar[str] = "recordings"
+    id: int
+    name: str
+    start_ms: int
+    end_ms: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Replace:
+    """Insert a row, replacing the row with the same id: a burst of input is
+    written while it grows and rewritten as it grows further."""
+
+    row: Row
+
+
+@dataclass(frozen=True, slots=True)
+class SetEnd:
+    """Close an open interval row (a blind spot or a recording) at `end_ms`."""
+
+    table: str
+    id: int
+    end_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetMeta:
+    """Upsert one key of the meta table."""
+
+    key: str
+    value: str
+
+
+WRITE_OPS = (BlobRow, TreeRow, ElementRow, SnapshotRow, InputEventRow, BlindSpotRow,
+             RecordingRow, Replace, SetEnd, SetMeta)
+ID_TABLES = ("a11y_trees", "elements", "snapshots", "input_events", "blind_spots", "recordings")

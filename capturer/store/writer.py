@@ -1,0 +1,209 @@
+"""The store's single writer.
+
+Every capture-side write goes through one `StoreWriter`: producers (the
+focus tracker, input listeners, the AT-SPI worker) hand it frozen records and
+never wait; one thread owns the only write connection and commits the buffered
+records in one short transaction at most `commit_interval` seconds after the
+first of them arrived. A `kill -9` therefore loses at most that interval, and
+readers never wait on a long-held write lock.
+
+Ids are allocated here, up front, from counters seeded with each table's
+MAX(id): a snapshot can name the tree walked for it, and a click the element
+under it, in the same batch. That is safe because this writer is the only
+process that inserts into the capture tables.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import apsw
+
+from .connection import open_store
+from .records import ID_TABLES, WRITE_OPS, Replace, Row, SetEnd, SetMeta, insert_sql
+
+log = logging.getLogger(__name__)
+
+DEFAULT_COMMIT_INTERVAL = 1.0
+# Past this many buffered ops a commit happens at once, bounding memory and
+# the length of the write transaction.
+MAX_BATCH = 5000
+# When the disk is full or the database is locked for long, keep at most this
+# many ops; older ones are dropped and counted rather than exhausting memory.
+MAX_BACKLOG = 200_000
+_CLOSABLE_TABLES = frozenset({"blind_spots", "recordings"})
+
+
+@dataclass(frozen=True, slots=True)
+class WriterStats:
+    """What `phantom status` reports about the writer."""
+
+    committed_ops: int
+    dropped_ops: int
+    commits: int
+    last_commit_monotonic: float | None
+    last_error: str | None
+
+
+class _Flush:
+    __slots__ = ("done",)
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+
+
+_STOP = object()
+_COMMIT_NOW = object()
+
+
+class IdAllocator:
+    """Hands out increasing row ids per table; thread-safe through
+    `itertools.count`, whose `next` is atomic under the GIL."""
+
+    def __init__(self, connection: apsw.Connection) -> None:
+        self._counters = {}
+        for table in ID_TABLES:
+            highest = connection.execute(f"SELECT coalesce(max(id), 0) FROM {table}").get
+            self._counters[table] = itertools.count(int(highest) + 1)
+
+    def next(self, table: str) -> int:
+        return next(self._counters[table])
+
+
+class StoreWriter:
+    """One thread, one connection, batched commits. See the module docstring."""
+
+    def __init__(self, path: str | Path, *, commit_interval: float | None = DEFAULT_COMMIT_INTERVAL,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """`commit_interval=None` commits only on `flush()`: the corpus
+        generator uses that so transaction boundaries, and hence the file's
+        bytes, do not depend on timing."""
+        self.path = Path(path)
+        self._connection = open_store(self.path)
+        self.ids = IdAllocator(self._connection)
+        self._interval = commit_interval
+        self._clock = clock
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._buffer: list = []
+        self._deadline: float | None = None
+        self._committed = 0
+        self._dropped = 0
+        self._commits = 0
+        self._last_commit: float | None = None
+        self._last_error: str | None = None
+        self._thread = threading.Thread(target=self._run, name="phantom-store-writer", daemon=True)
+        self._thread.start()
+
+    # -- producer side -------------------------------------------------------
+    def submit(self, op: object, *, urgent: bool = False) -> None:
+        """Queue one record or operation; never blocks. `urgent` commits the
+        batch as soon as the writer reaches this op (a focus change should be
+        visible to readers within milliseconds, not at the next tick)."""
+        if not isinstance(op, WRITE_OPS):
+            raise TypeError(f"not a store write: {op!r}")
+        self._queue.put(op)
+        if urgent:
+            self._queue.put(_COMMIT_NOW)
+
+    def submit_many(self, ops) -> None:
+        for op in ops:
+            self.submit(op)
+
+    def flush(self, timeout: float | None = 10.0) -> bool:
+        """Commit everything submitted so far; True once it is durable."""
+        marker = _Flush()
+        self._queue.put(marker)
+        return marker.done.wait(timeout)
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Flush, stop the thread and close the connection."""
+        if not self._thread.is_alive():
+            return
+        self._queue.put(_STOP)
+        self._thread.join(timeout)
+
+    def stats(self) -> WriterStats:
+        return WriterStats(self._committed, self._dropped, self._commits,
+                           self._last_commit, self._last_error)
+
+    # -- writer thread -------------------------------------------------------
+    def _run(self) -> None:
+        try:
+            while True:
+                item = self._next_item()
+                if item is _STOP:
+                    self._commit()
+                    return
+                if isinstance(item, _Flush):
+                    self._commit()
+                    item.done.set()
+                    continue
+                if item is _COMMIT_NOW:
+                    self._commit()
+                    continue
+                if item is not None:
+                    self._buffer.append(item)
+                    if self._deadline is None and self._interval is not None:
+                        self._deadline = self._clock() + self._interval
+                if len(self._buffer) >= MAX_BATCH or self._deadline_passed():
+                    self._commit()
+        finally:
+            self._connection.close()
+
+    def _next_item(self):
+        if self._deadline is None:
+            return self._queue.get()
+        try:
+            return self._queue.get(timeout=max(0.0, self._deadline - self._clock()))
+        except queue.Empty:
+            return None
+
+    def _deadline_passed(self) -> bool:
+        return self._deadline is not None and self._clock() >= self._deadline
+
+    def _commit(self) -> None:
+        if not self._buffer:
+            self._deadline = None
+            return
+        try:
+            with self._connection:
+                for op in self._buffer:
+                    self._apply(op)
+        except apsw.Error as exc:
+            # Busy, full disk, I/O error: keep the batch and retry on the next
+            # tick; capture must not die because the disk hiccuped.
+            self._last_error = f"{exc.__class__.__name__}: {exc}"
+            log.warning("store commit failed, will retry: %s", self._last_error)
+            if len(self._buffer) > MAX_BACKLOG:
+                excess = len(self._buffer) - MAX_BACKLOG
+                del self._buffer[:excess]
+                self._dropped += excess
+            self._deadline = self._clock() + (self._interval or 1.0)
+            return
+        self._committed += len(self._buffer)
+        self._commits += 1
+        self._last_commit = self._clock()
+        self._buffer.clear()
+        self._deadline = None
+
+    def _apply(self, op: object) -> None:
+        if isinstance(op, Row):
+            self._connection.execute(insert_sql(type(op)), op.values())
+        elif isinstance(op, Replace):
+            self._connection.execute(insert_sql(type(op.row), True), op.row.values())
+        elif isinstance(op, SetEnd):
+            if op.table not in _CLOSABLE_TABLES:
+                raise ValueError(f"cannot close rows of {op.table}")
+            self._connection.execute(f"UPDATE {op.table} SET end_ms = ? WHERE id = ?",
+                                     (op.end_ms, op.id))
+        elif isinstance(op, SetMeta):
+            self._connection.execute(
+                "INSERT INTO meta(key, value) VALUES(?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (op.key, op.value))

@@ -1,0 +1,174 @@
+"""`phantom capture | status | pause | resume | record`: the capture daemon
+and the commands that talk to it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+
+from ..bus import BusCallFailed, BusUnavailable, call
+from ..errors import CliError
+
+CAPTURE = ("org.phantom.Capture1", "/org/phantom/Capture1", "org.phantom.Capture1")
+
+
+def add_parsers(sub, common) -> None:
+    p = sub.add_parser("capture", parents=[common], help="run the capture daemon in the foreground",
+                       description="Capture the focused window, input counts, small screenshots and "
+                       "accessibility trees into the local store until SIGTERM/SIGINT. This is what "
+                       "the systemd user unit runs.")
+    p.add_argument("--config", type=Path, help="config file (default: $XDG_CONFIG_HOME/phantom/config.toml)")
+    p.add_argument("--display", help="X display to capture (default: $DISPLAY)")
+    p.add_argument("--no-dbus", action="store_true", help="do not export org.phantom.Capture1")
+    p.add_argument("-v", "--verbose", action="store_true", help="log debug details to stderr")
+    p.set_defaults(handler=run_capture)
+
+    p = sub.add_parser("status", parents=[common], help="what is being captured, since when, store size",
+                       description="Ask the running capture daemon for its status; without one, "
+                       "describe the store on disk.")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(handler=run_status)
+
+    p = sub.add_parser("pause", help="pause capture (leaves a 'paused' blind spot)",
+                       description="Pause the running capture daemon. Nothing is captured until "
+                       "`phantom resume`; the pause survives a daemon restart.")
+    p.set_defaults(handler=lambda args: _toggle("Pause", "paused", "already paused"))
+    p = sub.add_parser("resume", help="resume capture after a pause")
+    p.set_defaults(handler=lambda args: _toggle("Resume", "resumed", "not paused"))
+
+
+def run_capture(args) -> int:
+    from capturer.config import ConfigError, load_config
+    from capturer.daemon import CaptureDaemon
+    from capturer.single_instance import AlreadyRunning, InstanceLock
+    from capturer.sources.x11 import DisplayLost, X11Source
+    from capturer.store import StoreError, open_store
+    from capturer.store.paths import resolve_db_path
+
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
+                        format="phantom-capture: %(levelname)s %(message)s")
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    display = args.display or os.environ.get("DISPLAY", "")
+    if not display:
+        raise CliError("DISPLAY is not set: phantom capture records an X11 session "
+                       "(run it inside the desktop session or pass --display)")
+    try:
+        X11Source(display).close()
+    except DisplayLost as exc:
+        raise CliError(str(exc)) from None
+    if display != os.environ.get("DISPLAY"):
+        os.environ["DISPLAY"] = display  # pynput reads it
+    db_path = resolve_db_path(args.db)
+    _ensure_config_file(args.config)
+    lock = InstanceLock(db_path)
+    try:
+        lock.acquire()
+        open_store(db_path).close()  # fail fast on a bad path, before any thread starts
+    except (AlreadyRunning, StoreError) as exc:
+        raise CliError(str(exc)) from None
+    try:
+        daemon = CaptureDaemon(db_path, config, display=display, control_bus=not args.no_dbus)
+        return asyncio.run(daemon.run())
+    finally:
+        lock.release()
+
+
+def _ensure_config_file(explicit: Path | None) -> None:
+    """Write the commented default config on first run, so users find it."""
+    from capturer.config import DEFAULT_CONFIG_TEXT, config_path
+
+    path = explicit or config_path()
+    if explicit is None and not path.exists():
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(DEFAULT_CONFIG_TEXT, encoding="utf-8")
+        except OSError:
+            pass
+
+
+def run_status(args) -> int:
+    from capturer.store import StoreError, open_readonly
+    from capturer.store.paths import resolve_db_path
+    from capturer.store.summary import store_summary
+
+    try:
+        daemon = json.loads(call(*CAPTURE, "Status", timeout=3)[0])
+    except (BusUnavailable, BusCallFailed):
+        daemon = None
+    db_path = Path(daemon["db"]) if daemon and not args.db else resolve_db_path(args.db)
+    try:
+        connection = open_readonly(db_path)
+        try:
+            store = store_summary(connection, db_path)
+        finally:
+            connection.close()
+    except StoreError as exc:
+        if daemon is None:
+            raise CliError(f"capture daemon not running, and {exc}") from None
+        store = {"db": str(db_path), "error": str(exc)}
+    if args.format == "json":
+        print(json.dumps({"daemon": daemon, "store": store}, sort_keys=True, indent=2))
+        return 0
+    print(_format_status(daemon, store))
+    return 0
+
+
+def _format_status(daemon: dict | None, store: dict) -> str:
+    lines = []
+    if daemon is None:
+        lines.append("capture daemon: not running (start it with `phantom capture` or "
+                     "`systemctl --user start phantom-capture`)")
+    else:
+        what = {"capturing": f"capturing {daemon.get('focused_app') or 'the desktop'}",
+                "idle": "capturing (user idle)",
+                "paused": "paused — nothing is being captured",
+                "excluded": f"not capturing an excluded window ({daemon.get('excluded_by')})",
+                "display_lost": "waiting for the X display to come back"}.get(daemon["state"],
+                                                                                daemon["state"])
+        lines.append(f"capture daemon: {what} (pid {daemon['pid']}, display {daemon['display']})")
+        lines.append(f"  since {_local(daemon['since_ms'])}; this run: {daemon['snapshots']} snapshots, "
+                     f"{daemon['input_events']} input rows; accessibility {daemon['accessibility']}")
+        if daemon.get("recording"):
+            lines.append(f"  recording demonstration {daemon['recording']!r}")
+    lines.append(f"store: {store['db']} ({_size(store.get('db_bytes', 0))})")
+    if "error" in store:
+        lines.append(f"  {store['error']}")
+    else:
+        span = (f"{_local(store['first_snapshot_ms'])} – {_local(store['last_snapshot_ms'])}"
+                if store["first_snapshot_ms"] else "nothing captured yet")
+        lines.append(f"  {store['snapshots']} snapshots, {store['input_events']} input rows, "
+                     f"{store['elements']} elements, {store['blobs']} images; {span}")
+        if store["open_blind_spots"]:
+            lines.append(f"  open blind spots: {', '.join(store['open_blind_spots'])}")
+    return "\n".join(lines)
+
+
+def _local(ms: int | None) -> str:
+    if not ms:
+        return "-"
+    return time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(ms / 1000))
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} B"
+
+
+def _toggle(method: str, done: str, noop: str) -> int:
+    try:
+        changed = call(*CAPTURE, method)[0]
+    except BusUnavailable as exc:
+        raise CliError(f"capture daemon not reachable: {exc}") from None
+    print(f"capture {done}" if changed else f"capture was {noop}")
+    return 0

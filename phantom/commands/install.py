@@ -1,0 +1,84 @@
+"""`phantom install | uninstall`: the systemd user units (and, later, the
+D-Bus activation file) written for the current user, pointing at this
+installation's `phantom` executable."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import CliError
+
+SYSTEMD_DIR = Path(__file__).resolve().parents[2] / "systemd"
+PLACEHOLDER = "/usr/bin/env phantom"
+
+
+@dataclass(frozen=True, slots=True)
+class InstalledFile:
+    """One file `phantom install` writes: its template and its destination."""
+
+    template: str
+    destination: Path
+
+
+def add_parsers(sub, common) -> None:
+    p = sub.add_parser("install", help="install the systemd user units",
+                       description="Write the systemd user unit(s) to ~/.config/systemd/user "
+                       "(or $XDG_CONFIG_HOME/systemd/user) pointing at this phantom executable. "
+                       "Then: systemctl --user daemon-reload && systemctl --user enable --now "
+                       "phantom-capture")
+    p.add_argument("--executable", type=Path, help="phantom executable to run (default: this one)")
+    p.set_defaults(handler=run_install)
+    p = sub.add_parser("uninstall", help="remove the installed systemd user units")
+    p.set_defaults(handler=run_uninstall)
+
+
+def installed_files() -> list[InstalledFile]:
+    config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    units = config / "systemd" / "user"
+    return [InstalledFile("phantom-capture.service", units / "phantom-capture.service")]
+
+
+def phantom_executable() -> Path:
+    candidate = Path(sys.argv[0]).resolve() if sys.argv and sys.argv[0] else None
+    if candidate and candidate.name == "phantom" and candidate.exists():
+        return candidate
+    found = shutil.which("phantom")
+    if found:
+        return Path(found).resolve()
+    venv_bin = Path(sys.executable).parent / "phantom"
+    if venv_bin.exists():
+        return venv_bin
+    raise CliError("cannot find the phantom executable; pass --executable")
+
+
+def render(template: str, executable: Path) -> str:
+    text = (SYSTEMD_DIR / template).read_text(encoding="utf-8")
+    return text.replace(PLACEHOLDER, str(executable))
+
+
+def run_install(args) -> int:
+    executable = (args.executable or phantom_executable()).resolve()
+    if not executable.exists():
+        raise CliError(f"{executable} does not exist")
+    for item in installed_files():
+        item.destination.parent.mkdir(parents=True, exist_ok=True)
+        item.destination.write_text(render(item.template, executable), encoding="utf-8")
+        print(f"wrote {item.destination}")
+    print("next: systemctl --user daemon-reload && systemctl --user enable --now phantom-capture")
+    return 0
+
+
+def run_uninstall(args) -> int:
+    removed = 0
+    for item in installed_files():
+        if item.destination.exists():
+            item.destination.unlink()
+            print(f"removed {item.destination}")
+            removed += 1
+    if not removed:
+        print("nothing to remove")
+    return 0

@@ -1,0 +1,76 @@
+"""Phantom's form fixture: a small GTK3 form with labelled entries, a password
+field and Submit/Clear buttons. The status label says what was submitted, so a
+test can prove through AT-SPI that a replay changed the app's state.
+
+Drift switches let tests change the form under a recorded program:
+`--submit-label "Submit v2"` (label drift), `--duplicate-submit` (ambiguous
+target), `--no-submit` (removed target), `--geometry` (layout drift).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import Gtk, base_parser, set_program, start  # noqa: E402
+
+
+def build(args) -> Gtk.Window:
+    window = Gtk.Window(title=args.title or "Phantom Form")
+    grid = Gtk.Grid(column_spacing=8, row_spacing=8, margin=12)
+    window.add(grid)
+    entries = {}
+    for row, (label_text, secret) in enumerate((("Name", False), ("Email", False),
+                                                ("Password", True))):
+        label = Gtk.Label(label=f"{label_text}:", xalign=1.0)
+        entry = Gtk.Entry(hexpand=True)
+        if secret:
+            entry.set_visibility(False)
+        # The mnemonic widget sets AT-SPI's LABELLED_BY relation: the entry's
+        # own accessible name stays empty, as in most real GTK forms.
+        label.set_mnemonic_widget(entry)
+        grid.attach(label, 0, row, 1, 1)
+        grid.attach(entry, 1, row, 2, 1)
+        entries[label_text] = entry
+
+    status = Gtk.Label(label="Ready", xalign=0.0)
+    status.get_accessible().set_name("Status")
+
+    def on_submit(_button) -> None:
+        status.set_text(f"Submitted: {entries['Name'].get_text()} <{entries['Email'].get_text()}>")
+        # The status label's accessible name is fixed; its text is the value.
+        window.set_title(f"{args.title or 'Phantom Form'} — sent")
+
+    def on_clear(_button) -> None:
+        for entry in entries.values():
+            entry.set_text("")
+        status.set_text("Cleared")
+
+    buttons = Gtk.Box(spacing=8)
+    if not args.no_submit:
+        submit_count = 2 if args.duplicate_submit else 1
+        for _ in range(submit_count):
+            submit = Gtk.Button(label=args.submit_label)
+            submit.connect("clicked", on_submit)
+            buttons.pack_start(submit, False, False, 0)
+    clear = Gtk.Button(label="Clear")
+    clear.connect("clicked", on_clear)
+    buttons.pack_start(clear, False, False, 0)
+    grid.attach(buttons, 1, 3, 2, 1)
+    grid.attach(status, 0, 4, 3, 1)
+    return window
+
+
+def main() -> None:
+    parser = base_parser("Phantom form fixture app")
+    parser.add_argument("--submit-label", default="Submit")
+    parser.add_argument("--duplicate-submit", action="store_true")
+    parser.add_argument("--no-submit", action="store_true")
+    args = parser.parse_args()
+    set_program("phantom-form")
+    start("phantom-form", build(args), args.geometry)
+
+
+if __name__ == "__main__":
+    main()

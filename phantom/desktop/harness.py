@@ -1,0 +1,324 @@
+"""A private virtual desktop: Xvfb, a session D-Bus, the AT-SPI bus (with
+`IsEnabled` set) and optionally openbox, plus Phantom's GTK fixture apps.
+
+Tests, benchmarks and `phantom demo` all use this one harness. It keeps every
+runtime file in a private temporary directory (so the AT-SPI socket and dconf
+do not land in the real `~/.cache` or `~/.config`), records the PID of every
+process it starts, and on `stop()` ends exactly those — nothing else.
+
+Start order matters (see ENVIRONMENT.md): XDG dirs first, then Xvfb, then the
+session bus, then the AT-SPI bus launcher, then apps.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .waiting import wait_until
+
+APPS_DIR = Path(__file__).resolve().parent / "apps"
+FIXTURE_APPS = {
+    "form": APPS_DIR / "form_app.py",
+    "notes": APPS_DIR / "notes_app.py",
+    "browser": APPS_DIR / "browser_app.py",
+}
+AT_SPI_LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
+REQUIRED_TOOLS = ("Xvfb", "dbus-daemon", "gdbus", "xdpyinfo")
+
+
+class DesktopError(RuntimeError):
+    """The virtual desktop could not be started."""
+
+
+@dataclass(frozen=True, slots=True)
+class DesktopConfig:
+    """How the virtual desktop looks: screen size, and whether to run a window
+    manager (needed only for `_NET_ACTIVE_WINDOW` and decorations)."""
+
+    width: int = 1280
+    height: int = 800
+    window_manager: bool = False
+
+
+@dataclass
+class StartedProcess:
+    """A process the harness started and must stop."""
+
+    name: str
+    pid: int
+    popen: subprocess.Popen | None = None
+    group: bool = False
+
+
+@dataclass
+class App:
+    """A running application on the virtual desktop."""
+
+    name: str
+    process: subprocess.Popen
+    argv: list[str] = field(default_factory=list)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+
+class VirtualDesktop:
+    """Start with `start()` or `with VirtualDesktop() as desktop:`; read the
+    environment for child processes from `desktop.env`."""
+
+    def __init__(self, config: DesktopConfig = DesktopConfig(), *, base_dir: Path | None = None):
+        self.config = config
+        self._base_dir = base_dir
+        self.root: Path | None = None
+        self.env: dict[str, str] = {}
+        self.display = ""
+        self._started: list[StartedProcess] = []
+        self.apps: list[App] = []
+
+    # -- lifecycle ------------------------------------------------------------
+    def __enter__(self) -> "VirtualDesktop":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def start(self) -> "VirtualDesktop":
+        missing = [tool for tool in REQUIRED_TOOLS if shutil.which(tool) is None]
+        if missing or not os.path.exists(AT_SPI_LAUNCHER):
+            raise DesktopError("virtual desktop needs " + ", ".join(missing or [AT_SPI_LAUNCHER])
+                               + " (run `make test` or `make demo` to install them)")
+        try:
+            self._make_private_dirs()
+            self._start_xvfb()
+            self._start_session_bus()
+            self._start_atspi()
+            if self.config.window_manager:
+                self._start_window_manager()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def stop(self) -> None:
+        """Stop apps, then infrastructure in reverse start order; remove the
+        private directory."""
+        for app in reversed(self.apps):
+            _terminate(StartedProcess(app.name, app.pid, app.process, group=True))
+        self.apps.clear()
+        for process in reversed(self._started):
+            _terminate(process)
+        self._started.clear()
+        if self.root is not None and self._base_dir is None:
+            shutil.rmtree(self.root, ignore_errors=True)
+        self.root = None
+
+    # -- apps -------------------------------------------------------------------
+    def launch(self, argv: list[str], *, name: str | None = None,
+               extra_env: dict[str, str] | None = None) -> App:
+        """Start an application in its own process group on this desktop."""
+        env = dict(self.env)
+        env.update(extra_env or {})
+        process = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   start_new_session=True)
+        app = App(name or Path(argv[0]).name, process, list(argv))
+        self.apps.append(app)
+        return app
+
+    def launch_fixture(self, kind: str, *args: str, wait: bool = True,
+                       timeout: float = 15.0) -> App:
+        """Start one of Phantom's fixture apps ('form', 'notes', 'browser') and
+        by default wait until its window is mapped."""
+        if kind not in FIXTURE_APPS:
+            raise ValueError(f"unknown fixture app {kind!r}; choose from {sorted(FIXTURE_APPS)}")
+        app = self.launch([sys.executable, str(FIXTURE_APPS[kind]), *args], name=f"phantom-{kind}")
+        if wait:
+            self.wait_for_window(f"phantom-{kind}", timeout=timeout)
+        return app
+
+    def close_app(self, app: App) -> None:
+        _terminate(StartedProcess(app.name, app.pid, app.process, group=True))
+        if app in self.apps:
+            self.apps.remove(app)
+
+    def wait_for_window(self, wm_class: str, *, timeout: float = 15.0) -> int:
+        """Wait until a mapped window with this WM_CLASS exists; return its id."""
+        def probe() -> int:
+            out = subprocess.run(["xdotool", "search", "--onlyvisible", "--class", wm_class],
+                                 env=self.env, capture_output=True, text=True, timeout=5)
+            ids = out.stdout.split()
+            return int(ids[0]) if ids else 0
+        return wait_until(probe, timeout=timeout, what=f"a window of class {wm_class}")
+
+    def run(self, argv: list[str], **kwargs) -> subprocess.CompletedProcess:
+        """Run a short command on this desktop (xdotool, gdbus, …)."""
+        kwargs.setdefault("capture_output", True)
+        kwargs.setdefault("text", True)
+        kwargs.setdefault("timeout", 30)
+        return subprocess.run(argv, env=self.env, **kwargs)
+
+    # -- start-up steps -------------------------------------------------------
+    def _make_private_dirs(self) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix="phantom-desktop-", dir=self._base_dir))
+        os.chmod(self.root, 0o700)
+        dirs = {name: self.root / name for name in ("runtime", "config", "cache", "data")}
+        for path in dirs.values():
+            path.mkdir(mode=0o700)
+        keep = {k: v for k, v in os.environ.items()
+                if k in ("PATH", "HOME", "LANG", "LC_ALL", "TZ", "USER", "LOGNAME", "PYTHONPATH",
+                         "VIRTUAL_ENV", "PYTHONHASHSEED", "TMPDIR")}
+        self.env = {
+            **keep,
+            "XDG_RUNTIME_DIR": str(dirs["runtime"]),
+            "XDG_CONFIG_HOME": str(dirs["config"]),
+            "XDG_CACHE_HOME": str(dirs["cache"]),
+            "XDG_DATA_HOME": str(dirs["data"]),
+            "XDG_DATA_DIRS": f"{dirs['data']}:/usr/local/share:/usr/share",
+            "GDK_BACKEND": "x11",
+            "GSETTINGS_BACKEND": "memory",
+            "NO_AT_BRIDGE": "0",
+        }
+        self.env.pop("NO_AT_BRIDGE")
+
+    def _start_xvfb(self) -> None:
+        read_fd, write_fd = os.pipe()
+        try:
+            size = f"{self.config.width}x{self.config.height}x24"
+            process = subprocess.Popen(
+                ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", size,
+                 "-nolisten", "tcp", "-noreset"],
+                env=self.env, pass_fds=(write_fd,), stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            self._started.append(StartedProcess("Xvfb", process.pid, process))
+            os.close(write_fd)
+            write_fd = -1
+            number = _read_line(read_fd, timeout=15.0, what="Xvfb to choose a display")
+        finally:
+            os.close(read_fd)
+            if write_fd >= 0:
+                os.close(write_fd)
+        self.display = f":{number}"
+        self.env["DISPLAY"] = self.display
+        wait_until(lambda: subprocess.run(["xdpyinfo"], env=self.env, capture_output=True,
+                                          timeout=5).returncode == 0,
+                   timeout=15.0, what=f"X server {self.display} to answer")
+
+    def _start_session_bus(self) -> None:
+        addr_r, addr_w = os.pipe()
+        pid_r, pid_w = os.pipe()
+        try:
+            result = subprocess.run(
+                ["dbus-daemon", "--session", "--fork", "--nopidfile",
+                 f"--print-address={addr_w}", f"--print-pid={pid_w}"],
+                env=self.env, pass_fds=(addr_w, pid_w), capture_output=True, text=True, timeout=15)
+            os.close(addr_w)
+            os.close(pid_w)
+            addr_w = pid_w = -1
+            if result.returncode != 0:
+                raise DesktopError(f"dbus-daemon failed: {result.stderr.strip()}")
+            address = _read_line(addr_r, timeout=10.0, what="the session bus address")
+            pid = int(_read_line(pid_r, timeout=10.0, what="the session bus pid"))
+        finally:
+            for fd in (addr_r, pid_r, addr_w, pid_w):
+                if fd >= 0:
+                    os.close(fd)
+        self._started.append(StartedProcess("dbus-daemon", pid))
+        self.env["DBUS_SESSION_BUS_ADDRESS"] = address
+
+    def _start_atspi(self) -> None:
+        process = subprocess.Popen([AT_SPI_LAUNCHER, "--launch-immediately"], env=self.env,
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, start_new_session=True)
+        self._started.append(StartedProcess("at-spi-bus-launcher", process.pid, process, group=True))
+        get_address = ["gdbus", "call", "--session", "--dest", "org.a11y.Bus", "--object-path",
+                       "/org/a11y/bus", "--method", "org.a11y.Bus.GetAddress"]
+        wait_until(lambda: self.run(get_address, timeout=5).returncode == 0,
+                   timeout=15.0, what="the AT-SPI bus")
+        enable = ["gdbus", "call", "--session", "--dest", "org.a11y.Bus", "--object-path",
+                  "/org/a11y/bus", "--method", "org.freedesktop.DBus.Properties.Set",
+                  "org.a11y.Status", "IsEnabled", "<true>"]
+        result = self.run(enable)
+        if result.returncode != 0:
+            raise DesktopError(f"could not enable AT-SPI: {result.stderr.strip()}")
+
+    def _start_window_manager(self) -> None:
+        if shutil.which("openbox") is None:
+            raise DesktopError("window_manager=True needs openbox (apt-get install openbox)")
+        process = subprocess.Popen(["openbox", "--sm-disable"], env=self.env,
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, start_new_session=True)
+        self._started.append(StartedProcess("openbox", process.pid, process, group=True))
+        probe = ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"]
+        wait_until(lambda: "window id" in self.run(probe, timeout=5).stdout,
+                   timeout=15.0, what="openbox to manage the screen")
+
+
+def _read_line(fd: int, *, timeout: float, what: str) -> str:
+    """Read one line a child writes to a pipe, with a deadline."""
+    import select
+
+    chunks = b""
+    deadline_left = timeout
+    while b"\n" not in chunks:
+        ready, _, _ = select.select([fd], [], [], deadline_left)
+        if not ready:
+            raise DesktopError(f"timed out waiting for {what}")
+        data = os.read(fd, 4096)
+        if not data:
+            break
+        chunks += data
+    line = chunks.decode().strip().splitlines()[0] if chunks.strip() else ""
+    if not line:
+        raise DesktopError(f"no answer while waiting for {what}")
+    return line
+
+
+def _terminate(process: StartedProcess, grace: float = 3.0) -> None:
+    """SIGTERM, wait, then SIGKILL — the process (or its group) and nothing else."""
+    def send(sig: int) -> None:
+        try:
+            if process.group:
+                os.killpg(process.pid, sig)
+            else:
+                os.kill(process.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    send(signal.SIGTERM)
+    if process.popen is not None:
+        try:
+            process.popen.wait(grace)
+            if process.group:
+                send(signal.SIGKILL)  # stragglers left in the group
+            return
+        except subprocess.TimeoutExpired:
+            send(signal.SIGKILL)
+            process.popen.wait(grace)
+            return
+    try:
+        wait_until(lambda: not _alive(process.pid), timeout=grace, what=f"{process.name} to exit")
+    except TimeoutError:
+        send(signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A zombie still answers kill(0); treat it as gone.
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
