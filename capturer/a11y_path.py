@@ -101,7 +101,8 @@ def parse(path: str) -> tuple[str, tuple[Segment, ...]]:
 
 
 def _split(path: str) -> list[str]:
-    """Split on '/' outside quoted names."""
+    """Split on '/' outside quoted names. A quote opens only right after
+    `=`; backslash escapes the next character everywhere."""
     parts, current, quoted, escaped = [], [], False, False
     for char in path:
         if escaped:
@@ -110,7 +111,7 @@ def _split(path: str) -> list[str]:
         elif char == "\\":
             current.append(char)
             escaped = True
-        elif char == "'":
+        elif char == "'" and (quoted or (current and current[-1] == "=")):
             current.append(char)
             quoted = not quoted
         elif char == "/" and not quoted:
@@ -127,7 +128,7 @@ def _escape(value: str) -> str:
 
 
 def _escape_app(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("/", "\\/")
+    return value.replace("\\", "\\\\").replace("/", "\\/").replace("'", "\\'")
 
 
 def _unescape(value: str) -> str:

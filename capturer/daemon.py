@@ -15,6 +15,7 @@ import asyncio
 import logging
 import os
 import signal
+import threading
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,7 @@ A11Y_CONTEXT_BUDGET_S = 0.08
 # Open bursts are written (and rewritten) this often, so a crash loses at
 # most this long of input counts plus the writer's commit delay.
 CHECKPOINT_INTERVAL_S = 0.5
+REDACT_CACHE_S = 2.0
 HIT_TEST_BUDGET_S = 0.5
 RECONNECT_BACKOFF_S = (0.5, 1, 2, 4, 8, 15, 30)
 IDLE_HEARTBEAT_FACTOR = 5
@@ -114,6 +116,7 @@ class CaptureDaemon:
         self._burst_rows: dict[int, int] = {}        # burst seq -> input_events row id
         self._checkpointed: dict[int, tuple] = {}    # burst seq -> (count, end) last written
         self._last_checkpoint = 0.0
+        self._redact_cache: tuple[float, list] | None = None
         self._last_watchdog = 0.0
         self._dbus = None
         self.on_paused_changed = None  # set by the D-Bus service
@@ -121,6 +124,7 @@ class CaptureDaemon:
     # -- lifecycle ------------------------------------------------------------
     async def run(self) -> int:
         self._loop = asyncio.get_running_loop()
+        threading.excepthook = _log_thread_death
         for sig in (signal.SIGTERM, signal.SIGINT):
             self._loop.add_signal_handler(sig, self.request_stop)
         self.writer = StoreWriter(self.db_path)
@@ -174,9 +178,11 @@ class CaptureDaemon:
             if self.x11 is not None and not self.state.paused:
                 try:
                     await self._poll_focus()
+                    self._checkpoint_open_counts()
                 except DisplayLost as exc:
                     self._display_lost(str(exc))
-                self._checkpoint_open_counts()
+                except Exception:  # noqa: BLE001 - one bad poll must not end capture
+                    log.exception("focus poll failed")
             try:
                 await asyncio.wait_for(self._stop.wait(), interval)
             except asyncio.TimeoutError:
@@ -298,12 +304,26 @@ class CaptureDaemon:
     async def _a11y_context(self, window: WindowInfo) -> A11yContext:
         if self.a11y is None:
             return A11yContext("disabled")
-        return await self._await_future(self.a11y.context(window), A11Y_CONTEXT_BUDGET_S,
-                                        A11yContext("slow"))
+        future = self.a11y.context(window)
+        context = await self._await_future(future, A11Y_CONTEXT_BUDGET_S, None)
+        if context is not None:
+            return context
+        # Too slow for this snapshot; if the late answer says the app is hung
+        # or inaccessible while it still has focus, that is a blind spot.
+        def late(done: Future) -> None:
+            result = done.result() if not done.cancelled() else None
+            if (result is not None and result.status in ("no_app", "hung", "unavailable")
+                    and self.state.focus is not None
+                    and self.state.focus.window_id == window.window_id):
+                self.blind.open("no_accessibility", result.status, now_ms())
+        future.add_done_callback(lambda done: self._loop.call_soon_threadsafe(late, done))
+        return A11yContext("slow")
 
     async def _await_future(self, future: Future, budget: float, fallback):
+        """Wait up to `budget` for the worker's answer. Shielded: giving up
+        waiting must not cancel the request, whose late answer may matter."""
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(future), budget)
+            return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), budget)
         except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - the answer arrives late or never
             return fallback
 
@@ -316,7 +336,9 @@ class CaptureDaemon:
         if not due:
             return None
         try:
-            image = self.screen.thumbnail(monitor)
+            image = self.screen.thumbnail(monitor, self._excluded_rects())
+        except DisplayLost:
+            raise
         except Exception as exc:  # noqa: BLE001 - a failed grab costs one thumbnail, not capture
             self._source_error("screenshot", exc)
             return None
@@ -363,7 +385,7 @@ class CaptureDaemon:
         crop = None
         if self.config.capture.click_crops and self.screen is not None:
             try:
-                image = self.screen.click_crop(raw.x, raw.y, monitor)
+                image = self.screen.click_crop(raw.x, raw.y, monitor, self._excluded_rects())
                 self.writer.submit(BlobRow(image.sha256, image.kind, image.media_type,
                                            image.width, image.height, image.data, raw.ts_ms))
                 crop = image.sha256
@@ -656,6 +678,22 @@ class CaptureDaemon:
         # A one-off failure is an instant, not a stretch.
         self.blind.close("capture_error", now)
 
+    def _excluded_rects(self) -> list[tuple[int, int, int, int]]:
+        """Rectangles of visible excluded windows, cached briefly: pictures
+        must not show what the exclusion rules hide."""
+        now = self._loop.time()
+        cached = self._redact_cache
+        if cached is not None and now - cached[0] < REDACT_CACHE_S:
+            return cached[1]
+        rects = []
+        if self.x11 is not None:
+            for window in self.x11.visible_windows():
+                if first_matching_rule(self.config.exclusions, WindowIdentity(
+                        window.app, window.wm_class, window.title, window.executable or "")):
+                    rects.append((window.x, window.y, window.width, window.height))
+        self._redact_cache = (now, rects)
+        return rects
+
     def _monitor_of(self, x: int, y: int) -> Monitor:
         for monitor in self.state.monitors:
             if monitor.contains(x, y):
@@ -683,3 +721,10 @@ class CaptureDaemon:
             self._dbus = service
         except Exception as exc:  # noqa: BLE001 - capture runs without its control channel
             log.warning("could not export org.phantom.Capture1: %s", exc)
+
+
+def _log_thread_death(args: threading.ExceptHookArgs) -> None:
+    """Listener threads die with the X connection they hold; the tick loop
+    restarts them. Say so in one line instead of printing a traceback."""
+    name = args.thread.name if args.thread is not None else "?"
+    log.warning("thread %s stopped: %s: %s", name, args.exc_type.__name__, args.exc_value)

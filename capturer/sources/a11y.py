@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 ADDRESS_BAR_NAMES = frozenset({"address and search bar", "search or enter address",
                                "address bar", "location", "search with google or enter address"})
 HIT_TOLERANCE_PX = 6
+FIELD_QUERY_DELAY_MS = 60
+FIELD_QUERY_RETRIES = 3
 HUNG_BACKOFF_S = 10.0
 CACHED_WINDOWS = 8
 
@@ -113,8 +115,13 @@ class AccessibilityWorker:
         self._target = window
 
     def focused_field(self, window: WindowInfo) -> Future:
-        """The text field that has keyboard focus in this window (or None)."""
-        return self._submit(self._focused_field, window)
+        """The text field that has keyboard focus in this window (or None).
+
+        Asked a moment after a burst's first key and retried briefly: the
+        daemon sees a key as the X server delivers it, which can be before the
+        application has moved focus for the key before it (Tab, a click)."""
+        return self._submit(self._focused_field, window, delay_ms=FIELD_QUERY_DELAY_MS,
+                            retries=FIELD_QUERY_RETRIES)
 
     def context(self, window: WindowInfo) -> Future:
         return self._submit(self._context, window)
@@ -122,23 +129,31 @@ class AccessibilityWorker:
     def hit_test(self, window: WindowInfo, x: int, y: int) -> Future:
         return self._submit(self._hit_test, window, x, y)
 
-    def _submit(self, function, *args) -> Future:
+    def _submit(self, function, *args, delay_ms: int = 0, retries: int = 0) -> Future:
         future: Future = Future()
         if self.status != "ok" or self._glib is None:
             future.set_result(self._fallback(function, self.status))
             return future
 
+        attempts_left = [retries]
+
         def run() -> bool:
-            if not future.set_running_or_notify_cancel():
-                return False
             try:
-                future.set_result(function(*args))
+                result = function(*args)
             except Exception as exc:  # noqa: BLE001 - reported to the caller as a result
                 self._note_failure(exc, args[0] if args else None)
-                future.set_result(self._fallback(function, self._failure_status(exc)))
+                result = self._fallback(function, self._failure_status(exc))
+            if result is None and attempts_left[0] > 0:
+                attempts_left[0] -= 1
+                return True  # GLib runs the timeout again
+            if future.set_running_or_notify_cancel():
+                future.set_result(result)
             return False
 
-        self._glib.idle_add(run)
+        if delay_ms:
+            self._glib.timeout_add(delay_ms, run)
+        else:
+            self._glib.idle_add(run)
         return future
 
     def _fallback(self, function, status: str):
@@ -159,7 +174,11 @@ class AccessibilityWorker:
             return
         self._pyatspi, self._glib = pyatspi, GLib
         try:
-            Atspi.set_timeout(self._settings.call_timeout_ms, 15000)
+            # The second value applies to an application's first calls; left at
+            # libatspi's 15 s default, one hung app seen for the first time
+            # would stall this thread that long.
+            timeout = self._settings.call_timeout_ms
+            Atspi.set_timeout(timeout, 2 * timeout)
             pyatspi.Registry.getDesktop(0).childCount  # noqa: B018 - probes the bus
             pyatspi.Registry.registerEventListener(
                 self._on_event, *_EVENTS)
@@ -288,7 +307,10 @@ class AccessibilityWorker:
         if app is None:
             return None
         pyatspi = self._pyatspi
-        candidates = [app.getChildAtIndex(i) for i in range(app.childCount)]
+        count = app.childCount
+        if count < 0:  # libatspi reports a failed call as -1
+            raise AccessibilityTimeout(f"application pid {window.pid} did not answer")
+        candidates = [app.getChildAtIndex(i) for i in range(count)]
         candidates = [c for c in candidates if c is not None]
         for frame in candidates:
             if frame.name == window.title:
@@ -428,7 +450,13 @@ def _focused_descendant(frame):
     return matches[0] if matches else None
 
 
+class AccessibilityTimeout(TimeoutError):
+    """An application did not answer an AT-SPI call in time."""
+
+
 def _is_timeout(exc: Exception) -> bool:
+    if isinstance(exc, TimeoutError):
+        return True
     text = str(exc).lower()
     return "timeout" in text or "timed out" in text or "noreply" in text
 

@@ -126,6 +126,8 @@ def walk(window, app: str, limits: WalkLimits, clock=time.perf_counter) -> Walk:
         parent_index, parent, parent_segments = queue.popleft()
         depth = nodes[parent_index].depth + 1
         count = parent.childCount
+        if count < 0:  # libatspi reports a failed call as -1: the app stopped answering
+            raise TimeoutError("application stopped answering during a walk")
         if not count:
             continue
         if depth > limits.max_depth:

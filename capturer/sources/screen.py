@@ -44,14 +44,16 @@ class ScreenSource:
         except Exception:  # noqa: BLE001 - closing after the display died
             pass
 
-    def thumbnail(self, monitor: Monitor) -> EncodedImage | None:
+    def thumbnail(self, monitor: Monitor, redact: list[tuple[int, int, int, int]] = ()) -> EncodedImage | None:
         """A downscaled WebP of the monitor, or None when it shows exactly what
-        the previous thumbnail of this monitor showed."""
+        the previous thumbnail of this monitor showed. `redact` rectangles
+        (excluded windows, in root coordinates) are painted black first."""
         from PIL import Image
 
         shot = self._mss.grab({"left": monitor.x, "top": monitor.y,
                                "width": monitor.width, "height": monitor.height})
         image = Image.frombytes("RGB", shot.size, shot.bgra, "raw", "BGRX")
+        _black_out(image, redact, monitor.x, monitor.y)
         height = max(1, round(monitor.height * self._thumbnail_width / monitor.width))
         small = image.resize((self._thumbnail_width, height), Image.Resampling.BILINEAR)
         digest = hashlib.blake2b(small.tobytes(), digest_size=16).digest()
@@ -60,8 +62,10 @@ class ScreenSource:
         self._last_thumbnail_digest[monitor.index] = digest
         return _encode(small, "thumbnail", "WEBP", "image/webp", quality=60)
 
-    def click_crop(self, x: int, y: int, bounds: Monitor) -> EncodedImage:
-        """A lossless crop centred on the click, clamped to the monitor."""
+    def click_crop(self, x: int, y: int, bounds: Monitor,
+                   redact: list[tuple[int, int, int, int]] = ()) -> EncodedImage:
+        """A lossless crop centred on the click, clamped to the monitor, with
+        any excluded window's pixels blacked out."""
         from PIL import Image
 
         half = self._crop_size // 2
@@ -71,7 +75,19 @@ class ScreenSource:
                                "width": min(self._crop_size, bounds.width),
                                "height": min(self._crop_size, bounds.height)})
         image = Image.frombytes("RGB", shot.size, shot.bgra, "raw", "BGRX")
+        _black_out(image, redact, shot.left, shot.top)
         return _encode(image, "click_crop", "PNG", "image/png", compress_level=6)
+
+
+def _black_out(image, rects, origin_x: int, origin_y: int) -> None:
+    if not rects:
+        return
+    from PIL import ImageDraw
+
+    draw = ImageDraw.Draw(image)
+    for x, y, w, h in rects:
+        draw.rectangle((x - origin_x, y - origin_y, x - origin_x + w - 1, y - origin_y + h - 1),
+                       fill=(0, 0, 0))
 
 
 def _encode(image, kind: str, fmt: str, media_type: str, **options) -> EncodedImage:

@@ -100,7 +100,13 @@ class X11Source:
             if self._wm_active:
                 return self._active_window_id()
             focus = self._display.get_input_focus().focus
-            if isinstance(focus, int) or focus is None:  # None / PointerRoot
+            if isinstance(focus, int) and focus == X.PointerRoot:
+                # Focus follows the pointer (X's default without a window
+                # manager): the keyboard goes to the window under it.
+                focus = self._display.screen().root.query_pointer().child
+                if not focus:
+                    return None
+            elif isinstance(focus, int) or focus is None:  # None
                 return None
             cached = self._client_cache.get(focus.id)
             if cached is None:
@@ -154,6 +160,29 @@ class X11Source:
                 elif event.atom in (self._atoms["_NET_WM_NAME"], Xatom.WM_NAME):
                     changes.add("title")
         return changes
+
+    def visible_windows(self) -> list[WindowInfo]:
+        """Every mapped top-level client window (for redacting excluded ones
+        out of screenshots). A few round trips per window: call it rarely."""
+        found = []
+        with self._guard():
+            for top in self._root.query_tree().children:
+                try:
+                    if top.get_attributes().map_state != X.IsViewable:
+                        continue
+                    client = top if top.get_wm_class() is not None else next(
+                        (child for child in top.query_tree().children
+                         if child.get_wm_class() is not None), None)
+                    if client is None:
+                        continue
+                    info = self._describe(client)
+                    geometry = top.get_geometry()
+                    found.append(WindowInfo(info.window_id, info.app, info.wm_class, info.pid,
+                                            info.executable, info.title, geometry.x, geometry.y,
+                                            geometry.width, geometry.height))
+                except _X_ERRORS:
+                    continue
+        return found
 
     def window_alive(self, window_id: int) -> bool:
         with self._guard():

@@ -39,6 +39,7 @@ MAX_BATCH = 5000
 # many ops; older ones are dropped and counted rather than exhausting memory.
 MAX_BACKLOG = 200_000
 _CLOSABLE_TABLES = frozenset({"blind_spots", "recordings"})
+_TRANSIENT = (apsw.BusyError, apsw.LockedError, apsw.FullError, apsw.IOError, apsw.CantOpenError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +109,8 @@ class StoreWriter:
         visible to readers within milliseconds, not at the next tick)."""
         if not isinstance(op, WRITE_OPS):
             raise TypeError(f"not a store write: {op!r}")
+        if isinstance(op, SetEnd) and op.table not in _CLOSABLE_TABLES:
+            raise ValueError(f"cannot close rows of {op.table}")
         self._queue.put(op)
         if urgent:
             self._queue.put(_COMMIT_NOW)
@@ -176,7 +179,7 @@ class StoreWriter:
             with self._connection:
                 for op in self._buffer:
                     self._apply(op)
-        except apsw.Error as exc:
+        except _TRANSIENT as exc:
             # Busy, full disk, I/O error: keep the batch and retry on the next
             # tick; capture must not die because the disk hiccuped.
             self._last_error = f"{exc.__class__.__name__}: {exc}"
@@ -187,7 +190,28 @@ class StoreWriter:
                 self._dropped += excess
             self._deadline = self._clock() + (self._interval or 1.0)
             return
+        except Exception as exc:  # noqa: BLE001 - a bad record must not poison the batch
+            self._last_error = f"{exc.__class__.__name__}: {exc}"
+            log.error("store commit failed on a bad record: %s", self._last_error)
+            self._commit_one_by_one()
+            return
         self._committed += len(self._buffer)
+        self._commits += 1
+        self._last_commit = self._clock()
+        self._buffer.clear()
+        self._deadline = None
+
+    def _commit_one_by_one(self) -> None:
+        """Apply each op in its own transaction, dropping (and counting) the
+        ones that fail, so one bad record costs one row, not a second of capture."""
+        for op in self._buffer:
+            try:
+                with self._connection:
+                    self._apply(op)
+                self._committed += 1
+            except Exception as exc:  # noqa: BLE001
+                self._dropped += 1
+                self._last_error = f"{exc.__class__.__name__}: {exc}"
         self._commits += 1
         self._last_commit = self._clock()
         self._buffer.clear()
@@ -199,8 +223,6 @@ class StoreWriter:
         elif isinstance(op, Replace):
             self._connection.execute(insert_sql(type(op.row), True), op.row.values())
         elif isinstance(op, SetEnd):
-            if op.table not in _CLOSABLE_TABLES:
-                raise ValueError(f"cannot close rows of {op.table}")
             self._connection.execute(f"UPDATE {op.table} SET end_ms = ? WHERE id = ?",
                                      (op.end_ms, op.id))
         elif isinstance(op, SetMeta):

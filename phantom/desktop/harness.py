@@ -165,6 +165,31 @@ class VirtualDesktop:
         kwargs.setdefault("timeout", 30)
         return subprocess.run(argv, env=self.env, **kwargs)
 
+    # -- faults (for robustness tests) ------------------------------------------------
+    def kill_display(self) -> None:
+        """Kill the X server, as a crash or a logout would."""
+        for process in [p for p in self._started if p.name == "Xvfb"]:
+            _terminate(process, grace=1.0)
+            self._started.remove(process)
+
+    def restart_display(self) -> None:
+        """Start an X server again on the same display number."""
+        process = subprocess.Popen(
+            ["Xvfb", self.display, "-screen", "0",
+             f"{self.config.width}x{self.config.height}x24", "-nolisten", "tcp", "-noreset"],
+            env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, start_new_session=True)
+        self._started.insert(0, StartedProcess("Xvfb", process.pid, process))
+        wait_until(lambda: subprocess.run(["xdpyinfo"], env=self.env, capture_output=True,
+                                          timeout=5).returncode == 0,
+                   timeout=15.0, what=f"X server {self.display} to answer again")
+
+    def kill_accessibility_bus(self) -> None:
+        """Kill the AT-SPI bus launcher and the bus it runs."""
+        for process in [p for p in self._started if p.name == "at-spi-bus-launcher"]:
+            _terminate(process, grace=1.0)
+            self._started.remove(process)
+
     # -- start-up steps -------------------------------------------------------
     def _make_private_dirs(self) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="phantom-desktop-", dir=self._base_dir))

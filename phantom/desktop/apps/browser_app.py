@@ -33,6 +33,8 @@ def build(args) -> Gtk.Window:
         url = address.get_text().strip()
         page.set_text(f"Showing {url}")
         window.set_title(f"{page_title(url)} — Phantom Browser{suffix}")
+        # Like a real browser, focus leaves the address bar for the page.
+        go.grab_focus()
 
     go = Gtk.Button(label="Go")
     go.connect("clicked", navigate)
@@ -44,7 +46,7 @@ def build(args) -> Gtk.Window:
     box.pack_start(page, True, True, 0)
     if args.url:
         address.set_text(args.url)
-        navigate(None)
+        window.connect("map", navigate)
     return window
 
 

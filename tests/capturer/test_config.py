@@ -1,0 +1,48 @@
+"""Config parsing: defaults, user rules, and errors that name the line."""
+
+from __future__ import annotations
+
+import pytest
+
+from capturer.config import DEFAULT_CONFIG_TEXT, Config, ConfigError, load_config, parse_config
+from capturer.privacy import DEFAULT_EXCLUSIONS
+
+
+def test_commented_default_file_equals_the_built_in_defaults():
+    parsed = parse_config(DEFAULT_CONFIG_TEXT)
+    defaults = Config()
+    assert parsed.capture == defaults.capture
+    assert parsed.accessibility == defaults.accessibility
+    assert parsed.exclusions == DEFAULT_EXCLUSIONS
+
+
+def test_missing_file_means_defaults(tmp_path):
+    assert load_config(tmp_path / "absent.toml").capture == Config().capture
+
+
+def test_user_rules_extend_or_replace_the_defaults():
+    text = ('[privacy]\nuse_default_exclusions = false\n[[privacy.exclude]]\nname = "bank"\n'
+            'title_regex = "(?i)online banking"\n[[privacy.exclude]]\napp = "signal"\n')
+    config = parse_config(text)
+    assert [r.name for r in config.exclusions] == ["bank", "exclusion #2"]
+    assert len(parse_config('[[privacy.exclude]]\napp = "x"\n').exclusions) == len(DEFAULT_EXCLUSIONS) + 1
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("[capture]\nheartbeat_second = 3\n", "line 2: unknown setting 'heartbeat_second' in [capture]"),
+    ("[capture]\n\nheartbeat_seconds = 'soon'\n", "line 3: capture.heartbeat_seconds must be a positive number"),
+    ("[capture]\nheartbeat_seconds = -1\n", "line 2: capture.heartbeat_seconds must be a positive number"),
+    ("[capture]\nscreenshots = 1\n", "line 2: capture.screenshots must be true or false"),
+    ("heartbeat = = 3\n", "line 1:"),
+    ("[capture\n", "line 1:"),
+    ("[privacy]\n[[privacy.exclude]]\nname = 'x'\ntitle_regex = '('\n", "line 4: privacy.exclude.title_regex is not a valid regex"),
+    ("[[privacy.exclude]]\nname = 'only a name'\n", "needs at least one of app, wm_class_regex, title_regex"),
+    ("[browsers]\napps = 'firefox'\n", "line 2: browsers.apps must be a list of strings"),
+    ("[shortcuts]\n", "line 1: unknown setting 'shortcuts'"),
+])
+def test_bad_config_names_the_line(text, expected):
+    with pytest.raises(ConfigError) as error:
+        parse_config(text, "config.toml")
+    assert expected in str(error.value)
+    assert str(error.value).startswith("config.toml")
+    assert "\n" not in str(error.value)

@@ -1,0 +1,76 @@
+"""The input counter's rules, event by event."""
+
+from __future__ import annotations
+
+from capturer.input_counts import InputCounter
+
+NONE = frozenset()
+
+
+def typed(counter, start, text, keep=False, gap=50):
+    for i, char in enumerate(text):
+        counter.key(start + i * gap, name=char, char=char, modifiers=NONE, keep_text=keep)
+
+
+def test_printable_keys_form_one_burst_until_a_named_key():
+    counter = InputCounter()
+    typed(counter, 0, "hello")
+    counter.key(300, name="Tab", char=None, modifiers=NONE, keep_text=False)
+    typed(counter, 400, "x")
+    rows = counter.close()
+    assert [(r.kind, r.count, r.key, r.text) for r in rows] == [
+        ("text", 5, None, None), ("key", 1, "Tab", None), ("text", 1, None, None)]
+    assert rows[0].start_ms == 0 and rows[0].end_ms == 200
+
+
+def test_text_is_held_only_when_asked_and_backspace_edits_it():
+    counter = InputCounter()
+    typed(counter, 0, "helo", keep=True)
+    counter.key(250, name="BackSpace", char=None, modifiers=NONE, keep_text=True)
+    typed(counter, 300, "lo", keep=True)
+    row, = counter.close()
+    assert (row.count, row.text) == (7, "hello")
+
+
+def test_a_pause_longer_than_the_gap_starts_a_new_burst():
+    counter = InputCounter()
+    first = counter.key(0, name="a", char="a", modifiers=NONE, keep_text=False)
+    second = counter.key(2500, name="b", char="b", modifiers=NONE, keep_text=False)
+    assert first is not None and second is not None and first != second
+    assert [r.count for r in counter.close()] == [1, 1]
+
+
+def test_shortcuts_copies_and_repeated_named_keys():
+    counter = InputCounter()
+    ctrl = frozenset({"ctrl"})
+    counter.key(0, name="s", char="s", modifiers=ctrl, keep_text=False)
+    counter.key(10, name="c", char="c", modifiers=ctrl, keep_text=False)
+    counter.key(20, name="T", char="T", modifiers=frozenset({"ctrl", "shift"}), keep_text=False)
+    for t in (100, 200, 300):
+        counter.key(t, name="Down", char=None, modifiers=NONE, keep_text=False)
+    counter.key(2000, name="Down", char=None, modifiers=NONE, keep_text=False)
+    rows = [(r.kind, r.key, r.count) for r in counter.close()]
+    assert rows == [("key", "ctrl+s", 1), ("copy", "ctrl+c", 1), ("key", "ctrl+shift+t", 1),
+                    ("key", "Down", 3), ("key", "Down", 1)]
+
+
+def test_scrolls_aggregate_and_clicks_close_everything():
+    counter = InputCounter()
+    counter.scroll(0, 10, 20, 1)
+    counter.scroll(100, 10, 20, 2)
+    typed(counter, 200, "ab")
+    counter.click(300)
+    rows = counter.emit()
+    assert [(r.kind, r.count) for r in rows] == [("scroll", 3), ("text", 2)]
+    assert counter.close() == []
+
+
+def test_tick_closes_quiet_bursts_and_open_counts_shows_growing_ones():
+    counter = InputCounter()
+    typed(counter, 0, "abc")
+    assert [(r.kind, r.count) for r in counter.open_counts()] == [("text", 3)]
+    counter.tick(1000)
+    assert counter.emit() == []
+    counter.tick(3000)
+    assert [(r.kind, r.count) for r in counter.emit()] == [("text", 3)]
+    assert counter.open_counts() == []
