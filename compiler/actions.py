@@ -1,0 +1,137 @@
+"""The action stream: UI actions derived from captured rows, split into
+sessions. Routine mining and program compilation both start here.
+
+Rules (activity-frames §7, phantom.md §5):
+- a click is named by its resolved element (role, label, path); a zone or
+  unresolved click keeps only what is known and is not a specific step;
+- a text burst is "type into" its field, named by the field's path — the
+  content is absent unless it was captured in an opted-in recording;
+- keys with ctrl/alt/super, copies and action keys (Return, Escape, Delete,
+  F-keys) are key steps; navigation keys (Tab, arrows, paging) and scrolling
+  are not actions;
+- a focus change to another app, or to another site in a browser, is a
+  switch step (specific when a URL anchors it);
+- input made by Phantom's own replay runs is excluded;
+- sessions split where more than 90 s pass without an action, and immediate
+  repeats of the same step collapse into one.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import replace
+
+from .pages import site_of
+from .records import Action, Capture, InputEvent, Snapshot, Step
+
+SESSION_GAP_MS = 90_000
+NAVIGATION_KEYS = frozenset({"Tab", "Up", "Down", "Left", "Right", "Home", "End", "Page_Up",
+                             "Page_Down", "space", "Caps_Lock", "Num_Lock", "Scroll_Lock",
+                             "Insert", "Menu", "Print", "Pause"})
+ACTION_KEYS = frozenset({"Return", "KP_Enter", "Escape", "Delete", "BackSpace"})
+
+
+def derive_actions(capture: Capture) -> tuple[Action, ...]:
+    """All actions of a capture, in time order (ties broken by evidence)."""
+    focus = _FocusTimeline(capture.snapshots)
+    replayed = [(run.start_ms, run.end_ms if run.end_ms is not None else capture.until_ms)
+                for run in capture.replay_runs]
+    actions = list(_switches(capture.snapshots))
+    for event in capture.inputs:
+        if any(start <= event.ts_ms <= end for start, end in replayed):
+            continue
+        step = _input_step(event, focus.app_at(event.monitor, event.ts_ms))
+        if step is not None:
+            actions.append(Action(step, event.ts_ms, event.end_ms, event.monitor,
+                                  (f"input_events:{event.id}",), event.text, event.recording_id))
+    actions.sort(key=lambda a: (a.ts_ms, a.evidence))
+    return tuple(actions)
+
+
+def sessions(actions: tuple[Action, ...], gap_ms: int = SESSION_GAP_MS) -> tuple[tuple[Action, ...], ...]:
+    """Split at gaps longer than `gap_ms` and collapse immediate repeats."""
+    result: list[tuple[Action, ...]] = []
+    current: list[Action] = []
+    for action in actions:
+        if current and action.ts_ms - current[-1].end_ms > gap_ms:
+            result.append(tuple(current))
+            current = []
+        if current and current[-1].step == action.step and not action.text and not current[-1].text:
+            last = current[-1]
+            current[-1] = replace(last, end_ms=max(last.end_ms, action.end_ms),
+                                  evidence=last.evidence + action.evidence)
+            continue
+        current.append(action)
+    if current:
+        result.append(tuple(current))
+    return tuple(result)
+
+
+def step_key(step: Step) -> tuple[str, str, str, str]:
+    """What makes two steps "the same step" for routine mining: the kind, the
+    app, and what a person would call the target — its role and label for
+    clicks and typing, the combination for keys, the destination for
+    switches. The accessibility path is deliberately left out, so a button
+    that moved in the tree is still the same step; how much paths vary across
+    a routine's occurrences is what its UI entropy (H_UI) measures."""
+    if step.kind in ("click", "type"):
+        if step.specific:
+            return step.kind, step.app, step.role, step.label
+        return step.kind, step.app, step.role, step.target
+    return step.kind, step.app, step.target, ""
+
+
+def _input_step(event: InputEvent, app: str) -> Step | None:
+    element = event.element
+    if event.kind == "click":
+        if element is not None and event.resolution in ("exact", "tolerance"):
+            return Step("click", app, element.path, element.role, element.label, True)
+        if element is not None and event.resolution == "zone":
+            return Step("click", app, element.path, element.role, "", False)
+        return Step("click", app, "", "", "", False)
+    if event.kind == "text":
+        if element is not None:
+            return Step("type", app, element.path, element.role, element.label, True)
+        return Step("type", app, "", "", "", False)
+    if event.kind == "copy":
+        return Step("key", app, event.key or "copy")
+    if event.kind == "key":
+        key = event.key or ""
+        if "+" in key or key in ACTION_KEYS or (key.startswith("F") and key[1:].isdigit()):
+            return Step("key", app, key)
+    return None
+
+
+def _switches(snapshots: tuple[Snapshot, ...]):
+    """A switch wherever the focused app (or the browser site) changes."""
+    last_target = None
+    for snapshot in snapshots:
+        if not snapshot.focused or snapshot.idle:
+            continue
+        site = site_of(snapshot.url) if snapshot.url else ""
+        target = f"{snapshot.app}/{site}" if site else snapshot.app
+        if target == last_target:
+            continue
+        last_target = target
+        yield Action(Step("switch", snapshot.app, target, specific=bool(site)), snapshot.ts_ms,
+                     snapshot.ts_ms, snapshot.monitor, (f"snapshots:{snapshot.id}",))
+
+
+class _FocusTimeline:
+    """Which app had focus on a monitor at a given time (the last focused
+    snapshot at or before it), by binary search."""
+
+    def __init__(self, snapshots: tuple[Snapshot, ...]) -> None:
+        self._times: dict[int, list[int]] = {}
+        self._apps: dict[int, list[str]] = {}
+        for snapshot in snapshots:
+            if snapshot.focused:
+                self._times.setdefault(snapshot.monitor, []).append(snapshot.ts_ms)
+                self._apps.setdefault(snapshot.monitor, []).append(snapshot.app)
+
+    def app_at(self, monitor: int, ts_ms: int) -> str:
+        times = self._times.get(monitor)
+        if not times:
+            return ""
+        index = bisect_right(times, ts_ms) - 1
+        return self._apps[monitor][max(index, 0)]

@@ -1,0 +1,140 @@
+"""Frozen records the compiler's passes read and produce.
+
+Input records mirror just the store columns the compiler needs (read by
+`compiler.sources`); everything downstream is built from them by pure
+functions. Times are UTC milliseconds; local rendering happens only in the
+renderers, from the zone recorded with each snapshot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+# -- input: what the sources read ------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What one monitor showed at one instant."""
+
+    id: int
+    ts_ms: int
+    utc_offset_min: int
+    tz_name: str
+    monitor: int
+    trigger: str
+    app: str
+    title: str
+    url: str | None
+    idle: bool
+    focused: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Element:
+    """The accessibility element a click or a text burst landed on."""
+
+    id: int
+    role: str
+    name: str
+    labelled_by: str | None
+    path: str
+
+    @property
+    def label(self) -> str:
+        """What a person would call it: its name, else the label naming it."""
+        return self.name or self.labelled_by or ""
+
+
+@dataclass(frozen=True, slots=True)
+class InputEvent:
+    """A count of input (one store row)."""
+
+    id: int
+    ts_ms: int
+    end_ms: int
+    monitor: int
+    kind: str                 # key | text | click | scroll | copy
+    count: int
+    key: str | None
+    x: int | None
+    y: int | None
+    resolution: str | None    # clicks: exact | tolerance | zone | none
+    element: Element | None
+    recording_id: int | None
+    text: str | None          # only inside an opted-in recording
+
+
+@dataclass(frozen=True, slots=True)
+class BlindSpot:
+    """A stretch the capture could not or would not see."""
+
+    id: int
+    start_ms: int
+    end_ms: int | None
+    kind: str
+    reason: str
+    monitor: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayRun:
+    """A run of Phantom's own replay: its input is not the user's."""
+
+    id: int
+    start_ms: int
+    end_ms: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Capture:
+    """Everything a compilation reads from one source for one window."""
+
+    source: str                      # "phantom" | "nocta"
+    schema_version: int
+    since_ms: int
+    until_ms: int
+    snapshots: tuple[Snapshot, ...]
+    inputs: tuple[InputEvent, ...]
+    blind_spots: tuple[BlindSpot, ...]
+    replay_runs: tuple[ReplayRun, ...] = ()
+
+
+# -- actions: the unit routines are made of -------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What an action does, without when. Two actions are the same step when
+    every field is equal; routines are sequences of steps.
+
+    `target` is the accessibility path for clicks and text entry, the key
+    combination for keys, and `app` or `app/site` for switches. `specific`
+    marks a step anchored on something nameable — a resolved accessibility
+    element or a URL — as opposed to an unresolved click or a bare key."""
+
+    kind: str          # click | type | key | switch
+    app: str
+    target: str
+    role: str = ""
+    label: str = ""
+    specific: bool = False
+
+    def describe(self) -> str:
+        if self.kind == "switch":
+            return f"switch to {self.target}"
+        if self.kind == "key":
+            return f"press {self.target} in {self.app}"
+        what = f"{self.role} '{self.label}'" if self.label else (self.role or "somewhere")
+        verb = "type into" if self.kind == "type" else "click"
+        return f"{verb} {what} in {self.app}"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One step as it happened: when, on which monitor, with what evidence."""
+
+    step: Step
+    ts_ms: int
+    end_ms: int
+    monitor: int
+    evidence: tuple[str, ...]     # "snapshots:12", "input_events:40", …
+    text: str | None = None       # recorded text (opted-in recordings only)
+    recording_id: int | None = None
