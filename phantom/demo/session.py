@@ -1,0 +1,42 @@
+"""The demo's scripted work session: forms, notes and browsing, with the form
+filled several times so a routine is there to be found."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..desktop.scripted_user import ScriptedUser
+
+PEOPLE = (("Ada Lovelace", "ada@example.org"), ("Alan Turing", "alan@example.org"),
+          ("Grace Hopper", "grace@example.org"), ("Edsger Dijkstra", "edsger@example.org"))
+PAGES = ("https://github.com/phantom-desktop/phantom/pull/42",
+         "https://www.google.com/search?q=at-spi+hit+test",
+         "https://docs.python.org/3/library/asyncio.html")
+NOTES = ("Standup notes", "Replay ideas")
+
+
+@dataclass(frozen=True, slots=True)
+class SessionLog:
+    """What the scripted user did, to compare with what was captured."""
+
+    keys: int
+    clicks: int
+    form_fills: int
+
+
+def work_session(user: ScriptedUser) -> SessionLog:
+    """Interleave the scenes so each form fill is preceded by something else."""
+    scenes = [
+        lambda: user.fill_form(*PEOPLE[0]),
+        lambda: user.browse(PAGES[0]),
+        lambda: user.fill_form(*PEOPLE[1]),
+        lambda: user.write_note(NOTES[0]),
+        lambda: user.fill_form(*PEOPLE[2]),
+        lambda: user.browse(PAGES[1]),
+        lambda: user.fill_form(*PEOPLE[3]),
+        lambda: user.write_note(NOTES[1]),
+        lambda: user.browse(PAGES[2]),
+    ]
+    for scene in scenes:
+        scene()
+    return SessionLog(user.keys, user.clicks, form_fills=4)

@@ -1,0 +1,48 @@
+"""The systemd user unit: installed by `phantom install`, valid for
+`systemd-analyze verify --user`, no hard-coded display."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from phantom.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    return tmp_path
+
+
+def test_checked_in_unit_is_a_notify_service_bound_to_the_session():
+    text = (ROOT / "systemd" / "phantom-capture.service").read_text()
+    for line in ("Type=notify", "WatchdogSec=", "Restart=on-failure",
+                 "PartOf=graphical-session.target", "WantedBy=graphical-session.target"):
+        assert line in text
+    assert "DISPLAY" not in text.replace("# ", "").split("[Unit]", 1)[1]
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
+def test_installed_unit_passes_systemd_analyze_verify(home, capsys):
+    executable = Path(sys.executable).with_name("phantom")
+    assert main(["install", "--executable", str(executable)]) == 0
+    unit = home / "config" / "systemd" / "user" / "phantom-capture.service"
+    assert f"ExecStart={executable} capture" in unit.read_text()
+    result = subprocess.run(["systemd-analyze", "verify", "--user", str(unit)],
+                            capture_output=True, text=True, env=dict(os.environ), timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert main(["uninstall"]) == 0
+    assert not unit.exists()
+    assert "wrote" in capsys.readouterr().out

@@ -1,0 +1,80 @@
+"""The CLI's contract: every command documented, and every bad input a user
+can type answered with one line on stderr and a non-zero exit."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from phantom.cli import build_parser, main
+
+PHANTOM = str(Path(sys.executable).with_name("phantom"))
+
+
+def run(*args: str, env: dict | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+    full_env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS")}
+    full_env.update(env or {})
+    return subprocess.run([PHANTOM, *args], capture_output=True, text=True, env=full_env,
+                          timeout=timeout)
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess, *fragments: str) -> None:
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+
+
+def test_every_command_has_help():
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices  # noqa: SLF001 - argparse has no public API
+    assert commands
+    for name, sub in commands.items():
+        assert sub.description or sub.format_help(), name
+        help_text = parser._subparsers._group_actions[0]._choices_actions  # noqa: SLF001
+        assert any(action.dest == name and action.help for action in help_text), f"{name} has no help line"
+
+
+def test_no_display_is_one_clear_line(tmp_path):
+    assert_one_line_error(run("capture", "--db", str(tmp_path / "s.sqlite3")), "DISPLAY is not set")
+
+
+def test_unreachable_display_is_one_clear_line(tmp_path):
+    result = run("capture", "--db", str(tmp_path / "s.sqlite3"), env={"DISPLAY": ":97"})
+    assert_one_line_error(result, "cannot connect to X display :97")
+
+
+def test_malformed_config_names_the_line(desktop, tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text("[capture]\nheartbeat_seconds = 30\nscreenshots = maybe\n")
+    result = run("capture", "--db", str(tmp_path / "s.sqlite3"), "--config", str(config),
+                 env=desktop.env)
+    assert_one_line_error(result, "config.toml", "line 3")
+
+
+def test_corrupt_and_wrong_database_paths(desktop, tmp_path):
+    corrupt = tmp_path / "corrupt.sqlite3"
+    corrupt.write_bytes(b"garbage" * 1000)
+    assert_one_line_error(run("capture", "--db", str(corrupt), env=desktop.env),
+                          "not a readable SQLite database")
+    assert_one_line_error(run("capture", "--db", str(tmp_path), env=desktop.env), "directory")
+    assert_one_line_error(run("status", "--db", str(tmp_path / "missing.sqlite3")),
+                          "not running", "no database")
+    assert_one_line_error(run("status", "--db", str(corrupt)), "not a readable SQLite database")
+
+
+def test_usage_errors_are_one_line():
+    assert_one_line_error(run("no-such-command"), "invalid choice")
+    assert_one_line_error(run("status", "--format", "yaml"), "invalid choice")
+    assert_one_line_error(run("pause"), "capture daemon not reachable")
+
+
+def test_main_returns_exit_codes_without_exiting(capsys):
+    assert main(["status", "--format", "nope"]) == 2
+    assert "see `phantom status --help`" in capsys.readouterr().err
