@@ -499,14 +499,24 @@ class CaptureDaemon:
         self._paused_changed()
         return True
 
-    def resume(self) -> bool:
+    async def resume(self) -> bool:
+        """Capture again, starting with a fresh snapshot of whatever has focus
+        now, before the caller hears back (so input right after is counted)."""
         if not self.state.paused:
             return False
         self.state.paused = False
         self.blind.close("paused", now_ms())
         self.writer.submit(SetMeta("paused", "0"))
-        self.state.focus = None  # the next poll takes a fresh 'focus' snapshot
         self._paused_changed()
+        if self.x11 is not None:
+            try:
+                window_id = self.x11.focused_window_id()
+                info = self.x11.describe(window_id) if window_id else None
+                self.x11.watch_title(info.window_id if info else None)
+                if info is not None:
+                    await self._window_updated(info, "resume")
+            except DisplayLost as exc:
+                self._display_lost(str(exc))
         return True
 
     def start_recording(self, name: str) -> int:

@@ -43,9 +43,9 @@ class CaptureInterface(ServiceInterface):
         return self._daemon.pause()
 
     @dbus_method()
-    def Resume(self) -> "b":
+    async def Resume(self) -> "b":
         """Capture again; returns false if not paused."""
-        return self._daemon.resume()
+        return await self._daemon.resume()
 
     @dbus_method()
     def StartRecording(self, name: "s") -> "u":

@@ -65,7 +65,7 @@ def test_status_pause_and_resume(desktop, apps, tmp_path):
         ("paused", "paused by the user", 1)]
     assert query(db, "SELECT sum(count) FROM input_events") == [(4,)]
     triggers = [t for t, in query(db, "SELECT trigger FROM snapshots ORDER BY ts_ms")]
-    assert triggers.count("focus") >= 2  # a fresh snapshot after resuming
+    assert "resume" in triggers  # a fresh snapshot as capture resumes
 
 
 def test_pause_survives_a_restart(desktop, apps, tmp_path):
