@@ -26,7 +26,7 @@ class CaptureSettings:
 
     heartbeat_seconds: float = 30.0
     idle_after_seconds: float = 120.0
-    focus_poll_ms: int = 100
+    focus_poll_ms: int = 1000
     screenshots: bool = True
     screenshot_interval_seconds: float = 60.0
     thumbnail_width: int = 320
@@ -76,8 +76,9 @@ DEFAULT_CONFIG_TEXT = """\
 heartbeat_seconds = 30
 # No keyboard or mouse input for this long marks snapshots idle.
 idle_after_seconds = 120
-# How often the focused window is checked (milliseconds).
-focus_poll_ms = 100
+# Focus changes are seen as X events; this is how often focus is checked
+# anyway, as a safety net (milliseconds).
+focus_poll_ms = 1000
 # Small downscaled screenshots, deduplicated; at most one per interval per monitor.
 screenshots = true
 screenshot_interval_seconds = 60

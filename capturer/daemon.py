@@ -12,18 +12,19 @@ blind-spot row and a retry with back-off — never an exit.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import os
 import signal
 import threading
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .blind_spots import BlindSpots
 from .clock import now_ms, zone_at
 from .config import Config
-from .input_counts import FieldRef, InputCount, InputCounter
+from .input_counts import TEXT_GAP_MS, FieldRef, InputCount, InputCounter
 from .notify import Notifier
 from .privacy import WindowIdentity, first_matching_rule
 from .store import (BlobRow, InputEventRow, RecordingRow, Replace, SetEnd, SetMeta, SnapshotRow,
@@ -39,6 +40,7 @@ A11Y_CONTEXT_BUDGET_S = 0.08
 # Open bursts are written (and rewritten) this often, so a crash loses at
 # most this long of input counts plus the writer's commit delay.
 CHECKPOINT_INTERVAL_S = 0.5
+INPUT_BATCH_S = 0.1
 REDACT_CACHE_S = 2.0
 HIT_TEST_BUDGET_S = 0.5
 RECONNECT_BACKOFF_S = (0.5, 1, 2, 4, 8, 15, 30)
@@ -115,8 +117,13 @@ class CaptureDaemon:
         self._burst_fields: dict[int, Future] = {}
         self._burst_rows: dict[int, int] = {}        # burst seq -> input_events row id
         self._checkpointed: dict[int, tuple] = {}    # burst seq -> (count, end) last written
-        self._last_checkpoint = 0.0
         self._redact_cache: tuple[float, list] | None = None
+        self._pending_changes: set[str] = set()
+        self._focus_task: asyncio.Task | None = None
+        self._raw_inputs: collections.deque = collections.deque()
+        self._drain_scheduled = False
+        self._last_raw_text_ms: int | None = None
+        self._checkpoint_handle: asyncio.TimerHandle | None = None
         self._last_watchdog = 0.0
         self._dbus = None
         self.on_paused_changed = None  # set by the D-Bus service
@@ -152,6 +159,7 @@ class CaptureDaemon:
 
     async def _shutdown(self) -> None:
         self.notifier.stopping()
+        self._drain_inputs()
         self._write_counts(self.counter.close())
         await self._drain_pending()
         now = now_ms()
@@ -166,27 +174,57 @@ class CaptureDaemon:
             self.a11y.stop()
         if self.screen is not None:
             self.screen.close()
-        if self.x11 is not None:
-            self.x11.close()
+        self._forget_x11()
         self.writer.close()
         log.info("capture stopped; store flushed")
 
     # -- loops ------------------------------------------------------------------
     async def _focus_loop(self) -> None:
+        """The safety net under the X events: look at focus every
+        `focus_poll_ms` even if no event said to. Events do the real work —
+        on this class of machine every wakeup of the loop costs a third of a
+        millisecond, so a fast poll alone would cost more than capture itself."""
         interval = self.config.capture.focus_poll_ms / 1000
         while not self._stop.is_set():
-            if self.x11 is not None and not self.state.paused:
-                try:
-                    await self._poll_focus()
-                    self._checkpoint_open_counts()
-                except DisplayLost as exc:
-                    self._display_lost(str(exc))
-                except Exception:  # noqa: BLE001 - one bad poll must not end capture
-                    log.exception("focus poll failed")
+            await self._sleep_unless_stopped(interval)
+            self._request_focus_check({"poll"})
+
+    def _on_x_readable(self) -> None:
+        """The X connection has data: read it and react to what it says."""
+        if self.x11 is None:
+            return
+        try:
+            changes = self.x11.drain_events()
+        except DisplayLost as exc:
+            self._display_lost(str(exc))
+            return
+        if changes:
+            self._request_focus_check(changes)
+
+    def _request_focus_check(self, changes: set[str]) -> None:
+        """Coalesce checks: one task at a time works through what piled up."""
+        if self.x11 is None or self.state.paused:
+            return
+        self._pending_changes |= changes
+        if self._focus_task is None or self._focus_task.done():
+            self._focus_task = asyncio.ensure_future(self._check_focus())
+
+    async def _check_focus(self) -> None:
+        while self._pending_changes and self.x11 is not None and not self.state.paused:
+            changes, self._pending_changes = self._pending_changes, set()
             try:
-                await asyncio.wait_for(self._stop.wait(), interval)
-            except asyncio.TimeoutError:
-                pass
+                change = self._focus_change(changes)
+                if change is not None:
+                    await self._apply_focus_change(*change)
+                if self.x11 is not None:
+                    # Requests above may have queued events without the
+                    # socket becoming readable again.
+                    self._pending_changes |= self.x11.drain_events()
+                    self._pending_changes.discard("poll")
+            except DisplayLost as exc:
+                self._display_lost(str(exc))
+            except Exception:  # noqa: BLE001 - one bad check must not end capture
+                log.exception("focus check failed")
 
     async def _tick_loop(self) -> None:
         while not self._stop.is_set():
@@ -196,10 +234,13 @@ class CaptureDaemon:
                 self._display_lost(str(exc))
             except Exception:  # noqa: BLE001 - one bad tick must not end capture
                 log.exception("capture tick failed")
-            try:
-                await asyncio.wait_for(self._stop.wait(), 1.0)
-            except asyncio.TimeoutError:
-                pass
+            await self._sleep_unless_stopped(1.0)
+
+    async def _sleep_unless_stopped(self, seconds: float) -> None:
+        try:
+            await asyncio.wait_for(self._stop.wait(), seconds)
+        except asyncio.TimeoutError:
+            pass
 
     async def _tick(self) -> None:
         now = now_ms()
@@ -221,16 +262,25 @@ class CaptureDaemon:
                 await self._snapshot(self.state.focus, "idle" if idle else "active")
         await self._heartbeats(now)
 
-    async def _poll_focus(self) -> None:
-        changes = self.x11.drain_events()
+    def _focus_change(self, changes: set[str]) -> tuple[str, int | None, WindowInfo | None] | None:
+        """('focus', window id, None) when another window has focus,
+        ('title', id, info) when the focused window's title changed, else None."""
         window_id = self.x11.focused_window_id()
         current = self.state.focus
         if window_id != (current.window_id if current else None):
-            await self._focus_changed(window_id)
-        elif current is not None and "title" in changes:
+            return "focus", window_id, None
+        if current is not None and "title" in changes:
             info = self.x11.describe(current.window_id)
             if info is not None and info.title != current.title:
-                await self._window_updated(info, "title")
+                return "title", current.window_id, info
+        return None
+
+    async def _apply_focus_change(self, kind: str, window_id: int | None,
+                                  info: WindowInfo | None) -> None:
+        if kind == "focus":
+            await self._focus_changed(window_id)
+        else:
+            await self._window_updated(info, "title")
 
     async def _heartbeats(self, now: int) -> None:
         period = self.config.capture.heartbeat_seconds * 1000
@@ -351,10 +401,56 @@ class CaptureDaemon:
 
     # -- input -------------------------------------------------------------------------
     def deliver_input(self, raw: object) -> None:
-        """Called from the listener threads."""
+        """Called from the listener threads. Keys and scrolls are queued and
+        handled in batches at most `INPUT_BATCH_S` later (they carry their own
+        timestamps); a click wakes the loop at once, because its hit test
+        must see the screen as it was clicked."""
         loop = self._loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._on_input, raw)
+        if loop is None or loop.is_closed():
+            return
+        if isinstance(raw, RawKey):
+            raw = self._ask_field_early(raw)
+        else:
+            self._last_raw_text_ms = None
+        self._raw_inputs.append(raw)
+        if isinstance(raw, RawClick):
+            loop.call_soon_threadsafe(self._drain_inputs)
+        elif not self._drain_scheduled:
+            self._drain_scheduled = True
+            loop.call_soon_threadsafe(loop.call_later, INPUT_BATCH_S, self._drain_inputs)
+
+    def _ask_field_early(self, raw: RawKey) -> RawKey:
+        """On a key that may start a text burst, ask which field has focus
+        now (from this listener thread; the worker call is thread-safe), not
+        when the batch is handled: by then a Tab typed right after could
+        already have moved focus to the next field."""
+        if not raw.printable:
+            self._last_raw_text_ms = None
+            return raw
+        last = self._last_raw_text_ms
+        self._last_raw_text_ms = raw.ts_ms
+        focus, worker = self.state.focus, self.a11y
+        if (last is not None and raw.ts_ms - last <= TEXT_GAP_MS) or focus is None or worker is None:
+            return raw
+        return replace(raw, field_query=worker.focused_field(focus))
+
+    def _drain_inputs(self) -> None:
+        self._drain_scheduled = False
+        while self._raw_inputs:
+            try:
+                self._on_input(self._raw_inputs.popleft())
+            except Exception:  # noqa: BLE001 - one odd event must not stop the rest
+                log.exception("input event failed")
+        if self.counter.open_counts() and self._checkpoint_handle is None:
+            self._checkpoint_handle = self._loop.call_later(CHECKPOINT_INTERVAL_S,
+                                                            self._checkpoint_timer)
+
+    def _checkpoint_timer(self) -> None:
+        self._checkpoint_handle = None
+        self._checkpoint_open_counts()
+        if self.counter.open_counts():
+            self._checkpoint_handle = self._loop.call_later(CHECKPOINT_INTERVAL_S,
+                                                            self._checkpoint_timer)
 
     def _on_input(self, raw: object) -> None:
         self.state.last_input_ms = raw.ts_ms
@@ -366,7 +462,8 @@ class CaptureDaemon:
                                        keep_text=self.state.recording is not None)
             if started is not None and self.a11y is not None:
                 # Which field is this burst going into? Asked once per burst.
-                self._burst_fields[started] = self.a11y.focused_field(self.state.focus)
+                self._burst_fields[started] = (raw.field_query
+                                               or self.a11y.focused_field(self.state.focus))
         elif isinstance(raw, RawScroll):
             self.counter.scroll(raw.ts_ms, raw.x, raw.y, raw.steps)
         elif isinstance(raw, RawClick):
@@ -429,10 +526,6 @@ class CaptureDaemon:
 
     def _checkpoint_open_counts(self) -> None:
         """Write the bursts still growing, so a crash cannot lose them whole."""
-        now = self._loop.time()
-        if now - self._last_checkpoint < CHECKPOINT_INTERVAL_S:
-            return
-        self._last_checkpoint = now
         recording = self.state.recording
         for count in self.counter.open_counts():
             if self._checkpointed.get(count.burst) == (count.count, count.end_ms):
@@ -622,6 +715,7 @@ class CaptureDaemon:
             self.x11 = None
             self._display_lost(str(exc))
             return False
+        self._loop.add_reader(self.x11.fileno(), self._on_x_readable)
         try:
             from .sources.screen import ScreenSource
 
@@ -656,10 +750,10 @@ class CaptureDaemon:
         self._write_counts(self.counter.close())
         if self.input is not None:
             self.input.stop()
-        for source in (self.screen, self.x11):
-            if source is not None:
-                source.close()
-        self.input = self.screen = self.x11 = None
+        self._forget_x11()
+        if self.screen is not None:
+            self.screen.close()
+        self.input = self.screen = None
         if self.a11y is not None:
             self.a11y.set_target(None)
         self.state.focus = None
@@ -667,6 +761,15 @@ class CaptureDaemon:
         self.blind.close("no_accessibility", now)
         self.blind.open("display_lost", "X server unreachable", now)
         self._schedule_reconnect()
+
+    def _forget_x11(self) -> None:
+        if self.x11 is not None:
+            try:
+                self._loop.remove_reader(self.x11.fileno())
+            except (ValueError, OSError):
+                pass
+            self.x11.close()
+            self.x11 = None
 
     def _schedule_reconnect(self) -> None:
         delay = RECONNECT_BACKOFF_S[min(self._reconnect_attempt, len(RECONNECT_BACKOFF_S) - 1)]

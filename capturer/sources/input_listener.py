@@ -35,6 +35,14 @@ class RawKey:
     name: str | None
     char: str | None
     modifiers: frozenset[str]
+    # Set by the daemon on a key that may start a text burst: the pending
+    # question "which field has focus?", asked the moment the key arrived.
+    field_query: object = None
+
+    @property
+    def printable(self) -> bool:
+        return (self.char is not None and self.char.isprintable()
+                and not self.modifiers & {"ctrl", "alt", "super"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,13 @@
 """The focused window, its title and the monitor layout, from python-xlib.
 
-Focus is polled (`get_input_focus` is one cheap round trip), because without
-a window manager there is no `_NET_ACTIVE_WINDOW` to watch; title changes of
-the focused window arrive as PropertyNotify events. Any sign that the X
-server went away is raised as `DisplayLost` so the daemon can record a blind
-spot and reconnect; a window that vanishes mid-query is simply "no window".
+Focus changes are watched as X events, not polled: FocusIn/FocusOut and
+EnterNotify (focus follows the pointer when no window manager runs) on every
+top-level window, new top-levels through SubstructureNotify on the root, and
+`_NET_ACTIVE_WINDOW` when a window manager provides it. An event only says
+"look again"; `focused_window_id` is what decides. The daemon still checks
+slowly as a safety net. Title changes of the focused window arrive as
+PropertyNotify. Any sign that the X server went away is raised as
+`DisplayLost`; a window that vanishes mid-query is simply "no window".
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ class Monitor:
         return self.x <= px < self.x + self.width and self.y <= py < self.y + self.height
 
 
+_FOCUS_MASK = X.FocusChangeMask | X.EnterWindowMask
 _X_ERRORS = (error.BadWindow, error.BadDrawable, error.BadMatch, error.BadValue, error.BadAtom)
 
 
@@ -70,12 +74,19 @@ class X11Source:
         except (error.DisplayError, error.ConnectionClosedError, OSError) as exc:
             raise DisplayLost(f"cannot connect to X display {name}: {exc}") from None
         self.display_name = name
+        # Kept: python-xlib raises from fileno() once the server is gone, and
+        # the loop still needs the number to stop watching it.
+        self._fd = self._display.fileno()
         self._root = self._display.screen().root
         self._atoms = {n: self._display.intern_atom(n) for n in (
             "_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID", "UTF8_STRING", "WM_STATE")}
         self._watched: int | None = None
         self._client_cache: dict[int, int] = {}
-        self._root.change_attributes(event_mask=X.PropertyChangeMask)
+        self._masks: dict[int, int] = {}
+        self._root.change_attributes(event_mask=X.PropertyChangeMask | X.SubstructureNotifyMask)
+        with self._guard():
+            for top in self._root.query_tree().children:
+                self._add_mask(top.id, _FOCUS_MASK)
         self._display.flush()
         # With a window manager, `_NET_ACTIVE_WINDOW` is authoritative and
         # arrives as an event; without one, input focus is polled.
@@ -83,7 +94,7 @@ class X11Source:
             self._atoms["_NET_ACTIVE_WINDOW"], X.AnyPropertyType) is not None
 
     def fileno(self) -> int:
-        return self._display.fileno()
+        return self._fd
 
     def close(self) -> None:
         try:
@@ -135,30 +146,63 @@ class X11Source:
         if window_id == self._watched:
             return
         with self._guard():
-            for wid, mask in ((self._watched, X.NoEventMask), (window_id, X.PropertyChangeMask)):
-                if wid is None:
-                    continue
-                try:
-                    self._display.create_resource_object("window", wid).change_attributes(
-                        event_mask=mask)
-                except _X_ERRORS:
-                    pass
+            if self._watched is not None:
+                self._remove_mask(self._watched, X.PropertyChangeMask)
+            if window_id is not None:
+                self._add_mask(window_id, X.PropertyChangeMask)
             self._display.flush()
         self._watched = window_id
 
+    def _add_mask(self, window_id: int, mask: int) -> None:
+        self._set_mask(window_id, self._masks.get(window_id, 0) | mask)
+
+    def _remove_mask(self, window_id: int, mask: int) -> None:
+        self._set_mask(window_id, self._masks.get(window_id, 0) & ~mask)
+
+    def _set_mask(self, window_id: int, mask: int) -> None:
+        """Event masks are per client and per window; keep ours in one place
+        so watching a title does not stop watching focus, or the reverse."""
+        try:
+            self._display.create_resource_object("window", window_id).change_attributes(
+                event_mask=mask)
+            self._masks[window_id] = mask
+        except _X_ERRORS:
+            self._masks.pop(window_id, None)
+
+    def has_events(self) -> bool:
+        """True when the X connection has bytes or queued events to read;
+        a cheap check that avoids python-xlib's locking on the common path."""
+        import select
+
+        if self._display.display.event_queue:
+            return True
+        with self._guard():
+            readable, _, _ = select.select([self._display.fileno()], [], [], 0)
+        return bool(readable)
+
     def drain_events(self) -> set[str]:
-        """Read pending events; return which kinds of change they signal
-        ('title' for the watched window, 'active' for the WM's active window)."""
+        """Read pending events; return which kinds of change they signal:
+        'focus' (focus may have moved), 'title' (the watched window's title)."""
         changes: set[str] = set()
         with self._guard():
             while self._display.pending_events():
                 event = self._display.next_event()
-                if event.type != X.PropertyNotify:
-                    continue
-                if event.atom == self._atoms["_NET_ACTIVE_WINDOW"]:
-                    changes.add("active")
-                elif event.atom in (self._atoms["_NET_WM_NAME"], Xatom.WM_NAME):
-                    changes.add("title")
+                kind = event.type
+                if kind in (X.FocusIn, X.FocusOut, X.EnterNotify):
+                    changes.add("focus")
+                elif kind == X.PropertyNotify:
+                    if event.atom == self._atoms["_NET_ACTIVE_WINDOW"]:
+                        changes.add("focus")
+                    elif event.atom in (self._atoms["_NET_WM_NAME"], Xatom.WM_NAME):
+                        changes.add("title")
+                elif kind in (X.CreateNotify, X.MapNotify, X.ReparentNotify):
+                    if getattr(event, "parent", self._root).id == self._root.id:
+                        self._add_mask(event.window.id, _FOCUS_MASK)
+                    changes.add("focus")
+                elif kind in (X.DestroyNotify, X.UnmapNotify):
+                    self._masks.pop(event.window.id, None)
+                    self._client_cache.pop(event.window.id, None)
+                    changes.add("focus")
         return changes
 
     def visible_windows(self) -> list[WindowInfo]:

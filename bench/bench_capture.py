@@ -1,0 +1,139 @@
+"""Capture daemon cost under a scripted user.
+
+    python bench/bench_capture.py [--minutes 3]
+
+Starts a private virtual desktop with the fixture apps, runs the real
+`phantom capture` at default settings, and lets a scripted user type, click
+and switch windows for the given minutes. Reports the daemon's CPU (% of one
+core) and peak RSS, focus change → committed snapshot latency, and store
+growth per active hour. Baselines measured in the same run: the idle
+daemon's CPU before the user starts, and the CPU the desktop itself (Xvfb and
+the apps) spends on the same session.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import cpu_seconds, peak_rss_mb, percentile, median, table  # noqa: E402
+from phantom.desktop.harness import VirtualDesktop  # noqa: E402
+from phantom.desktop.waiting import wait_until  # noqa: E402
+
+
+def store_bytes(db: Path) -> int:
+    return sum(os.path.getsize(f"{db}{s}") for s in ("", "-wal") if os.path.exists(f"{db}{s}"))
+
+
+class SnapshotWatcher:
+    """Polls the store read-only for the first focus snapshot of an app after
+    a moment, to time focus change → committed snapshot."""
+
+    def __init__(self, db: Path) -> None:
+        import apsw
+
+        self._connection = apsw.Connection(f"file:{db}?mode=ro",
+                                           flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+
+    def wait_for(self, app: str, after_id: int, timeout: float = 3.0) -> tuple[float, int] | None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            row = self._connection.execute(
+                "SELECT id FROM snapshots WHERE id > ? AND app = ? AND trigger = 'focus' "
+                "ORDER BY id LIMIT 1", (after_id, app)).fetchone()
+            if row:
+                return time.monotonic(), row[0]
+            time.sleep(0.002)
+        return None
+
+    def last_id(self) -> int:
+        return self._connection.execute("SELECT coalesce(max(id), 0) FROM snapshots").get
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minutes", type=float, default=3.0)
+    parser.add_argument("--idle-seconds", type=float, default=20.0)
+    args = parser.parse_args()
+
+    workdir = Path(tempfile.mkdtemp(prefix="phantom-bench-capture-"))
+    db = workdir / "store.sqlite3"
+    with VirtualDesktop() as desktop:
+        os.environ.update(desktop.env)
+        apps = [desktop.launch_fixture(kind, "--geometry", geometry) for kind, geometry in (
+            ("form", "320x230+20+20"), ("notes", "420x320+380+20"), ("browser", "560x180+20+420"))]
+        (workdir / "config.toml").write_text("", encoding="utf-8")
+        daemon = subprocess.Popen(
+            [str(Path(sys.executable).with_name("phantom")), "capture", "--db", str(db),
+             "--config", str(workdir / "config.toml")],
+            env=dict(desktop.env, PATH=os.environ.get("PATH", "")), stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=open(workdir / "capture.log", "wb"))
+        wait_until(lambda: db.exists(), timeout=20, what="the store")
+        time.sleep(2.0)
+
+        # Baseline 1: the daemon with nobody at the keyboard.
+        idle_cpu0, idle_t0 = cpu_seconds(daemon.pid), time.monotonic()
+        time.sleep(args.idle_seconds)
+        idle_pct = 100 * (cpu_seconds(daemon.pid) - idle_cpu0) / (time.monotonic() - idle_t0)
+
+        from phantom.desktop.scripted_user import ScriptedUser
+
+        user = ScriptedUser(desktop)
+        watcher = SnapshotWatcher(db)
+        size0 = store_bytes(db)
+        desktop_pids = [p.pid for p in desktop._started if p.name == "Xvfb"] + [a.pid for a in apps]
+        desk_cpu0 = sum(cpu_seconds(pid) for pid in desktop_pids)
+        cpu0, t0 = cpu_seconds(daemon.pid), time.monotonic()
+        latencies: list[float] = []
+        scenes = 0
+        end = t0 + args.minutes * 60
+        people = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald")
+        while time.monotonic() < end:
+            name = people[scenes % len(people)]
+            for app, scene in (("phantom-form", lambda: user.fill_form(name, f"{name}@example.org")),
+                               ("phantom-notes", lambda: user.write_note(f"{name} notes")),
+                               ("phantom-browser", lambda: user.browse(f"https://example.org/{name}"))):
+                before = watcher.last_id()
+                window = desktop.wait_for_window(app)
+                switched = time.monotonic()
+                desktop.run(["xdotool", "windowfocus", "--sync", str(window)])
+                seen = watcher.wait_for(app, before)
+                if seen:
+                    latencies.append((seen[0] - switched) * 1000)
+                scene()
+            scenes += 1
+        active_s = time.monotonic() - t0
+        active_pct = 100 * (cpu_seconds(daemon.pid) - cpu0) / active_s
+        desk_pct = 100 * (sum(cpu_seconds(pid) for pid in desktop_pids) - desk_cpu0) / active_s
+        rss = peak_rss_mb(daemon.pid)
+        user.close()
+        daemon.send_signal(signal.SIGTERM)
+        daemon.wait(30)
+        growth_mb_per_hour = (store_bytes(db) - size0) / (1024 * 1024) * 3600 / active_s
+
+    rows = [
+        ("scripted activity", f"{active_s / 60:.1f} min, {user.keys} keys, {user.clicks} clicks, "
+                              f"{len(latencies)} window switches"),
+        ("daemon CPU, active", f"{active_pct:.2f} % of one core   (budget 2 %)"),
+        ("daemon CPU, idle baseline", f"{idle_pct:.2f} %   (active/idle = {active_pct / max(idle_pct, 1e-9):.1f}x)"),
+        ("desktop CPU, same session", f"{desk_pct:.2f} %   (daemon/desktop = {active_pct / max(desk_pct, 1e-9):.2f}x)"),
+        ("daemon peak RSS", f"{rss:.1f} MB   (budget 80 MB)"),
+        ("focus → committed snapshot", f"p50 {median(latencies):.0f} ms, p95 {percentile(latencies, 95):.0f} ms, "
+                                       f"max {max(latencies):.0f} ms   (budget p95 250 ms)"),
+        ("store growth", f"{growth_mb_per_hour:.1f} MB per active hour"),
+    ]
+    print(table(rows, "bench_capture: phantom capture under a scripted user"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,197 @@
+"""Benchmark: routine mining on a synthetic action stream.
+
+Run from the repository root:
+
+    python bench/bench_mining.py [--actions 200000] [--seed 1] [--slice 1000] [--repeats 3]
+
+Generates, in memory and deterministically from the seed, an action stream
+shaped like a desktop corpus: sessions of 5–200 actions drawn from a Zipf-ish
+distribution over a few thousand step keys (clicks on named and unnamed
+elements, text entry, key combinations, app and site switches, never the
+same step twice in a row since the action stream collapses those), with 8
+planted routines of 3–12 steps repeated 20–400 times each.
+
+Measures `compiler.mining.mine` end to end (key encoding included): median
+wall time of `--repeats` runs, peak traced Python memory (tracemalloc, in a
+separate run because tracing slows allocation) and the process's peak RSS.
+As the baseline, in the same run, it times the brute-force reference miner
+from tests/compiler/test_mining.py (every window enumerated and counted) on
+the first `--slice` actions, and `mine` on the same slice, and prints the
+ratio. The brute force is quadratic in the slice, so the slice is small.
+Timings go to stdout only; nothing here is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run from a checkout
+
+from compiler.mining import mine  # noqa: E402
+from compiler.records import Action, Step  # noqa: E402
+
+APPS = ["firefox", "thunderbird", "gnome-terminal-server", "soffice", "nautilus", "code",
+        "gedit", "evince", "slack", "gnome-calculator", "eog", "gnome-control-center"]
+SITES = ["github.com", "mail.google.com", "docs.python.org", "news.ycombinator.com",
+         "calendar.google.com", "stackoverflow.com", "wikipedia.org", "jira.example.com"]
+ROLES = ["push button", "menu item", "link", "tab", "check box", "list item", "toggle button"]
+KEYS = ["ctrl+c", "ctrl+v", "ctrl+s", "ctrl+w", "ctrl+t", "Return", "Escape", "Delete",
+        "ctrl+z", "alt+Tab", "ctrl+f", "F5", "ctrl+Return", "super+e"]
+
+
+def _vocabulary(rng: random.Random, size: int) -> list[Step]:
+    steps: list[Step] = []
+    seen = set()
+    while len(steps) < size:
+        app = rng.choice(APPS)
+        kind = rng.choices(["click", "click0", "type", "key", "switch"], [55, 12, 13, 12, 8])[0]
+        path = "/".join(str(rng.randrange(12)) for _ in range(rng.randint(3, 9)))
+        if kind == "click":
+            step = Step("click", app, path, rng.choice(ROLES), f"item {rng.randrange(5000)}", True)
+        elif kind == "click0":
+            step = Step("click", app, "", "", "", False)
+            if rng.random() < 0.7:  # zone click: the element's path, no label
+                step = Step("click", app, path, rng.choice(ROLES), "", False)
+        elif kind == "type":
+            step = Step("type", app, path, "text", f"field {rng.randrange(800)}", True)
+        elif kind == "key":
+            step = Step("key", app, rng.choice(KEYS))
+        else:
+            site = rng.choice(SITES) if app == "firefox" and rng.random() < 0.8 else ""
+            step = Step("switch", app, f"{app}/{site}" if site else app, specific=bool(site))
+        if step not in seen:
+            seen.add(step)
+            steps.append(step)
+    return steps
+
+
+def generate(total: int, seed: int, vocabulary: int = 3000,
+             planted: int = 8) -> list[tuple[Action, ...]]:
+    """Sessions of actions, deterministic from `seed` (see the module docstring)."""
+    rng = random.Random(seed)
+    steps = _vocabulary(rng, vocabulary)
+    weights = [1.0 / (rank + 1) ** 1.07 for rank in range(len(steps))]
+    routines = [rng.sample(steps, rng.randint(3, 12)) for _ in range(planted)]
+    repeats = [rng.randint(20, 400) for _ in routines]
+    planted_actions = sum(len(r) * k for r, k in zip(routines, repeats))
+    if planted_actions > total // 2:  # small corpora: plant at most half of it
+        scale = (total // 2) / planted_actions
+        repeats = [max(3, int(k * scale)) for k in repeats]
+        planted_actions = sum(len(r) * k for r, k in zip(routines, repeats))
+    background = max(total - planted_actions, 1)
+
+    sessions: list[list[Step]] = []
+    made = 0
+    while made < background:
+        length = min(int(5 * (40 ** rng.random())), 200, background - made)  # 5..200, log-uniform
+        length = max(length, 1)
+        session: list[Step] = []
+        drawn = rng.choices(steps, weights, k=length * 2)
+        for step in drawn:
+            if len(session) == length:
+                break
+            if not session or session[-1] != step:
+                session.append(step)
+        sessions.append(session)
+        made += len(session)
+    for routine, k in zip(routines, repeats):
+        for _ in range(k):
+            session = sessions[rng.randrange(len(sessions))]
+            at = rng.randint(0, len(session))
+            session[at:at] = routine
+
+    out, ts = [], 1_767_225_600_000  # 2026-01-01T00:00Z
+    for session in sessions:
+        actions = []
+        for step in session:
+            ts += rng.randint(300, 20_000)
+            actions.append(Action(step, ts, ts + 50, 0, (f"input_events:{ts}",)))
+        out.append(tuple(actions))
+        ts += rng.randint(91_000, 3_600_000)  # a session gap
+    return out
+
+
+def first_actions(sessions, n: int):
+    out, left = [], n
+    for session in sessions:
+        if left <= 0:
+            break
+        out.append(session[:left])
+        left -= len(out[-1])
+    return out
+
+
+def _load_bruteforce():
+    path = ROOT / "tests" / "compiler" / "test_mining.py"
+    spec = importlib.util.spec_from_file_location("_bench_test_mining", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.mine_bruteforce
+
+
+def _median_time(fn, repeats: int) -> tuple[float, object]:
+    samples, result = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples), result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--actions", type=int, default=200_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--slice", type=int, default=1000, help="actions for the brute force")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args(argv)
+
+    start = time.perf_counter()
+    sessions = generate(args.actions, args.seed)
+    made = time.perf_counter() - start
+    n_actions = sum(len(s) for s in sessions)
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+    full_s, routines = _median_time(lambda: mine(sessions), args.repeats)
+    rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    tracemalloc.start()
+    mine(sessions)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+
+    part = first_actions(sessions, args.slice)
+    n_part = sum(len(s) for s in part)
+    bruteforce = _load_bruteforce()
+    brute_s, brute = _median_time(lambda: bruteforce(part), 1)
+    small_s, small = _median_time(lambda: mine(part), args.repeats)
+    agree = [(r.keys, r.support) for r in small] == [(k, s) for k, s, _ in brute]
+
+    print(f"corpus: {n_actions:,} actions in {len(sessions):,} sessions "
+          f"(seed {args.seed}, generated in {made:.2f} s)")
+    top = routines[0].support if routines else 0
+    print(f"routines found: {len(routines):,} (top support {top})")
+    print()
+    print(f"{'run':<34}{'actions':>10}{'time':>12}{'peak traced':>14}")
+    print(f"{'mine (median of ' + str(args.repeats) + ')':<34}{n_actions:>10,}"
+          f"{full_s * 1000:>10.0f}ms{peak / 2**20:>12.1f}MB")
+    print(f"{'brute force (reference, 1 run)':<34}{n_part:>10,}{brute_s * 1000:>10.0f}ms{'':>14}")
+    print(f"{'mine, same slice':<34}{n_part:>10,}{small_s * 1000:>10.1f}ms{'':>14}")
+    print()
+    print(f"brute force / mine on the slice: {brute_s / small_s:,.0f}x "
+          f"(results {'agree' if agree else 'DIFFER'})")
+    print(f"peak RSS: {rss_before / 1024:.0f} MB after generating, "
+          f"{rss_after / 1024:.0f} MB after mining (+{(rss_after - rss_before) / 1024:.0f} MB)")
+    return 0 if agree else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""One day's plan: when the session starts and ends, lunch, breaks, blind
+spots and the planted routine occurrences, with ordinary work in between.
+A day depends only on (seed, day index, days), never on another day."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from . import noise
+from .calendar import Day
+from .desk import Desk
+from .records import DayPlan
+from .routines import ROUTINES, Context, RoutineDef, occurrences_before
+from .rng import derive_rng
+from .workspace import Workspace
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """Something scheduled at a local time of the day."""
+
+    at_ms: int
+    order: int
+    kind: str                 # routine | idle | excluded | paused | display_lost | lunch
+    routine: RoutineDef | None = None
+    context: Context | None = None
+    duration_ms: int = 0
+
+
+def display_lost_day(days: int) -> int:
+    return days // 3
+
+
+def paused_day(index: int) -> bool:
+    return index % 4 == 2
+
+
+def _minutes(day: Day, rng: random.Random, lo: float, hi: float) -> int:
+    """A random local time between two fractional hours."""
+    start, end = day.at(0) + int(lo * 3_600_000), day.at(0) + int(hi * 3_600_000)
+    return rng.randint(start, max(start, end))
+
+
+def schedule(seed: int, day: Day, days: int, rng: random.Random) -> tuple[list[Item], int, int, int, int]:
+    begin = day.at(8, 20) + rng.randint(0, 25 * 60_000)
+    lunch = day.at(12, 5) + rng.randint(0, 35 * 60_000)
+    lunch_end = lunch + rng.randint(35 * 60_000, 60 * 60_000)
+    finish = day.at(17, 40) + rng.randint(0, 40 * 60_000)
+    items: list[Item] = []
+    order = 0
+
+    def slot(lo_h: float, hi_h: float) -> int:
+        while True:
+            at = _minutes(day, rng, lo_h, hi_h)
+            if not (lunch - 20 * 60_000 <= at <= lunch_end + 5 * 60_000):
+                return at
+
+    for routine in ROUTINES:
+        count = routine.per_day(seed, day.index, days)
+        first = occurrences_before(routine, seed, day.index, days)
+        for j in range(count):
+            k = first + j
+            lead_in = routine.fixed_lead_in or ("gap" if k % 2 == 0 else "content")
+            lead_out = routine.fixed_lead_out or ("gap" if k % 3 == 0 else "content")
+            lo, hi = routine.hours
+            items.append(Item(slot(lo, hi), order, "routine", routine, Context(k, lead_in, lead_out)))
+            order += 1
+    for _ in range(rng.randint(2, 3)):
+        items.append(Item(slot(9.8, 17.0), order, "idle", duration_ms=rng.randint(4 * 60_000, 14 * 60_000)))
+        order += 1
+    for _ in range(rng.randint(1, 2)):
+        items.append(Item(slot(9.0, 17.2), order, "excluded", duration_ms=rng.randint(8_000, 40_000)))
+        order += 1
+    if paused_day(day.index):
+        items.append(Item(slot(13.5, 16.5), order, "paused", duration_ms=rng.randint(8 * 60_000, 25 * 60_000)))
+        order += 1
+    if day.index == display_lost_day(days):
+        items.append(Item(slot(10.5, 11.5), order, "display_lost", duration_ms=rng.randint(20_000, 90_000)))
+        order += 1
+    items.append(Item(lunch, order, "lunch", duration_ms=lunch_end - lunch))
+    items.sort(key=lambda item: (item.at_ms, item.order))
+    return items, begin, lunch, lunch_end, finish
+
+
+def plan_day(seed: int, day: Day, days: int) -> DayPlan:
+    rng = derive_rng(seed, "day", day.index)
+    desk = Desk(rng)
+    ws = Workspace(desk, rng)
+    items, begin, _lunch, _lunch_end, finish = schedule(seed, day, days, rng)
+    other = [w for w in (ws.mail, ws.chat, ws.term, ws.files) if w.monitor != ws.firefox.monitor]
+    desk.start(begin, [*(other[:1]), ws.firefox])
+    pending = list(items)
+    while pending or desk.t < finish:
+        if pending and pending[0].at_ms <= desk.t:
+            _run(ws, rng, pending.pop(0))
+            continue
+        if not pending and desk.t >= finish:
+            break
+        noise.visit(ws, rng)
+    desk.finish()
+    return DayPlan(day, tuple(desk.trees), tuple(sorted(desk.snapshots, key=lambda s: s.ts_ms)),
+                   tuple(sorted(desk.inputs, key=lambda i: i.ts_ms)), tuple(desk.blind), tuple(desk.blobs),
+                   tuple(desk.occurrences))
+
+
+def _run(ws: Workspace, rng: random.Random, item: Item) -> None:
+    desk = ws.desk
+    if item.kind == "routine":
+        assert item.routine is not None and item.context is not None
+        item.routine.run(ws, rng, item.context)
+    elif item.kind == "idle":
+        _back_to_main(ws, rng)
+        desk.wait(item.duration_ms)
+        noise.act(ws, rng)
+    elif item.kind == "lunch":
+        _back_to_main(ws, rng)
+        desk.outage("", "", item.duration_ms, "focus")
+    elif item.kind == "excluded":
+        _back_to_main(ws, rng)
+        back = desk.focus
+        desk.focus_window(ws.keepass, via=rng.choice(("pointer", "alttab")))
+        desk.wait(item.duration_ms)
+        assert back is not None
+        desk.focus_window(back, via="pointer")
+        noise.gap(desk, rng)
+    elif item.kind == "paused":
+        _back_to_main(ws, rng)
+        desk.outage("paused", "paused by the user", item.duration_ms, "resume")
+        noise.gap(desk, rng)
+    elif item.kind == "display_lost":
+        _back_to_main(ws, rng)
+        desk.outage("display_lost", "lost the connection to X display :0", item.duration_ms, "focus")
+        noise.gap(desk, rng)
+
+
+def _back_to_main(ws: Workspace, rng: random.Random) -> None:
+    """Breaks and outages start from an ordinary window (not a dialog)."""
+    if ws.desk.focus not in ws.apps:
+        noise.visit(ws, rng, actions=1)

@@ -1,0 +1,199 @@
+"""Synthetic accessibility trees: a nested `Spec` is laid out in desktop
+coordinates and walked breadth-first the way the capturer's walker does
+(`capturer.sources.a11y_tree.walk`): at most 400 nodes, top-level window
+segment without a name, `[@label=…]` for unnamed labelled fields, sibling
+indices only where role and name repeat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
+
+from capturer.a11y_path import Segment, clip_name, join
+
+MAX_NODES = 400
+TOP_LEVEL_ROLES = frozenset({"frame", "window", "dialog", "alert", "file chooser"})
+
+_BASE = "enabled,sensitive,showing,visible"
+_FOCUSABLE = "enabled,focusable,sensitive,showing,visible"
+ROLE_STATES = {
+    "frame": "active,enabled,resizable,sensitive,showing,visible",
+    "dialog": "active,enabled,modal,sensitive,showing,visible",
+    "push button": _FOCUSABLE,
+    "toggle button": _FOCUSABLE,
+    "link": "enabled,focusable,focused-on-click,sensitive,showing,visible",
+    "entry": "editable,enabled,focusable,sensitive,showing,single line,visible",
+    "password text": "editable,enabled,focusable,sensitive,showing,single line,visible",
+    "text": "editable,enabled,focusable,multi line,sensitive,showing,visible",
+    "document text": "editable,enabled,focusable,multi line,sensitive,showing,visible",
+    "document web": "enabled,focusable,readonly,sensitive,showing,visible",
+    "combo box": "enabled,expandable,focusable,sensitive,showing,visible",
+    "page tab": "enabled,focusable,selectable,sensitive,showing,visible",
+    "list item": "enabled,focusable,selectable,sensitive,showing,visible",
+    "table row": "enabled,focusable,selectable,sensitive,showing,visible",
+    "table cell": "enabled,focusable,selectable,sensitive,showing,transient,visible",
+    "tree item": "enabled,expandable,focusable,selectable,sensitive,showing,visible",
+    "menu": "enabled,focusable,selectable,sensitive,showing,visible",
+    "menu item": "enabled,focusable,selectable,sensitive,showing,visible",
+    "check box": "checkable,enabled,focusable,sensitive,showing,visible",
+    "radio button": "checkable,enabled,focusable,sensitive,showing,visible",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """One element and its children, before layout."""
+
+    role: str
+    name: str = ""
+    label: str | None = None          # name of the element labelling this one
+    children: tuple["Spec", ...] = ()
+    layout: str = "v"                 # children stacked: v | h | grid
+    size: int = 0                     # extent along the parent's axis; 0 = share
+    cols: int = 1                     # grid columns
+    description: str = ""
+
+
+def spec(role: str, name: str = "", *children: Spec, label: str | None = None, layout: str = "v",
+         size: int = 0, cols: int = 1, description: str = "") -> Spec:
+    return Spec(role, name, label, tuple(children), layout, size, cols, description)
+
+
+class UiNode(NamedTuple):
+    """One walked element: the columns of an `elements` row minus ids."""
+
+    depth: int
+    ordinal: int
+    parent: int                       # index in the tree, -1 for the root
+    role: str
+    name: str
+    description: str
+    labelled_by: str | None
+    states: str
+    x: int
+    y: int
+    w: int
+    h: int
+    path: str
+
+    @property
+    def label(self) -> str:
+        return self.name or self.labelled_by or ""
+
+    @property
+    def center(self) -> tuple[int, int]:
+        return self.x + self.w // 2, self.y + self.h // 2
+
+
+@dataclass(frozen=True, slots=True)
+class Tree:
+    """One bounded walk of a window, laid out at its desktop position."""
+
+    app: str
+    nodes: tuple[UiNode, ...]
+    truncated: str | None
+    rect: tuple[int, int, int, int]
+
+    def find(self, role: str, label: str) -> int:
+        """Index of the first node with this role and label; -1 if absent."""
+        for index, node in enumerate(self.nodes):
+            if node.role == role and (node.name or node.labelled_by or "") == label:
+                return index
+        return -1
+
+    def require(self, role: str, label: str) -> int:
+        index = self.find(role, label)
+        if index < 0:
+            raise LookupError(f"{self.app}: no {role} {label!r} in the synthetic tree")
+        return index
+
+
+@lru_cache(maxsize=200_000)
+def _segment(role: str, name: str, label: str, index: int | None) -> str:
+    return Segment(role, name, label, index).render()
+
+
+def _states(role: str, visible: bool) -> str:
+    states = ROLE_STATES.get(role, _BASE)
+    if visible:
+        return states
+    return ",".join(s for s in states.split(",") if s not in ("showing", "visible"))
+
+
+def _child_rects(parent: Spec, rect: tuple[int, int, int, int]) -> list[tuple[int, int, int, int]]:
+    x, y, w, h = rect
+    children = parent.children
+    if parent.layout == "grid":
+        cols = max(1, parent.cols)
+        cell_w = max(1, w // cols)
+        rects = []
+        for i, child in enumerate(children):
+            cell_h = child.size or 22
+            rects.append((x + (i % cols) * cell_w, y + (i // cols) * cell_h, cell_w, cell_h))
+        return rects
+    horizontal = parent.layout == "h"
+    total = w if horizontal else h
+    fixed = sum(child.size for child in children)
+    shared = [child for child in children if not child.size]
+    share = max(1, (total - fixed) // len(shared)) if shared else 0
+    rects = []
+    offset = 0
+    for child in children:
+        extent = child.size or share
+        if horizontal:
+            rects.append((x + offset, y, extent, h))
+        else:
+            rects.append((x, y + offset, w, extent))
+        offset += extent
+    return rects
+
+
+def expand(root: Spec, app: str, rect: tuple[int, int, int, int], max_nodes: int = MAX_NODES) -> Tree:
+    """Lay out and walk a spec breadth-first, like the capturer's walker."""
+    window_bottom = rect[1] + rect[3]
+    window_right = rect[0] + rect[2]
+    root_segment = Segment(root.role) if root.role in TOP_LEVEL_ROLES else Segment(
+        root.role, clip_name(root.name))
+    root_path = join(app, [root_segment])
+    nodes: list[UiNode] = [UiNode(0, 0, -1, root.role, clip_name(root.name), root.description,
+                                  root.label, _states(root.role, True), *rect, root_path)]
+    queue: list[tuple[int, Spec, tuple[int, int, int, int]]] = [(0, root, rect)]
+    truncated = None
+    head = 0
+    while head < len(queue):
+        parent_index, parent, parent_rect = queue[head]
+        head += 1
+        if not parent.children:
+            continue
+        depth = nodes[parent_index].depth + 1
+        room = max_nodes - len(nodes)
+        children = parent.children
+        if len(children) > room:
+            children = children[:room]
+            truncated = "nodes"
+        rects = _child_rects(parent, parent_rect)
+        identities: dict[tuple[str, str, str], int] = {}
+        for child in children:
+            key = (child.role, child.name, "" if child.name else (child.label or ""))
+            identities[key] = identities.get(key, 0) + 1
+        seen: dict[tuple[str, str, str], int] = {}
+        parent_path = nodes[parent_index].path
+        for ordinal, child in enumerate(children):
+            name = clip_name(child.name)
+            label = "" if name else (child.label or "")
+            key = (child.role, child.name, "" if child.name else (child.label or ""))
+            index = None
+            if identities[key] > 1:
+                seen[key] = seen.get(key, 0) + 1
+                index = seen[key]
+            path = parent_path + "/" + _segment(child.role, name, label, index)
+            cx, cy, cw, ch = rects[ordinal]
+            visible = cy < window_bottom and cy + ch > rect[1] and cx < window_right
+            nodes.append(UiNode(depth, ordinal, parent_index, child.role, name, child.description,
+                                child.label if not name else None, _states(child.role, visible),
+                                cx, cy, cw, ch, path))
+            queue.append((len(nodes) - 1, child, rects[ordinal]))
+        if truncated:
+            break
+    return Tree(app, tuple(nodes), truncated, rect)
