@@ -180,6 +180,40 @@ class SetMeta:
     value: str
 
 
+@dataclass(frozen=True, slots=True)
+class RowBatch:
+    """Many rows of one table as one op, inserted with `executemany`.
+
+    For bulk writers (the synthetic corpus writes millions of element rows)
+    a frozen record per row costs more than the insert itself, so a batch
+    carries plain value tuples in the row type's column order. The batch is
+    applied inside the writer's transaction like any other op; if it fails,
+    it fails whole and is dropped as one op."""
+
+    row_type: type[Row]
+    rows: tuple[tuple, ...]
+
+    @classmethod
+    def of(cls, rows) -> "RowBatch":
+        """A batch from records of one type."""
+        rows = tuple(rows)
+        if not rows:
+            raise ValueError("an empty row batch")
+        row_type = type(rows[0])
+        if any(type(row) is not row_type for row in rows):
+            raise ValueError("a row batch holds rows of one type")
+        return cls(row_type, tuple(row.values() for row in rows))
+
+    def check(self) -> None:
+        """Refuse a batch the writer could not insert as given."""
+        if not (isinstance(self.row_type, type) and issubclass(self.row_type, Row) and self.row_type.TABLE):
+            raise TypeError(f"not a row type: {self.row_type!r}")
+        width = len(fields(self.row_type))
+        for values in self.rows:
+            if not isinstance(values, tuple) or len(values) != width:
+                raise ValueError(f"a {self.row_type.__name__} batch row needs {width} values: {values!r}")
+
+
 WRITE_OPS = (BlobRow, TreeRow, ElementRow, SnapshotRow, InputEventRow, BlindSpotRow,
-             RecordingRow, Replace, SetEnd, SetMeta)
+             RecordingRow, Replace, SetEnd, SetMeta, RowBatch)
 ID_TABLES = ("a11y_trees", "elements", "snapshots", "input_events", "blind_spots", "recordings")

@@ -27,7 +27,7 @@ from typing import Callable
 import apsw
 
 from .connection import open_store
-from .records import ID_TABLES, WRITE_OPS, Replace, Row, SetEnd, SetMeta, insert_sql
+from .records import ID_TABLES, WRITE_OPS, Replace, Row, RowBatch, SetEnd, SetMeta, insert_sql
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +111,8 @@ class StoreWriter:
             raise TypeError(f"not a store write: {op!r}")
         if isinstance(op, SetEnd) and op.table not in _CLOSABLE_TABLES:
             raise ValueError(f"cannot close rows of {op.table}")
+        if isinstance(op, RowBatch):
+            op.check()
         self._queue.put(op)
         if urgent:
             self._queue.put(_COMMIT_NOW)
@@ -222,6 +224,8 @@ class StoreWriter:
             self._connection.execute(insert_sql(type(op)), op.values())
         elif isinstance(op, Replace):
             self._connection.execute(insert_sql(type(op.row), True), op.row.values())
+        elif isinstance(op, RowBatch):
+            self._connection.executemany(insert_sql(op.row_type), op.rows)
         elif isinstance(op, SetEnd):
             self._connection.execute(f"UPDATE {op.table} SET end_ms = ? WHERE id = ?",
                                      (op.end_ms, op.id))

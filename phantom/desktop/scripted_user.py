@@ -74,6 +74,7 @@ class ScriptedUser:
         self.input = XTestInput(desktop.display)
         self.clicks = 0
         self.keys = 0
+        self.typing_delay = 0.03  # seconds per character
 
     def close(self) -> None:
         self.input.close()
@@ -92,8 +93,8 @@ class ScriptedUser:
         self.clicks += 1
         self.pause(0.25)
 
-    def type(self, text: str, *, delay: float = 0.03) -> None:
-        self.input.type(text, delay=delay * self.pace)
+    def type(self, text: str, *, delay: float | None = None) -> None:
+        self.input.type(text, delay=self.typing_delay if delay is None else delay)
         self.keys += len(text)
 
     def key(self, combo: str) -> None:

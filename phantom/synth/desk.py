@@ -20,6 +20,7 @@ from . import blobs
 from .records import (Occurrence, PlannedBlindSpot, PlannedBlob, PlannedInput, PlannedSnapshot,
                       PlannedTree)
 from capturer.a11y_path import clip_name
+from compiler.actions import NAVIGATION_KEYS
 
 from .trees import Tree, expand
 from .views import View
@@ -77,6 +78,7 @@ class Desk:
         self.idle = False
         self.idle_at: int | None = None
         self.awake = False
+        self.last_action_ms = 0       # conservative: any input that may be an action, any focus/title change
         self._thumbs = THUMBNAILS_PER_DAY
         self._crops = CROPS_PER_DAY
 
@@ -147,6 +149,8 @@ class Desk:
             window.view.url if focused else None, self.idle, focused, tree, shot, window.view.url))
         self.mon_window[window.monitor] = window
         self.mon_last[window.monitor] = ts
+        if focused and trigger in ("focus", "title", "resume", "active"):
+            self.last_action_ms = max(self.last_action_ms, ts)
         self._schedule(window.monitor)
 
     def _blob(self, kind: str, width: int, height: int, ts: int) -> int:
@@ -326,6 +330,8 @@ class Desk:
                                         key, button, x, y, element, resolution, crop, window.app,
                                         window.view.title, window.view.url))
         self._input_happened(start, end)
+        if kind != "scroll" and not (kind == "key" and key in NAVIGATION_KEYS):
+            self.last_action_ms = max(self.last_action_ms, end)
         self.advance(end)
 
     def click(self, role: str = "", label: str = "", *, resolution: str = "exact", button: int = 1) -> None:
@@ -375,6 +381,6 @@ class Desk:
     def mark(self, routine: str, start: int, variant: str = "") -> None:
         self.occurrences.append(Occurrence(routine, start, self.t, variant))
 
-    @property
-    def last_action_end(self) -> int:
-        return self.inputs[-1].end_ms if self.inputs else 0
+    def quiet_for(self) -> int:
+        """How long nothing that could be an action has happened."""
+        return self.t - self.last_action_ms

@@ -31,7 +31,7 @@ def gap(desk: Desk, rng: random.Random) -> None:
     """The pause between two actions, sometimes a read with scrolling, now and
     then longer than the 90 s session gap (but never long enough to idle)."""
     r = rng.random()
-    if rng.random() < 0.3 and desk.focus is not None and desk.excluded_since is None:
+    if rng.random() < 0.45 and desk.focus is not None and desk.excluded_since is None:
         desk.wait(rng.randint(400, 3000))
         if rng.random() < 0.7:
             desk.scroll(rng.randint(1, 8))
@@ -145,7 +145,7 @@ def _browser(ws: Workspace, window: Window, rng: random.Random) -> None:
     r = rng.random()
     if r < 0.30 and links:
         _click(ws, links, rng)
-        if rng.random() < 0.7 and ws.site:
+        if rng.random() < 0.7 and ws.site in SITE_BY_KEY:
             ws.go(ws.new_page(ws.site), ws.site)
     elif r < 0.40:
         picked = _click(ws, view.common, rng)

@@ -215,12 +215,13 @@ RESERVED_SHEET = "Weekly"
 SHEETS = ("Sheet1", "Summary", "Data", "Weekly")
 
 
-def calc_view(document: str, sheet: str) -> View:
+def calc_view(document: str, sheet: str, first_row: int = 1) -> View:
     menus = []
     for menu in CALC_MENUS:
         items = CALC_FILE_ITEMS if menu == "File" else CALC_EDIT_ITEMS if menu == "Edit" else ()
         menus.append(spec("menu", menu, *(spec("menu item", i) for i in items)))
-    cells = tuple(spec("table cell", f"{c}{r}") for r in range(1, CALC_ROWS + 1) for c in CALC_COLS)
+    rows = range(first_row, first_row + CALC_ROWS)
+    cells = tuple(spec("table cell", f"{c}{r}") for r in rows for c in CALC_COLS)
     root = spec("frame", "",
                 spec("menu bar", "", *menus, layout="h", size=24),
                 spec("tool bar", "Standard", *_buttons(CALC_STANDARD), layout="h", size=32),
@@ -234,8 +235,9 @@ def calc_view(document: str, sheet: str) -> View:
                      spec("label", "Default"), spec("label", "English (USA)"), layout="h", size=24))
     common = tuple(("menu", m) for m in CALC_MENUS) + tuple(("push button", b) for b in CALC_STANDARD + CALC_FORMAT)
     common += tuple(("page tab", s) for s in SHEETS if s not in (sheet, RESERVED_SHEET)) + (("push button", "Function Wizard"),)
-    content = tuple(("table cell", f"{c}{r}") for r in range(2, 18) for c in CALC_COLS
-                    if f"{c}{r}" not in RESERVED_CELLS)
+    # Cells count as unique content only far from the top of the sheet, where
+    # a name like "K2345" rarely repeats; the planted routines use the top.
+    content = tuple(("table cell", f"{c}{r}") for r in rows for c in CALC_COLS) if first_row > 40 else ()
     fields = (("combo box", "Name Box"), ("text", "Input line"))
     return View(CALC, "sheet", f"{document} - LibreOffice Calc", None, root, common, content, fields,
                 (("table", f"Sheet {sheet}"), ("tool bar", "Standard")))

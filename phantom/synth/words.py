@@ -95,3 +95,7 @@ SLACK_PHRASES = ("can someone review my PR?", "deploy is done", "lunch?", "stand
 CHANNELS = ("general", "random", "engineering", "design", "product", "support", "deploys",
             "incidents", "berlin-office", "hiring", "data", "frontend", "backend", "ops",
             "announcements", "watercooler", "book-club", "security", "marketing", "sales")
+SEARCH_EXTRA = ("example", "tutorial", "error", "python", "linux", "2026", "vs", "best practice", "docs",
+                "github", "not working", "performance", "reddit", "alternative", "benchmark", "default", "config",
+                "unicode", "timeout", "windows", "debian", "arm64", "migration", "release notes", "license",
+                "examples", "changelog", "issue", "faq", "cheat sheet")

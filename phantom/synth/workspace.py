@@ -23,7 +23,7 @@ EXPENSES_FORM = Page("https://expenses.northwind-intranet.com/claims/new", "New 
                      (), "New claim")
 JIRA = "northwind.atlassian.net"
 JIRA_BOARD = Page("https://northwind.atlassian.net/jira/software/projects/NW/boards/3",
-                  "NW board - Agile Board - Jira", (), "NW board")
+                  "NW board - Agile Board - Jira", (), "NW board", distinct=False)
 JIRA_REPORTS = Page("https://northwind.atlassian.net/jira/software/projects/NW/reports",
                     "Reports - NW - Jira", (), "Reports")
 JIRA_SPRINT = Page("https://northwind.atlassian.net/jira/software/projects/NW/reports/sprint-retrospective",
@@ -130,10 +130,12 @@ class Workspace:
         self.term = Window(TERMINAL, place(TERMINAL, secondary), pid(), terminal_view(self.cwd, None))
         self.sheet_doc = rng.choice(SHEET_DOCS)
         self.sheet_name = "Sheet1"
-        self.sheet = Window(CALC, place(CALC, primary), pid(), calc_view(self.sheet_doc, self.sheet_name))
+        self.sheet_row = rng.randint(41, 3000)
+        self.sheet = Window(CALC, place(CALC, primary), pid(), calc_view(self.sheet_doc, self.sheet_name, self.sheet_row))
         self.files = Window(NAUTILUS, place(NAUTILUS, secondary), pid(), nautilus_view(rng.choice(FOLDERS), rng))
         self.channel = rng.choice(("general", "engineering", "random", "berlin-office"))
         self.chat = Window(SLACK, place(SLACK, secondary), pid(), slack_view(self.channel, rng))
+        self.last_c: tuple | None = None   # see noise.py: the last common specific step
         self.keepass = Window(KEEPASS, place(KEEPASS, secondary), pid(),
                               View(KEEPASS, "vault", "Passwords.kdbx - KeePassXC", None, None))
         self.apps = (self.firefox, self.mail, self.editor, self.term, self.sheet, self.files, self.chat)
@@ -175,18 +177,18 @@ class Workspace:
         self.desk.wait(self.rng.randint(80, 400))
         self.show()
 
-    def open_tab(self, site_key: str) -> None:
-        """Ctrl+T, type an address, Return."""
-        rng = self.rng
-        self.desk.key("ctrl+t")
-        self.tabs.append(Tab("", NEW_TAB))
-        self.active = len(self.tabs) - 1
+    def background_tab(self, page: Page, site_key: str) -> None:
+        """A link opened in a new background tab (middle click): the tab
+        list grows, nothing else changes."""
+        self.tabs.append(Tab(site_key, page))
+        self.desk.refresh(self.firefox)
+
+    def next_tab(self, step: int) -> None:
+        """ctrl+Page_Down / ctrl+Page_Up."""
+        self.desk.key("ctrl+Page_Down" if step > 0 else "ctrl+Page_Up")
+        self.active = (self.active + step) % len(self.tabs)
+        self.desk.wait(self.rng.randint(80, 400))
         self.show()
-        self.desk.wait(rng.randint(600, 2500))
-        self.desk.type("entry", "Search with Google or enter address", rng.randint(6, 28))
-        self.desk.wait(rng.randint(200, 900))
-        self.desk.key("Return")
-        self.go(self.new_page(site_key), site_key)
 
     def close_tab(self) -> None:
         self.desk.key("ctrl+w")
@@ -234,9 +236,18 @@ class Workspace:
 
     # -- sheet -----------------------------------------------------------------------------------
     def sheet_select(self, name: str) -> None:
+        """Click a sheet tab; the sheet opens at its top."""
         self.desk.click("page tab", name)
         self.sheet_name = name
-        self.sheet.view = calc_view(self.sheet_doc, name)
+        self.sheet_row = 1
+        self.sheet.view = calc_view(self.sheet_doc, name, 1)
+        self.desk.refresh(self.sheet)
+
+    def sheet_scroll(self) -> None:
+        """Scroll somewhere far down the sheet; the visible cells change."""
+        self.desk.scroll(self.rng.randint(5, 40))
+        self.sheet_row = self.rng.randint(41, 3000)
+        self.sheet.view = calc_view(self.sheet_doc, self.sheet_name, self.sheet_row)
         self.desk.refresh(self.sheet)
 
     def pdf_dialog(self) -> Window:

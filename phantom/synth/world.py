@@ -5,7 +5,7 @@ pure functions of a `random.Random`; nothing here keeps state."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from . import words as W
@@ -67,6 +67,7 @@ class Page:
     title: str
     content: tuple[str, ...]      # names of the content links on it
     heading: str = ""
+    distinct: bool = True         # the title is drawn from a large space (ids, numbers)
 
 
 PageMaker = Callable[[random.Random], Page]
@@ -107,15 +108,15 @@ def handle(r: random.Random) -> str:
 
 
 def subject(r: random.Random) -> str:
-    tail = r.choice(("", "", "", f" #{r.randint(1000, 9999)}", f" ({r.choice(('March', 'April', 'May'))})",
-                     f" - {r.choice(W.FIRST_NAMES)}", " [action needed]"))
+    tail = r.choice((f" #{r.randint(1000, 9999)}", f" ({r.choice(('March', 'April', 'May'))} {r.randint(1, 31)})",
+                     f" - {r.choice(W.FIRST_NAMES)} {r.choice(W.LAST_NAMES)}", f" [{r.choice(W.REPOS)}-{r.randint(10, 999)}]"))
     return f"{r.choice(W.EMAIL_PREFIXES)}{r.choice(W.TOPICS)}{tail}"
 
 
 def file_name(r: random.Random) -> str:
     stem = r.choice(W.FILE_STEMS)
     middle = r.choice((f"-2026-{r.randint(1, 5):02d}-{r.randint(1, 28):02d}", f"-{r.randint(1, 999)}",
-                       f"_{r.choice(W.ORGS)}", f"-v{r.randint(1, 9)}", ""))
+                       f"_{r.choice(W.ORGS)}-{r.randint(1, 99)}", f"-v{r.randint(1, 9)}.{r.randint(0, 20)}"))
     return f"{stem}{middle}{r.choice(W.FILE_EXTS)}"
 
 
@@ -176,23 +177,23 @@ def _gh_list(r):
 def _gh_actions(r):
     name, run = repo(r), _n(r, 1000000, 9999999)
     return Page(f"https://github.com/{name}/actions/runs/{run}",
-                f"{issue_title(r)} · {name}@{_hex(r, 7)}", _many(r, lambda q: f"{r.choice(('test', 'lint', 'build', 'deploy'))} ({r.choice(('3.11', '3.12', 'ubuntu-latest', 'arm64'))})", 4, 10))
+                f"{issue_title(r)} · {name}@{_hex(r, 7)}", _many(r, lambda q: f"{r.choice(('test', 'lint', 'build', 'deploy'))} ({r.choice(('3.11', '3.12', 'ubuntu-latest', 'arm64'))}) #{r.randint(1, 9999)}", 4, 10))
 
 
 def _google_search(r):
-    q = r.choice(W.SEARCH_TERMS)
-    results = tuple(f"{t} - {s}" for t, s in zip(_many(r, lambda q2: r.choice(W.WIKI_TOPICS + W.SEARCH_TERMS), 8, 12),
+    q = f"{r.choice(W.SEARCH_TERMS)} {r.choice(W.SEARCH_EXTRA)}"
+    results = tuple(f"{t} - {s} ({r.randint(2, 999)})" for t, s in zip(_many(r, lambda q2: r.choice(W.WIKI_TOPICS + W.SEARCH_TERMS), 8, 12),
                                                  (r.choice(("Stack Overflow", "Wikipedia", "GitHub", "Reddit", "Medium", "docs.python.org")) for _ in range(12))))
     return Page(f"https://www.google.com/search?q={q.replace(' ', '+')}", f"{q} - Google Search", results, q)
 
 
 def _gdocs(r):
-    name = f"{r.choice(W.TOPICS).capitalize()}"
+    name = f"{r.choice(W.TOPICS).capitalize()} {r.choice(('notes', 'draft', 'plan', 'review', 'summary'))} {r.randint(2, 99)}"
     if r.random() < 0.5:
         return Page(f"https://docs.google.com/document/d/{_ident(r, 44)}/edit", f"{name} - Google Docs",
-                    _many(r, lambda q: r.choice(W.TOPICS).capitalize(), 6, 14), name)
+                    _many(r, lambda q: f"{r.choice(W.TOPICS).capitalize()} §{r.randint(1, 400)}", 6, 14), name)
     return Page(f"https://docs.google.com/spreadsheets/d/{_ident(r, 44)}/edit#gid={_n(r, 0, 99999)}",
-                f"{name} - Google Sheets", _many(r, lambda q: f"Sheet{r.randint(1, 9)}", 2, 5), name)
+                f"{name} - Google Sheets", _many(r, lambda q: f"{r.choice(W.TOPICS).capitalize()} row {r.randint(2, 4000)}", 4, 12), name)
 
 
 def _gmail(r):
@@ -204,7 +205,7 @@ def _gmail(r):
 def _gcal(r):
     return Page(f"https://calendar.google.com/calendar/u/0/r/week/2026/{_n(r, 3, 5)}/{_n(r, 1, 28)}",
                 f"Google Calendar - Week of {r.choice(('March', 'April', 'May'))} {_n(r, 1, 28)}, 2026",
-                _many(r, lambda q: f"{r.choice(W.TOPICS).capitalize()}, {_n(r, 8, 17)}:{r.choice(('00', '30'))}", 8, 20))
+                _many(r, lambda q: f"{r.choice(W.TOPICS).capitalize()}, {r.choice(('Mon', 'Tue', 'Wed', 'Thu', 'Fri'))} {_n(r, 8, 17)}:{r.choice(('00', '15', '30', '45'))} ({r.choice(W.FIRST_NAMES)})", 8, 20))
 
 
 def _gdrive(r):
@@ -219,16 +220,16 @@ def _youtube(r):
 
 
 def _so(r):
-    q = f"How to {r.choice(W.SEARCH_TERMS)} in {r.choice(('Python', 'SQLite', 'bash', 'JavaScript', 'Rust'))}"
+    q = f"How to {r.choice(W.VERBS).lower()} {r.choice(W.OBJECTS)} in {r.choice(('Python', 'SQLite', 'bash', 'JavaScript', 'Rust'))}"
     n = _n(r, 10000000, 79999999)
     return Page(f"https://stackoverflow.com/questions/{n}/{slug(q)}", f"{q}? - Stack Overflow",
-                _many(r, lambda q2: f"How to {r.choice(W.SEARCH_TERMS)}?", 10, 16), q)
+                _many(r, lambda q2: f"How to {r.choice(W.SEARCH_TERMS)}? ({r.randint(0, 400)} votes)", 10, 16), q)
 
 
 def _wiki(r):
     t = r.choice(W.WIKI_TOPICS)
     return Page(f"https://en.wikipedia.org/wiki/{t.replace(' ', '_')}", f"{t} - Wikipedia",
-                _many(r, lambda q: r.choice(W.WIKI_TOPICS), 25, 40), t)
+                _many(r, lambda q: r.choice((f"{r.choice(W.WIKI_TOPICS)} ({r.choice(W.SEARCH_EXTRA)})", f"[{r.randint(1, 400)}] {r.choice(W.LAST_NAMES)} {r.randint(1950, 2025)}")), 25, 40), t)
 
 
 def _jira_issue(r):
@@ -246,16 +247,17 @@ def _jira_board(r):
 def _slack_web(r):
     ch = r.choice(W.CHANNELS)
     return Page(f"https://app.slack.com/client/T0{_hex(r, 8).upper()}/C0{_hex(r, 8).upper()}",
-                f"{ch} (Channel) - Northwind - Slack", _many(r, lambda q: r.choice(W.SLACK_PHRASES), 8, 15), ch)
+                f"{ch} (Channel) - Northwind - Slack", _many(r, lambda q: f"{person(r)}: {r.choice(W.SLACK_PHRASES)} ({r.randint(8, 18)}:{r.randint(0, 59):02d})", 8, 15), ch)
 
 
 def _linkedin(r):
     if r.random() < 0.4:
         return Page("https://www.linkedin.com/feed/", "Feed | LinkedIn",
-                    _many(r, lambda q: f"{person(r)} · {r.choice(W.TOPICS)}", 10, 18), "Feed")
+                    _many(r, lambda q: f"{person(r)} · {r.choice(W.TOPICS)} ({r.randint(2, 900)} reactions)", 10, 18), "Feed",
+                    distinct=False)
     p = person(r)
     return Page(f"https://www.linkedin.com/in/{slug(p)}-{_hex(r, 6)}/", f"{p} | LinkedIn",
-                _many(r, lambda q: f"{r.choice(W.ORGS).capitalize()} · {r.choice(('Engineer', 'Manager', 'Designer', 'Analyst'))}", 4, 10), p)
+                _many(r, lambda q: f"{r.choice(W.ORGS).capitalize()} · {r.choice(('Engineer', 'Manager', 'Designer', 'Analyst'))} · {r.randint(2008, 2026)}", 4, 10), p)
 
 
 def _arxiv(r):
@@ -279,13 +281,13 @@ def _npm(r):
 
 def _amazon(r):
     p = r.choice(W.PRODUCTS)
-    return Page(f"https://www.amazon.de/dp/B0{_ident(r, 8).upper()}", f"Amazon.de: {p.title()} {r.choice(('Black', 'Grey', '2-pack', 'Pro', ''))}".strip(),
+    return Page(f"https://www.amazon.de/dp/B0{_ident(r, 8).upper()}", f"Amazon.de: {p.title()} {r.choice(('Black', 'Grey', '2-pack', 'Pro'))} {_ident(r, 5).upper()}",
                 _many(r, lambda q: f"{r.choice(W.PRODUCTS).title()} ({r.randint(10, 300)} €)", 10, 20), p)
 
 
 def _reddit(r):
     sub = r.choice(("python", "linux", "berlin", "programming", "sqlite", "gnome", "espresso", "MechanicalKeyboards"))
-    t = f"{r.choice(W.SEARCH_TERMS).capitalize()}?"
+    t = f"{issue_title(r)}?"
     return Page(f"https://www.reddit.com/r/{sub}/comments/{_hex(r, 6)}/{slug(t)}/", f"{t} : r/{sub}",
                 _many(r, lambda q: f"{handle(r)} · {r.randint(1, 23)}h ago", 10, 25), t)
 
@@ -293,22 +295,23 @@ def _reddit(r):
 def _hn(r):
     if r.random() < 0.5:
         return Page("https://news.ycombinator.com/", "Hacker News",
-                    _many(r, lambda q: f"{r.choice(('Show HN: ', 'Ask HN: ', ''))}{r.choice(W.PAPER_TOPICS + W.VIDEO_TOPICS).capitalize()}", 25, 30))
-    t = f"{r.choice(W.VIDEO_TOPICS)} ({r.choice(('2026', 'blog', 'pdf', 'video'))})"
+                    _many(r, lambda q: f"{r.choice(('Show HN: ', 'Ask HN: ', ''))}{issue_title(r)} ({r.randint(2, 900)} points)", 25, 30),
+                    distinct=False)
+    t = f"{r.choice(('Show HN: ', 'Ask HN: ', ''))}{issue_title(r)} ({r.choice(('2026', 'blog', 'pdf', 'video'))})"
     return Page(f"https://news.ycombinator.com/item?id={_n(r, 43000000, 45999999)}", f"{t} | Hacker News",
                 _many(r, lambda q: f"{handle(r)} {r.randint(1, 59)} minutes ago", 15, 30), t)
 
 
 def _notion(r):
-    t = r.choice(W.TOPICS).capitalize()
+    t = f"{r.choice(W.TOPICS).capitalize()} — {r.choice(W.FIRST_NAMES)}'s {r.choice(('notes', 'draft', 'checklist', 'log'))}"
     return Page(f"https://www.notion.so/northwind/{slug(t).title().replace('-', '-')}-{_hex(r, 32)}", t,
-                _many(r, lambda q: r.choice(W.TOPICS).capitalize(), 6, 16), t)
+                _many(r, lambda q: f"{r.choice(W.TOPICS).capitalize()} / {r.choice(W.OBJECTS)}", 6, 16), t)
 
 
 def _figma(r):
     t = f"{r.choice(('Onboarding', 'Dashboard', 'Settings', 'Billing', 'Mobile app', 'Marketing site'))} {r.choice(('v2', 'redesign', 'explorations', 'handoff'))}"
     return Page(f"https://www.figma.com/design/{_ident(r, 22)}/{slug(t)}", f"{t} – Figma",
-                _many(r, lambda q: f"Frame {r.randint(1, 300)}", 8, 20), t)
+                _many(r, lambda q: f"Frame {r.randint(1, 3000)}", 8, 20), t)
 
 
 def _pydocs(r):
@@ -322,22 +325,22 @@ def _mdn(r):
     prop = r.choice(("grid-template-columns", "flex-basis", "position", "Array.prototype.map", "fetch()",
                      "Promise.all()", "<details>", "aria-label", "IntersectionObserver"))
     return Page(f"https://developer.mozilla.org/en-US/docs/Web/{slug(prop)}", f"{prop} - MDN Web Docs",
-                _many(r, lambda q: r.choice(("Syntax", "Examples", "Specifications", "Browser compatibility", "See also", "Values", "Description")) + f" ({r.randint(1, 9)})", 8, 14), prop)
+                _many(r, lambda q: r.choice(("Syntax", "Examples", "Specifications", "Browser compatibility", "See also", "Values", "Description")) + f" ({r.randint(1, 999)})", 8, 14), prop)
 
 
 def _apsw(r):
     page = r.choice(("cursor", "connection", "execution", "pysqlite", "tips", "example", "vfs", "exceptions"))
     return Page(f"https://rogerbinns.github.io/apsw/{page}.html", f"{page.capitalize()} - APSW documentation",
-                _many(r, lambda q: f"{page.capitalize()}.{r.choice(('execute', 'executemany', 'pragma', 'close', 'backup', 'changes'))}", 10, 20), page)
+                _many(r, lambda q: f"{page.capitalize()}.{r.choice(('execute', 'executemany', 'pragma', 'close', 'backup', 'changes'))} (line {r.randint(1, 3000)})", 10, 20), page)
 
 
 def _localhost(r):
     view = r.choice(("dashboard", "routines", "programs", "runs", "settings"))
-    return Page(f"http://localhost:8000/{view}", f"Phantom dev - {view}", _many(r, lambda q: f"{view} #{r.randint(1, 500)}", 6, 20), view)
+    return Page(f"http://localhost:8000/{view}", f"Phantom dev - {view}", _many(r, lambda q: f"{view} #{r.randint(1, 5000)}", 6, 20), view)
 
 
 def _heise(r):
-    t = f"{r.choice(W.VIDEO_TOPICS)}: {r.choice(('Was sich ändert', 'Ein Überblick', 'Test', 'Kommentar'))}"
+    t = f"{r.choice(W.VIDEO_TOPICS)}: {r.choice(W.OBJECTS)} – {r.choice(('Was sich ändert', 'Ein Überblick', 'Test', 'Kommentar'))}"
     return Page(f"https://www.heise.de/news/{slug(t)}-{_n(r, 9000000, 9999999)}.html", f"{t} | heise online",
                 _many(r, lambda q: f"{r.choice(W.VIDEO_TOPICS)} – {r.choice(('Update', 'Analyse', 'Test'))}", 12, 25), t)
 
@@ -350,19 +353,19 @@ def _bahn(r):
 
 def _chatgpt(r):
     return Page(f"https://chatgpt.com/c/{_hex(r, 8)}-{_hex(r, 4)}-{_hex(r, 4)}-{_hex(r, 4)}-{_hex(r, 12)}", "ChatGPT",
-                _many(r, lambda q: r.choice(W.SEARCH_TERMS).capitalize(), 8, 20))
+                _many(r, lambda q: f"{r.choice(W.SEARCH_TERMS).capitalize()} ({r.choice(W.FIRST_NAMES)}, {r.randint(1, 28)} Mar)", 8, 20))
 
 
 def _sentry(r):
     n = _n(r, 4000000000, 4999999999)
-    t = f"{r.choice(('TypeError', 'KeyError', 'TimeoutError', 'IntegrityError', 'ValueError'))}: {r.choice(W.OBJECTS)}"
-    return Page(f"https://northwind.sentry.io/issues/{n}/", f"{t} — Sentry", _many(r, lambda q: f"{r.choice(W.REPOS)}.py in {r.choice(('handle', 'run', 'parse', 'commit'))}", 5, 15), t)
+    t = f"{r.choice(('TypeError', 'KeyError', 'TimeoutError', 'IntegrityError', 'ValueError'))}: {r.choice(W.OBJECTS)} in {r.choice(W.REPOS)}"
+    return Page(f"https://northwind.sentry.io/issues/{n}/", f"{t} — Sentry", _many(r, lambda q: f"{r.choice(W.REPOS)}.py in {r.choice(('handle', 'run', 'parse', 'commit'))} line {r.randint(1, 2000)}", 5, 15), t)
 
 
 def _grafana(r):
     d = r.choice(("API latency", "Queue depth", "Billing jobs", "Node exporter", "Postgres"))
     return Page(f"https://grafana.northwind.io/d/{_ident(r, 9)}/{slug(d)}?orgId=1", f"{d} - Dashboards - Grafana",
-                _many(r, lambda q: f"{d} panel {r.randint(1, 30)}", 6, 14), d)
+                _many(r, lambda q: f"{d} panel {r.randint(1, 30)} · {r.choice(W.REPOS)} p{r.randint(50, 99)}", 6, 14), d)
 
 
 def _docker(r):
@@ -373,8 +376,22 @@ def _docker(r):
 
 def _hf(r):
     m = r.choice(("sentence-transformers/all-MiniLM-L6-v2", "BAAI/bge-small-en-v1.5", "intfloat/e5-small-v2"))
-    return Page(f"https://huggingface.co/{m}", f"{m} · Hugging Face", _many(r, lambda q: f"{r.choice(('config.json', 'model.safetensors', 'README.md', 'tokenizer.json'))} ({r.randint(1, 99)})", 5, 12), m)
+    return Page(f"https://huggingface.co/{m}", f"{m} · Hugging Face", _many(r, lambda q: f"{r.choice(('config.json', 'model.safetensors', 'README.md', 'tokenizer.json'))} ({r.randint(1, 999)} kB, rev {_hex(r, 7)})", 5, 12), m)
 
+
+def _plain(make: PageMaker) -> PageMaker:
+    """Pages whose titles come from a small set (a product page, a docs page):
+    clicking their tab would be a common target, not unique content."""
+    def made(r: random.Random) -> Page:
+        return replace(make(r), distinct=False)
+    made.__name__ = make.__name__
+    return made
+
+
+_gh_list, _gmail, _gcal, _gdrive, _wiki, _jira_board, _slack_web, _pypi, _npm = map(
+    _plain, (_gh_list, _gmail, _gcal, _gdrive, _wiki, _jira_board, _slack_web, _pypi, _npm))
+_pydocs, _mdn, _apsw, _localhost, _bahn, _chatgpt, _grafana, _docker, _hf, _figma, _youtube = map(
+    _plain, (_pydocs, _mdn, _apsw, _localhost, _bahn, _chatgpt, _grafana, _docker, _hf, _figma, _youtube))
 
 SITES: tuple[Site, ...] = (
     Site("github.com", "GitHub", 14, ("Code", "Issues", "Pull requests", "Actions", "Projects", "Wiki", "Security", "Insights"),

@@ -1,0 +1,105 @@
+"""Write planned days into a Phantom store through the single writer.
+
+Ids come from the writer's allocator in a fixed order (blobs, trees and
+their elements, snapshots, input events, blind spots — each in time order),
+rows go in as `RowBatch` ops, and each day is committed by one `flush()`,
+so the file's bytes depend only on the plan."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from capturer.store.records import (BlindSpotRow, BlobRow, ElementRow, InputEventRow, RowBatch, SetMeta,
+                                    SnapshotRow, TreeRow)
+from capturer.store.writer import StoreWriter
+
+from .calendar import utc_offset_min
+from .records import DayPlan
+
+BATCH_ROWS = 20_000
+
+
+class PhantomSink:
+    """Appends days to a Phantom store; `close()` commits and checkpoints."""
+
+    def __init__(self, path: Path) -> None:
+        self.writer = StoreWriter(path, commit_interval=None)
+
+    def _batches(self, row_type, rows: list[tuple]) -> None:
+        for start in range(0, len(rows), BATCH_ROWS):
+            self.writer.submit(RowBatch(row_type, tuple(rows[start:start + BATCH_ROWS])))
+
+    def write_day(self, plan: DayPlan) -> None:
+        ids = self.writer.ids
+        tz = plan.day.tz
+        blob_keys: list[str] = []
+        for blob in plan.blobs:
+            digest = hashlib.sha256(blob.data).hexdigest()
+            blob_keys.append(digest)
+            self.writer.submit(BlobRow(digest, blob.kind, blob.media_type, blob.width, blob.height, blob.data,
+                                       blob.created_ms))
+        tree_ids: list[int] = []
+        element_base: list[int] = []
+        trees: list[tuple] = []
+        elements: list[tuple] = []
+        for planned in plan.trees:
+            tree_id = ids.next("a11y_trees")
+            tree_ids.append(tree_id)
+            nodes = planned.tree.nodes
+            trees.append((tree_id, planned.ts_ms, planned.tree.app, len(nodes), planned.tree.truncated,
+                          planned.walk_ms))
+            node_ids = [ids.next("elements") for _ in nodes]
+            element_base.append(node_ids[0])
+            for node, element_id in zip(nodes, node_ids):
+                elements.append((element_id, tree_id, node_ids[node.parent] if node.parent >= 0 else None,
+                                 node.depth, node.ordinal, node.role, node.name, node.description, node.labelled_by,
+                                 node.states, node.x, node.y, node.w, node.h, node.path))
+        self._batches(TreeRow, trees)
+        self._batches(ElementRow, elements)
+        offsets: dict[int, int] = {}
+
+        def offset(ts: int) -> int:
+            hour = ts // 900_000  # offsets change on quarter hours at the finest
+            if hour not in offsets:
+                offsets[hour] = utc_offset_min(ts, tz)
+            return offsets[hour]
+
+        snapshots = []
+        for snap in plan.snapshots:
+            snapshots.append((ids.next("snapshots"), snap.ts_ms, offset(snap.ts_ms), tz, snap.monitor, snap.trigger,
+                              snap.app.app, snap.app.wm_class, snap.pid, snap.app.executable, snap.title, snap.url,
+                              int(snap.idle), int(snap.focused),
+                              blob_keys[snap.screenshot] if snap.screenshot is not None else None,
+                              tree_ids[snap.tree] if snap.tree is not None else None))
+        self._batches(SnapshotRow, snapshots)
+        inputs = []
+        for event in plan.inputs:
+            element = None
+            if event.element is not None:
+                tree_index, node_index = event.element
+                element = element_base[tree_index] + node_index
+            inputs.append((ids.next("input_events"), event.ts_ms, event.end_ms, event.monitor, event.kind, event.count,
+                           event.key, event.button, event.x, event.y, element, event.resolution,
+                           blob_keys[event.crop] if event.crop is not None else None, None, None))
+        self._batches(InputEventRow, inputs)
+        spots = [(ids.next("blind_spots"), spot.start_ms, spot.end_ms, offset(spot.start_ms), tz, spot.monitor,
+                  spot.kind, spot.reason) for spot in plan.blind_spots]
+        if spots:
+            self._batches(BlindSpotRow, spots)
+        self._commit()
+
+    def _commit(self) -> None:
+        if not self.writer.flush(timeout=None):
+            raise RuntimeError("the store writer did not commit")
+        stats = self.writer.stats()
+        if stats.dropped_ops:
+            raise RuntimeError(f"the store refused synthetic rows: {stats.last_error}")
+
+    def write_manifest(self, text: str) -> None:
+        self.writer.submit(SetMeta("synth_manifest", text))
+        self._commit()
+
+    def close(self) -> None:
+        self.writer.flush(timeout=None)
+        self.writer.close(timeout=3600)
