@@ -30,7 +30,7 @@ FIXTURE_APPS = {
     "browser": APPS_DIR / "browser_app.py",
 }
 AT_SPI_LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
-REQUIRED_TOOLS = ("Xvfb", "dbus-daemon", "gdbus", "xdpyinfo")
+REQUIRED_TOOLS = ("Xvfb", "dbus-daemon", "gdbus", "xdpyinfo", "xdotool", "xrandr")
 
 
 class DesktopError(RuntimeError):
@@ -42,9 +42,10 @@ class DesktopConfig:
     """How the virtual desktop looks: screen size, and whether to run a window
     manager (needed only for `_NET_ACTIVE_WINDOW` and decorations)."""
 
-    width: int = 1280
+    width: int = 1280          # per monitor
     height: int = 800
     window_manager: bool = False
+    monitors: int = 1          # side by side, as RandR monitors
 
 
 @dataclass
@@ -98,6 +99,7 @@ class VirtualDesktop:
         try:
             self._make_private_dirs()
             self._start_xvfb()
+            self._split_monitors()
             self._start_session_bus()
             self._start_atspi()
             if self.config.window_manager:
@@ -176,7 +178,8 @@ class VirtualDesktop:
         """Start an X server again on the same display number."""
         process = subprocess.Popen(
             ["Xvfb", self.display, "-screen", "0",
-             f"{self.config.width}x{self.config.height}x24", "-nolisten", "tcp", "-noreset"],
+             f"{self.config.width * self.config.monitors}x{self.config.height}x24", "-nolisten",
+             "tcp", "-noreset"],
             env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL, start_new_session=True)
         self._started.insert(0, StartedProcess("Xvfb", process.pid, process))
@@ -216,7 +219,7 @@ class VirtualDesktop:
     def _start_xvfb(self) -> None:
         read_fd, write_fd = os.pipe()
         try:
-            size = f"{self.config.width}x{self.config.height}x24"
+            size = f"{self.config.width * self.config.monitors}x{self.config.height}x24"
             process = subprocess.Popen(
                 ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", size,
                  "-nolisten", "tcp", "-noreset"],
@@ -235,6 +238,19 @@ class VirtualDesktop:
         wait_until(lambda: subprocess.run(["xdpyinfo"], env=self.env, capture_output=True,
                                           timeout=5).returncode == 0,
                    timeout=15.0, what=f"X server {self.display} to answer")
+
+    def _split_monitors(self) -> None:
+        """Divide the one Xvfb screen into side-by-side RandR monitors (the
+        first takes over Xvfb's own output, so no whole-screen monitor is left)."""
+        if self.config.monitors <= 1:
+            return
+        width, height = self.config.width, self.config.height
+        for index in range(self.config.monitors):
+            output = "screen" if index == 0 else "none"
+            geometry = f"{width}/{width * 254 // 960}x{height}/{height * 254 // 960}+{index * width}+0"
+            result = self.run(["xrandr", "--setmonitor", f"PHANTOM-{index}", geometry, output])
+            if result.returncode != 0:
+                raise DesktopError(f"could not create monitor {index}: {result.stderr.strip()}")
 
     def _start_session_bus(self) -> None:
         addr_r, addr_w = os.pipe()

@@ -39,7 +39,7 @@ from .trees import expand
 from .views import Tab, View, calc_pdf_dialog, calc_view, gedit_view, slack_view, thunderbird_compose, thunderbird_main
 from .workspace import (CALENDAR, EXPENSES_FORM, EXPENSES_LIST, EXPENSES_SITE, JIRA, JIRA_BOARD, JIRA_REPORTS,
                         JIRA_SPRINT, MEET, Workspace, browser_view, meet_code)
-from .world import MONITORS, Page
+from .world import MONITORS, SITE_BY_KEY, SITE_KEYS, Page
 
 STANDUP_TITLE = "Daily standup - Google Calendar"
 
@@ -129,6 +129,7 @@ def trail(ws: Workspace, rng: random.Random, kind: str) -> None:
     step_gap(desk, rng)
     if kind == "gap" or not noise.content_click(ws, rng):
         noise.read(desk, rng, rng.randint(96000, 118000))
+    ws.last_c = None
 
 
 def elsewhere(ws: Workspace, rng: random.Random, avoid: set[str]) -> None:
@@ -149,11 +150,22 @@ def _main(ws: Workspace, window):
 
 
 def focus_firefox(ws: Workspace, rng: random.Random) -> None:
+    """Be in Firefox on an ordinary site."""
     if ws.desk.focus is not ws.firefox:
         noise.visit(ws, rng, window=ws.firefox, actions=rng.randint(0, 2))
-    if not ws.site or ws.site in (EXPENSES_SITE, MEET):
-        ws.open_tab(rng.choice(("github.com", "stackoverflow.com", "docs.python.org", "google.com")))
-        noise.gap(ws.desk, rng)
+    if ws.site not in SITE_BY_KEY:
+        go_elsewhere(ws, rng, avoid=())
+
+
+def go_elsewhere(ws: Workspace, rng: random.Random, avoid: tuple[str, ...]) -> None:
+    """Follow a link from this page to a page of another ordinary site."""
+    before = ws.site
+    if not noise.unique_click(ws, rng):
+        noise.break_session(ws.desk, rng)
+    site = rng.choice([k for k in SITE_KEYS if k not in avoid and k != before])
+    ws.go(ws.new_page(site), site)
+    noise.note_site(ws, before)
+    noise.gap(ws.desk, rng)
 
 
 # -- the routines -------------------------------------------------------------------------------------------
@@ -238,20 +250,19 @@ def steps_expense() -> tuple[Step, ...]:
 def run_reopen(ws: Workspace, rng: random.Random, ctx: Context) -> str:
     desk = ws.desk
     focus_firefox(ws, rng)
-    ws.open_tab("github.com")
-    noise.gap(desk, rng)
-    ws.open_tab("github.com")
+    # Two GitHub pages opened from links into background tabs (middle clicks).
+    for _ in range(2):
+        desk.wait(rng.randint(1500, 9000))
+        if not noise.unique_click(ws, rng, button=2):
+            desk.click(resolution="none", button=2)
+        ws.background_tab(ws.new_page("github.com"), "github.com")
     target = len(ws.tabs) - 1
     noise.gap(desk, rng)
-    others = [i for i, tab in enumerate(ws.tabs) if tab.site and tab.site not in ("github.com", EXPENSES_SITE, MEET)]
-    if others:
-        ws.select_tab(rng.choice(others))
-    else:
-        ws.open_tab("stackoverflow.com")
-        target = len(ws.tabs) - 2
+    if ws.site == "github.com":
+        go_elsewhere(ws, rng, avoid=("github.com",))
     for _ in range(rng.randint(0, 2)):
         step_gap(desk, rng)
-        noise.content_click(ws, rng)
+        noise.unique_click(ws, rng)
     if ctx.lead_in == "gap":
         noise.read(desk, rng, rng.randint(30000, 80000))
     else:
@@ -345,25 +356,39 @@ def _prepare_firefox(ws: Workspace, rng: random.Random, site: str, page: Page, v
     """Leave Firefox showing `page` (a stable-titled page) before the routine."""
     desk = ws.desk
     focus_firefox(ws, rng)
-    index = ws.tab_index(site)
-    if index >= 0 and index != ws.active:
-        ws.select_tab(index)
-    elif index < 0:
-        ws.open_tab(site)
+    if ws.site != site and not noise.tab_click(ws, rng, site=site):
+        before = ws.site
+        if not noise.unique_click(ws, rng):
+            noise.break_session(desk, rng)
+        ws.go(ws.new_page(site), site)
+        noise.note_site(ws, before)
     noise.gap(desk, rng)
+    if not noise.unique_click(ws, rng):
+        noise.break_session(desk, rng)
+    step_gap(desk, rng)
     if via_link:
         desk.click("link", via_link)
+        ws.go(page, site)
+        step_gap(desk, rng)
+        if not noise.unique_click(ws, rng):
+            noise.break_session(desk, rng)
     else:
-        noise.content_click(ws, rng)
-    ws.go(page, site)
+        ws.go(page, site)
+    ws.last_c = None
     for _ in range(rng.randint(0, 2)):
         desk.wait(rng.randint(2000, 15000))
         desk.scroll(rng.randint(1, 6))
 
 
+def jira_board(rng: random.Random) -> Page:
+    from .world import issue_title
+    cards = tuple(f"NW-{rng.randint(100, 2999)} {issue_title(rng)}" for _ in range(rng.randint(12, 30)))
+    return Page(JIRA_BOARD.url, JIRA_BOARD.title, cards, JIRA_BOARD.heading, distinct=False)
+
+
 def run_weekly(ws: Workspace, rng: random.Random, ctx: Context) -> str:
     desk = ws.desk
-    _prepare_firefox(ws, rng, JIRA, JIRA_BOARD, "Board")
+    _prepare_firefox(ws, rng, JIRA, jira_board(rng), "Board")
     noise.gap(desk, rng)
     noise.visit(ws, rng, avoid=frozenset({"firefox", "gnome-terminal-server"}), actions=rng.randint(1, 3))
     elsewhere(ws, rng, {"firefox"})
@@ -436,9 +461,9 @@ def run_standup(ws: Workspace, rng: random.Random, ctx: Context) -> str:
         if rng.random() < 0.5:
             desk.click("push button", rng.choice(("Turn off microphone", "Turn off camera", "Chat with everyone")))
     desk.advance(end)
-    desk.click("push button", "Leave call")
-    desk.wait(rng.randint(1000, 4000))
-    ws.close_tab()
+    before = ws.site
+    ws.close_tab()          # leaving the call by closing its tab
+    noise.note_site(ws, before)
     noise.gap(desk, rng)
     return ""
 
@@ -495,6 +520,7 @@ def run_select_copy_close(ws: Workspace, rng: random.Random, ctx: Context) -> st
     ws.editor_show(modified=False)
     desk.mark("select_copy_close", start)
     noise.read(desk, rng, rng.randint(96000, 118000))
+    ws.last_c = None
     return ""
 
 

@@ -181,6 +181,7 @@ class Workspace:
         """A link opened in a new background tab (middle click): the tab
         list grows, nothing else changes."""
         self.tabs.append(Tab(site_key, page))
+        self.firefox.view = self.web_view()
         self.desk.refresh(self.firefox)
 
     def next_tab(self, step: int) -> None:

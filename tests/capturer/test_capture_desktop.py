@@ -97,3 +97,27 @@ def test_title_change_and_focus_follow_pointer_without_window_manager(desktop, a
                       lambda rows: rows and rows[-1] == ("phantom-form",),
                       what="a form snapshot under the pointer")
         connection.close()
+
+
+def test_two_monitors_have_their_own_snapshot_streams(tmp_path):
+    """Per monitor: the focused window's snapshots on its monitor, and
+    heartbeats of the window last focused on the other monitor."""
+    from phantom.desktop.harness import DesktopConfig, VirtualDesktop
+
+    with VirtualDesktop(DesktopConfig(monitors=2)) as desktop:
+        desktop.launch_fixture("form", "--geometry", "300x220+100+100")
+        desktop.launch_fixture("notes", "--geometry", "400x300+1400+100")
+        db = tmp_path / "store.sqlite3"
+        config = "[capture]\nheartbeat_seconds = 1\n"
+        with CaptureProcess(desktop, db, config_text=config) as capture:
+            focus(desktop, "phantom-form")
+            focus(desktop, "phantom-notes")
+            wait_for_rows(db, "SELECT count(*) FROM snapshots WHERE trigger = 'heartbeat' "
+                              "AND app = 'phantom-form' AND focused = 0",
+                          lambda rows: rows[0][0] >= 2, timeout=15,
+                          what="heartbeats of the form on the unfocused monitor")
+            assert capture.stop() == 0
+    rows = set(query(db, "SELECT app, monitor, focused FROM snapshots"))
+    assert ("phantom-form", 0, 1) in rows and ("phantom-notes", 1, 1) in rows
+    assert ("phantom-form", 0, 0) in rows
+    assert not any(app == "phantom-notes" and monitor == 0 for app, monitor, _ in rows)
