@@ -138,3 +138,139 @@ class Action:
     evidence: tuple[str, ...]     # "snapshots:12", "input_events:40", …
     text: str | None = None       # recorded text (opted-in recordings only)
     recording_id: int | None = None
+
+
+# -- output: the activity-frames document -----------------------------------------------
+@dataclass(frozen=True, slots=True)
+class PageVisit:
+    """A typed page reference and how many snapshots showed it."""
+
+    kind: str
+    entity: str | None
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class InputVolume:
+    """Counts of input attributed to a frame; never content."""
+
+    keys: int = 0
+    clicks: int = 0
+    scrolls: int = 0
+    copies: int = 0
+    text_bursts: int = 0
+    clicks_exact: int = 0
+    clicks_tolerance: int = 0
+    clicks_zone: int = 0
+    clicks_none: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ClickTarget:
+    """A named element clicked in a frame, with how often."""
+
+    role: str
+    label: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Interruption:
+    """A short detour (A→B→A, B at most 20 s) folded into A."""
+
+    app: str
+    site: str | None
+    start_ms: int
+    end_ms: int
+    snapshots: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One bounded stretch of attention on one monitor, keyed by (app, site)."""
+
+    id: str
+    monitor: int
+    app: str
+    site: str | None
+    start_ms: int
+    end_ms: int
+    active_ms: int
+    utc_offset_min: int
+    tz_name: str
+    titles: tuple[str, ...]
+    pages: tuple[PageVisit, ...]
+    input: InputVolume
+    targets: tuple[ClickTarget, ...]
+    interruptions: tuple[Interruption, ...]
+    snapshot_ids: tuple[int, ...]
+    input_ids: tuple[int, ...]
+    idle_snapshots: int
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """A stretch of more than 300 s with no activity on any monitor."""
+
+    start_ms: int
+    end_ms: int
+    reason: str        # away | idle | blind spot kind
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    first_activity_ms: int | None
+    last_activity_ms: int | None
+    active_ms: int
+    span_ms: int
+    gaps: tuple[Gap, ...]
+    monitors: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BlindSpotNote:
+    """What the document cannot see: a stored blind spot, or something the
+    compiler could not resolve (counted, never guessed)."""
+
+    kind: str
+    source: str        # store | compiler
+    start_ms: int | None
+    end_ms: int | None
+    detail: str
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    document_schema: str
+    compiler_version: str
+    source: str
+    store_schema: int
+    since_ms: int
+    until_ms: int
+    zone: str
+    input_digest: str
+    rows: tuple[tuple[str, int], ...]   # (table, rows read)
+
+
+@dataclass(frozen=True, slots=True)
+class InferredItem:
+    """Second tier: interpretation, namespaced, confidence-tagged and linked
+    to the evidence it rests on; removable without touching the measured tier."""
+
+    kind: str
+    label: str
+    confidence: str          # low | medium | high
+    basis: str               # how it was inferred, in words
+    frames: tuple[str, ...]
+    evidence: tuple[str, ...]
+    details: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    coverage: Coverage
+    frames: tuple[Frame, ...]
+    blind_spots: tuple[BlindSpotNote, ...]
+    provenance: Provenance
+    inferred: tuple[InferredItem, ...] | None   # None when stripped (--no-inferred)

@@ -19,7 +19,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .commands import capture, demo, install
+    from .commands import capture, compile, demo, install
 
     parser = _Parser(prog="phantom", description="Phantom: local-first desktop memory and "
                      "routine replay for X11. Capture what you do, compile it into deterministic "
@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "$XDG_DATA_HOME/phantom/phantom.sqlite3)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     capture.add_parsers(sub, common)
+    compile.add_parsers(sub, common)
     install.add_parsers(sub, common)
     demo.add_parsers(sub, common)
     return parser

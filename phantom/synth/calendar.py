@@ -42,14 +42,19 @@ def zone(name: str) -> ZoneInfo:
 
 def parse_start(text: str) -> date:
     try:
-        return date.fromisoformat(text)
+        start = date.fromisoformat(text)
     except (TypeError, ValueError):
         raise CalendarError(f"bad start date {text!r} (expected YYYY-MM-DD)") from None
+    if not 1971 <= start.year <= 9000:
+        raise CalendarError(f"start date {text} is out of range (years 1971-9000)")
+    return start
 
 
 def active_days(start: date, days: int, tz: str) -> tuple[Day, ...]:
     """The first `days` weekdays on or after `start`."""
     zone(tz)
+    if not 1971 <= start.year <= 9000:
+        raise CalendarError(f"start date {start} is out of range (years 1971-9000)")
     result: list[Day] = []
     current = start
     while len(result) < days:

@@ -43,10 +43,10 @@ def _minutes(day: Day, rng: random.Random, lo: float, hi: float) -> int:
 
 
 def schedule(seed: int, day: Day, days: int, rng: random.Random) -> tuple[list[Item], int, int, int, int]:
-    begin = day.at(8, 20) + rng.randint(0, 25 * 60_000)
+    begin = day.at(8, 10) + rng.randint(0, 25 * 60_000)
     lunch = day.at(12, 5) + rng.randint(0, 35 * 60_000)
     lunch_end = lunch + rng.randint(35 * 60_000, 60 * 60_000)
-    finish = day.at(17, 40) + rng.randint(0, 40 * 60_000)
+    finish = day.at(17, 50) + rng.randint(0, 40 * 60_000)
     items: list[Item] = []
     order = 0
 

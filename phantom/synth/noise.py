@@ -117,7 +117,7 @@ def gap(desk: Desk, rng: random.Random) -> None:
     """The pause between two actions, sometimes filled with scrolling or
     paging, now and then a read longer than the 90 s session gap (never
     long enough to go idle)."""
-    if rng.random() < 0.45 and desk.focus is not None and desk.excluded_since is None:
+    if rng.random() < 0.55 and desk.focus is not None and desk.excluded_since is None:
         desk.wait(rng.randint(400, 3000))
         if rng.random() < 0.7:
             desk.scroll(rng.randint(1, 8))
@@ -191,7 +191,7 @@ def visit(ws: Workspace, rng: random.Random, *, avoid: frozenset[str] = frozense
             target = pick_app(ws, rng, avoid | {"firefox"})
             enter(ws, rng, target, via)
     desk.wait(rng.randint(700, 6000))
-    for _ in range(actions if actions is not None else rng.randint(1, 11)):
+    for _ in range(actions if actions is not None else rng.randint(1, 9)):
         act(ws, rng)
         gap(desk, rng)
     if ws.last_c is not None and rng.random() < 0.7:

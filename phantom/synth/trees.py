@@ -114,6 +114,12 @@ def _segment(role: str, name: str, label: str, index: int | None) -> str:
     return Segment(role, name, label, index).render()
 
 
+@lru_cache(maxsize=200_000)
+def _clip(name: str) -> str:
+    return clip_name(name)
+
+
+@lru_cache(maxsize=256)
 def _states(role: str, visible: bool) -> str:
     states = ROLE_STATES.get(role, _BASE)
     if visible:
@@ -173,27 +179,30 @@ def expand(root: Spec, app: str, rect: tuple[int, int, int, int], max_nodes: int
             children = children[:room]
             truncated = "nodes"
         rects = _child_rects(parent, parent_rect)
+        keys = []
         identities: dict[tuple[str, str, str], int] = {}
         for child in children:
-            key = (child.role, child.name, "" if child.name else (child.label or ""))
+            name = _clip(child.name)
+            key = (child.role, name, "" if name else (child.label or ""))
+            keys.append(key)
             identities[key] = identities.get(key, 0) + 1
         seen: dict[tuple[str, str, str], int] = {}
         parent_path = nodes[parent_index].path
+        top = rect[1]
         for ordinal, child in enumerate(children):
-            name = clip_name(child.name)
-            label = "" if name else (child.label or "")
-            key = (child.role, child.name, "" if child.name else (child.label or ""))
+            key = keys[ordinal]
             index = None
             if identities[key] > 1:
                 seen[key] = seen.get(key, 0) + 1
                 index = seen[key]
-            path = parent_path + "/" + _segment(child.role, name, label, index)
-            cx, cy, cw, ch = rects[ordinal]
-            visible = cy < window_bottom and cy + ch > rect[1] and cx < window_right
-            nodes.append(UiNode(depth, ordinal, parent_index, child.role, name, child.description,
-                                child.label if not name else None, _states(child.role, visible),
+            path = parent_path + "/" + _segment(key[0], key[1], key[2], index)
+            child_rect = rects[ordinal]
+            cx, cy, cw, ch = child_rect
+            visible = cy < window_bottom and cy + ch > top and cx < window_right
+            nodes.append(UiNode(depth, ordinal, parent_index, child.role, key[1], child.description,
+                                child.label if not key[1] else None, _states(child.role, visible),
                                 cx, cy, cw, ch, path))
-            queue.append((len(nodes) - 1, child, rects[ordinal]))
+            queue.append((len(nodes) - 1, child, child_rect))
         if truncated:
             break
     return Tree(app, tuple(nodes), truncated, rect)

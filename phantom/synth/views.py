@@ -82,7 +82,7 @@ def sentence(rng: random.Random) -> str:
 
 
 def _article(rng: random.Random) -> tuple[Spec, ...]:
-    return tuple(spec("paragraph", sentence(rng), size=22) for _ in range(rng.randint(10, 90)))
+    return tuple(spec("paragraph", sentence(rng), size=22) for _ in range(rng.randint(30, 150)))
 
 
 def _sidebar(rng: random.Random) -> tuple[Spec, ...]:
@@ -310,5 +310,6 @@ def slack_view(channel: str, rng: random.Random) -> View:
     fields = (("entry", "Search Northwind"),)
     if channel not in RESERVED_CHANNELS:
         fields += (("entry", f"Message #{channel}"),)
-    return View(SLACK, "chat", f"{channel} (Channel) - Northwind - Slack", None, root, common, content, fields,
+    kind = "DM" if channel in DMS else "Channel"
+    return View(SLACK, "chat", f"{channel} ({kind}) - Northwind - Slack", None, root, common, content, fields,
                 (("list", "Message list"), ("section", "Sidebar")))

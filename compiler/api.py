@@ -1,0 +1,91 @@
+"""The compiler's front door, shared by the CLI, the D-Bus service and the
+MCP bridge: resolve a window, read it from a capture database (read-only),
+compile, render. Errors a user can cause are `CompileError`s with a
+one-line message."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .document import CompileOptions, compile_capture
+from .records import Document
+from .render import render_compact, render_json, render_markdown
+from .render.compact import DEFAULT_BUDGET
+from .sources import CaptureSource, SourceError
+from .timefmt import TimeFormat
+from .window import Window, WindowError, day_window, parse_day, range_window, zone_info
+
+FORMATS = ("compact", "json", "markdown")
+MIN_BUDGET = 100
+
+
+class CompileError(ValueError):
+    """A request the compiler cannot honour; the message is one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Compiled:
+    document: Document
+    window: Window
+    times: TimeFormat
+
+
+def compile_window(db_path: str | Path, *, day: str | None = None, since: str | None = None,
+                   until: str | None = None, tz: str | None = None,
+                   inferred: bool = True) -> Compiled:
+    """Compile one window. `day` or both `since` and `until` must be given."""
+    if (day is None) == (since is None and until is None) or ((since is None) != (until is None)):
+        raise CompileError("give either a day or both since and until")
+    try:
+        override = zone_info(tz) if tz else None
+        with CaptureSource(db_path) as source:
+            if day is not None:
+                parsed = parse_day(day)
+                zone = tz or source.zone_near(_noon_utc_ms(parsed)) or "UTC"
+                window = day_window(parsed, zone)
+            else:
+                zone = tz or source.zone_near(_rough_ms(since)) or "UTC"
+                window = range_window(since, until, zone)
+            capture = source.read(window.since_ms, window.until_ms)
+    except (WindowError, SourceError) as exc:
+        raise CompileError(str(exc)) from None
+    except ValueError as exc:  # a malformed source table
+        raise CompileError(f"cannot read {db_path}: {exc}") from None
+    document = compile_capture(capture, CompileOptions(zone=window.zone, inferred=inferred))
+    default_offset = (document.frames[0].utc_offset_min if document.frames
+                      else _offset_of(window.zone, window.since_ms))
+    return Compiled(document, window, TimeFormat(override, default_offset))
+
+
+def render(compiled: Compiled, fmt: str = "compact", *, budget: int = DEFAULT_BUDGET) -> bytes:
+    if fmt not in FORMATS:
+        raise CompileError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    if fmt == "json":
+        return render_json(compiled.document, compiled.times, compiled.window.label)
+    if fmt == "markdown":
+        return render_markdown(compiled.document, compiled.times, compiled.window.label)
+    if budget < MIN_BUDGET:
+        raise CompileError(f"a budget of {budget} tokens is too small (minimum {MIN_BUDGET})")
+    return render_compact(compiled.document, compiled.times, compiled.window.label, budget)
+
+
+def _noon_utc_ms(day) -> int:
+    from datetime import datetime, timezone
+
+    return int(datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc).timestamp() * 1000)
+
+
+def _rough_ms(text: str) -> int:
+    """An instant near a --since value, to find the capture zone (any zone
+    offset error here is at most a day, and only picks which row to ask)."""
+    from .window import parse_instant
+
+    return parse_instant(text, "UTC")
+
+
+def _offset_of(zone: str, ms: int) -> int:
+    from datetime import datetime, timezone
+
+    moment = datetime.fromtimestamp(ms / 1000, tz=timezone.utc).astimezone(zone_info(zone))
+    return int(moment.utcoffset().total_seconds() // 60)

@@ -1,0 +1,32 @@
+"""Blind spots: the store's own rows (clipped to the window) and what the
+compiler could not resolve — counted and named, never guessed."""
+
+from __future__ import annotations
+
+from .attribute import Attribution
+from .records import BlindSpotNote, Capture, Frame
+
+
+def blind_spots(capture: Capture, frames: tuple[Frame, ...],
+                attribution: Attribution) -> tuple[BlindSpotNote, ...]:
+    notes = [BlindSpotNote(spot.kind, "store", max(spot.start_ms, capture.since_ms),
+                           min(spot.end_ms if spot.end_ms is not None else capture.until_ms,
+                               capture.until_ms), spot.reason)
+             for spot in capture.blind_spots]
+    unresolved = sum(f.input.clicks_none for f in frames)
+    if unresolved:
+        notes.append(BlindSpotNote("unresolved_clicks", "compiler", None, None,
+                                   "clicks whose target could not be identified", unresolved))
+    zoned = sum(f.input.clicks_zone for f in frames)
+    if zoned:
+        notes.append(BlindSpotNote("zone_only_clicks", "compiler", None, None,
+                                   "clicks that landed in a container, not on a control", zoned))
+    if attribution.unattributed:
+        notes.append(BlindSpotNote("unattributed_input", "compiler", None, None,
+                                   "input with no snapshot within 300 s on its monitor",
+                                   len(attribution.unattributed)))
+    if capture.source == "nocta":
+        notes.append(BlindSpotNote("zone_unknown", "compiler", None, None,
+                                   "this capture layout records no time zone; times are UTC "
+                                   "unless --tz is given"))
+    return tuple(sorted(notes, key=lambda n: (n.start_ms is None, n.start_ms or 0, n.kind, n.detail)))

@@ -1,0 +1,61 @@
+"""Where capture rows come from. Phantom's own store is read through the
+store package; a database in the nocta-recorder / screenpipe layout (tables
+`frames`, `ui_events`, `elements`) is detected automatically and read into
+the same records, so existing capture history compiles at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from capturer.store import StoreError, is_phantom_store, open_sqlite_readonly
+
+from ..records import Capture
+from . import nocta, phantom_store
+
+
+class SourceError(ValueError):
+    """A database the compiler cannot read (one-line message)."""
+
+
+def detect(connection) -> str:
+    """'phantom' or 'nocta', from what the database contains."""
+    if is_phantom_store(connection):
+        return "phantom"
+    tables = {row[0] for row in connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if nocta.looks_like_nocta(tables):
+        return "nocta"
+    return "unknown"
+
+
+class CaptureSource:
+    """An open, read-only capture database of either layout."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.connection = open_sqlite_readonly(self.path)
+        except StoreError as exc:
+            raise SourceError(str(exc)) from None
+        self.kind = detect(self.connection)
+        if self.kind == "unknown":
+            self.connection.close()
+            raise SourceError(f"{self.path} is a SQLite database but neither a Phantom store nor "
+                              "a nocta/screenpipe capture database")
+        self._reader = phantom_store if self.kind == "phantom" else nocta
+
+    def zone_near(self, ts_ms: int) -> str | None:
+        """The capture zone recorded nearest this instant (None when empty)."""
+        return self._reader.zone_near(self.connection, ts_ms)
+
+    def read(self, since_ms: int, until_ms: int) -> Capture:
+        return self._reader.read(self.connection, since_ms, until_ms)
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> "CaptureSource":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,85 @@
+"""The time window a compilation covers, from what the user typed.
+
+`--day YYYY-MM-DD` means that local calendar day in the zone the capture
+recorded (or `--tz`); `--since/--until` take ISO 8601 times (a time without an
+offset is read in the same zone). Windows are half-open: [since, until).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+MAX_WINDOW_DAYS = 400
+
+
+class WindowError(ValueError):
+    """A window the user asked for that cannot be compiled (one-line message)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    since_ms: int
+    until_ms: int
+    zone: str          # the zone the day was cut in, or that --tz named
+    label: str         # "2026-03-02" or "2026-03-02T09:00:00+01:00/…"
+
+
+_FIXED = re.compile(r"^UTC([+-])(\d{2}):(\d{2})$")
+
+
+def zone_info(name: str):
+    """A tzinfo for an IANA name or one of Phantom's fixed-offset labels
+    ('UTC+02:00', written when the system zone had no IANA name)."""
+    if name in ("UTC", "Etc/UTC", "Z"):
+        return timezone.utc
+    fixed = _FIXED.match(name)
+    if fixed:
+        minutes = int(fixed.group(2)) * 60 + int(fixed.group(3))
+        return timezone(timedelta(minutes=minutes if fixed.group(1) == "+" else -minutes))
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise WindowError(f"unknown time zone {name!r} (use an IANA name such as Europe/Berlin)") from None
+
+
+def parse_day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise WindowError(f"not a date: {text!r} (expected YYYY-MM-DD)") from None
+
+
+def day_window(day: date, zone_name: str) -> Window:
+    tz = zone_info(zone_name)
+    start = datetime(day.year, day.month, day.day, tzinfo=tz)
+    end = datetime.combine(day + timedelta(days=1), datetime.min.time(), tzinfo=tz)
+    return Window(_ms(start), _ms(end), zone_name, day.isoformat())
+
+
+def parse_instant(text: str, zone_name: str) -> int:
+    try:
+        value = datetime.fromisoformat(text.replace("Z", "+00:00") if text.endswith("Z") else text)
+    except ValueError:
+        raise WindowError(f"not an ISO 8601 time: {text!r} (e.g. 2026-03-02T09:00 or "
+                          f"2026-03-02T09:00:00+01:00)") from None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=zone_info(zone_name))
+    return _ms(value)
+
+
+def range_window(since: str, until: str, zone_name: str) -> Window:
+    since_ms, until_ms = parse_instant(since, zone_name), parse_instant(until, zone_name)
+    if until_ms < since_ms:
+        raise WindowError(f"reversed range: --until {until} is before --since {since}")
+    if until_ms == since_ms:
+        raise WindowError("empty window: --since and --until are the same instant")
+    if until_ms - since_ms > MAX_WINDOW_DAYS * 86_400_000:
+        raise WindowError(f"window longer than {MAX_WINDOW_DAYS} days; compile it in parts")
+    return Window(since_ms, until_ms, zone_name, f"{since}/{until}")
+
+
+def _ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)

@@ -1,0 +1,70 @@
+"""`phantom compile`: a window of the store as activity frames — canonical
+JSON, Markdown, or the compact block for a system prompt."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from ..errors import CliError
+
+
+def add_parsers(sub, common) -> None:
+    p = sub.add_parser(
+        "compile", parents=[common], help="compile a day or window into activity frames",
+        description="Compile a window of the capture store (read-only) into activity frames: "
+        "deterministic, zero-model, byte-identical for the same rows. Also reads databases in "
+        "the nocta-recorder / screenpipe layout, detected automatically.")
+    when = p.add_mutually_exclusive_group(required=True)
+    when.add_argument("--day", help="a local calendar day, YYYY-MM-DD (in the captured zone)")
+    when.add_argument("--since", help="start, ISO 8601 (e.g. 2026-03-02T09:00 or …+01:00)")
+    p.add_argument("--until", help="end (exclusive), ISO 8601; required with --since")
+    p.add_argument("--format", choices=("compact", "json", "markdown"), default="compact",
+                   help="output format (default: compact)")
+    p.add_argument("--tz", help="render times in this IANA zone instead of the captured one")
+    p.add_argument("--budget", type=int, default=2000,
+                   help="token budget of the compact block (cl100k_base, estimated; default 2000)")
+    p.add_argument("--no-inferred", action="store_true",
+                   help="leave out the inferred tier; the measured tier is unchanged")
+    p.add_argument("--out", type=Path, help="write here (atomically) instead of stdout")
+    p.set_defaults(handler=run_compile)
+
+
+def run_compile(args) -> int:
+    from capturer.store.paths import resolve_db_path
+    from compiler.api import CompileError, compile_window, render
+
+    if args.since is not None and args.until is None:
+        raise CliError("phantom compile: --since needs --until (see `phantom compile --help`)", 2)
+    if args.until is not None and args.since is None:
+        raise CliError("phantom compile: --until needs --since (see `phantom compile --help`)", 2)
+    try:
+        compiled = compile_window(resolve_db_path(args.db), day=args.day, since=args.since,
+                                  until=args.until, tz=args.tz, inferred=not args.no_inferred)
+        output = render(compiled, args.format, budget=args.budget)
+    except CompileError as exc:
+        raise CliError(str(exc)) from None
+    if args.out is None:
+        sys.stdout.buffer.write(output)
+        sys.stdout.flush()
+    else:
+        write_atomically(args.out, output)
+    return 0
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write to a temporary file beside the target, then rename: a reader
+    (or a crash) never sees half a document."""
+    directory = path.resolve().parent
+    if not directory.is_dir():
+        raise CliError(f"cannot write {path}: {directory} is not a directory")
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temporary, path)
+    except OSError as exc:
+        os.unlink(temporary)
+        raise CliError(f"cannot write {path}: {exc.strerror}") from None
