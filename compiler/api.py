@@ -89,3 +89,29 @@ def _offset_of(zone: str, ms: int) -> int:
 
     moment = datetime.fromtimestamp(ms / 1000, tz=timezone.utc).astimezone(zone_info(zone))
     return int(moment.utcoffset().total_seconds() // 60)
+
+
+def read_window(db_path: str | Path, *, day: str | None = None, since: str | None = None,
+                until: str | None = None, tz: str | None = None):
+    """(capture, window) for a day, a range, or — with neither — the whole
+    history in the store."""
+    try:
+        with CaptureSource(db_path) as source:
+            if day is not None:
+                parsed = parse_day(day)
+                zone = tz or source.zone_near(_noon_utc_ms(parsed)) or "UTC"
+                window = day_window(parsed, zone)
+            elif since is not None or until is not None:
+                if since is None or until is None:
+                    raise CompileError("give both since and until")
+                zone = tz or source.zone_near(_rough_ms(since)) or "UTC"
+                window = range_window(since, until, zone)
+            else:
+                first, last = source.span()
+                zone = tz or (source.zone_near(last) if last is not None else None) or "UTC"
+                window = Window(first or 0, (last or 0) + 1, zone, "all")
+            return source.read(window.since_ms, window.until_ms), window
+    except (WindowError, SourceError) as exc:
+        raise CompileError(str(exc)) from None
+    except ValueError as exc:
+        raise CompileError(f"cannot read {db_path}: {exc}") from None

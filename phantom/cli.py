@@ -19,7 +19,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .commands import capture, compile, demo, install
+    from .commands import capture, compile, demo, install, routines
 
     parser = _Parser(prog="phantom", description="Phantom: local-first desktop memory and "
                      "routine replay for X11. Capture what you do, compile it into deterministic "
@@ -30,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     capture.add_parsers(sub, common)
     compile.add_parsers(sub, common)
+    routines.add_parsers(sub, common)
     install.add_parsers(sub, common)
     demo.add_parsers(sub, common)
     return parser

@@ -48,6 +48,10 @@ class CaptureSource:
         """The capture zone recorded nearest this instant (None when empty)."""
         return self._reader.zone_near(self.connection, ts_ms)
 
+    def span(self) -> tuple[int | None, int | None]:
+        """First and last snapshot instants in the database."""
+        return self._reader.span(self.connection)
+
     def read(self, since_ms: int, until_ms: int) -> Capture:
         return self._reader.read(self.connection, since_ms, until_ms)
 

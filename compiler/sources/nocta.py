@@ -50,6 +50,11 @@ def zone_near(connection: apsw.Connection, ts_ms: int) -> str | None:
     return "UTC" if has_rows else None
 
 
+def span(connection: apsw.Connection) -> tuple[int | None, int | None]:
+    first, last = connection.execute("SELECT min(timestamp), max(timestamp) FROM frames").fetchone()
+    return (_ms(first) if first else None), (_ms(last) if last else None)
+
+
 def read(connection: apsw.Connection, since_ms: int, until_ms: int) -> Capture:
     frame_columns = _columns(connection, "frames")
     missing = REQUIRED_FRAME_COLUMNS - frame_columns

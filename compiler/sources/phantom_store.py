@@ -29,6 +29,10 @@ def zone_near(connection: apsw.Connection, ts_ms: int) -> str | None:
     return row[0] if row else None
 
 
+def span(connection: apsw.Connection) -> tuple[int | None, int | None]:
+    return connection.execute("SELECT min(ts_ms), max(ts_ms) FROM snapshots").fetchone()
+
+
 def read(connection: apsw.Connection, since_ms: int, until_ms: int) -> Capture:
     connection.execute("BEGIN")
     try:

@@ -28,6 +28,13 @@ class Item:
     duration_ms: int = 0
 
 
+# Per-day volumes: 51 days reach the published corpus scale (activity-frames
+# §6: ~128k snapshots, 214k input events, 8M element rows).
+TARGET_SNAPSHOTS = 2_510
+TARGET_INPUTS = 4_200
+TARGET_ELEMENTS = 157_000
+
+
 def display_lost_day(days: int) -> int:
     return days // 3
 
@@ -46,7 +53,7 @@ def schedule(seed: int, day: Day, days: int, rng: random.Random) -> tuple[list[I
     begin = day.at(8, 10) + rng.randint(0, 25 * 60_000)
     lunch = day.at(12, 5) + rng.randint(0, 35 * 60_000)
     lunch_end = lunch + rng.randint(35 * 60_000, 60 * 60_000)
-    finish = day.at(17, 50) + rng.randint(0, 40 * 60_000)
+    finish = day.at(17, 40) + rng.randint(0, 15 * 60_000)
     items: list[Item] = []
     order = 0
 
@@ -87,21 +94,37 @@ def plan_day(seed: int, day: Day, days: int) -> DayPlan:
     rng = derive_rng(seed, "day", day.index)
     desk = Desk(rng)
     ws = Workspace(desk, rng)
-    items, begin, _lunch, _lunch_end, finish = schedule(seed, day, days, rng)
+    items, begin, lunch, lunch_end, finish = schedule(seed, day, days, rng)
     other = [w for w in (ws.mail, ws.chat, ws.term, ws.files) if w.monitor != ws.firefox.monitor]
     desk.start(begin, [*(other[:1]), ws.firefox])
     pending = list(items)
-    while pending or desk.t < finish:
+    latest = day.at(18, 45)
+    snapshots = TARGET_SNAPSHOTS + rng.randint(-40, 40)
+    while True:
         if pending and pending[0].at_ms <= desk.t:
             _run(ws, rng, pending.pop(0))
             continue
-        if not pending and desk.t >= finish:
+        if not pending and desk.t >= finish and (len(desk.snapshots) >= snapshots or desk.t >= latest):
             break
+        _pace(ws, begin, lunch, lunch_end, day.at(18, 0))
         noise.visit(ws, rng)
     desk.finish()
     return DayPlan(day, tuple(desk.trees), tuple(sorted(desk.snapshots, key=lambda s: s.ts_ms)),
                    tuple(sorted(desk.inputs, key=lambda i: i.ts_ms)), tuple(desk.blind), tuple(desk.blobs),
                    tuple(desk.occurrences))
+
+
+def _pace(ws: Workspace, begin: int, lunch: int, lunch_end: int, end: int) -> None:
+    """Steer input and element volume toward the day's targets: more or
+    fewer scrolls in pauses, longer or shorter pages."""
+    desk = ws.desk
+    worked = desk.t - begin - (max(0, min(desk.t, lunch_end) - lunch))
+    total = end - begin - (lunch_end - lunch)
+    share = min(1.0, max(0.05, worked / total))
+    inputs = TARGET_INPUTS * share / max(1, len(desk.inputs))
+    desk.filler = min(0.95, max(0.15, 0.55 * inputs * inputs))
+    elements = TARGET_ELEMENTS * share / max(1, desk.element_count)
+    ws.scale = min(3.0, max(0.3, elements * elements))
 
 
 def _run(ws: Workspace, rng: random.Random, item: Item) -> None:

@@ -78,6 +78,8 @@ class Desk:
         self.idle = False
         self.idle_at: int | None = None
         self.awake = False
+        self.filler = 0.55            # how often a pause holds a scroll or paging key (paced)
+        self.element_count = 0
         self.last_action_ms = 0       # conservative: any input that may be an action, any focus/title change
         self._thumbs = THUMBNAILS_PER_DAY
         self._crops = CROPS_PER_DAY
@@ -164,6 +166,7 @@ class Desk:
         tree = expand(window.view.root, window.app.app, window.rect)
         walk_ms = self.rng.randint(25, 60) + len(tree.nodes) // 3
         self.trees.append(PlannedTree(ts, tree, walk_ms))
+        self.element_count += len(tree.nodes)
         window.tree = len(self.trees) - 1
         window.tree_ms = ts
         window.dirty = False

@@ -117,7 +117,7 @@ def gap(desk: Desk, rng: random.Random) -> None:
     """The pause between two actions, sometimes filled with scrolling or
     paging, now and then a read longer than the 90 s session gap (never
     long enough to go idle)."""
-    if rng.random() < 0.55 and desk.focus is not None and desk.excluded_since is None:
+    if rng.random() < desk.filler and desk.focus is not None and desk.excluded_since is None:
         desk.wait(rng.randint(400, 3000))
         if rng.random() < 0.7:
             desk.scroll(rng.randint(1, 8))

@@ -81,8 +81,9 @@ def sentence(rng: random.Random) -> str:
             f"{rng.choice(W.TOPICS)}{rng.choice(('.', '.', ':', ' —', '?'))}")
 
 
-def _article(rng: random.Random) -> tuple[Spec, ...]:
-    return tuple(spec("paragraph", sentence(rng), size=22) for _ in range(rng.randint(30, 150)))
+def _article(rng: random.Random, scale: float) -> tuple[Spec, ...]:
+    count = int(rng.randint(30, 150) * scale)
+    return tuple(spec("paragraph", sentence(rng), size=22) for _ in range(count))
 
 
 def _sidebar(rng: random.Random) -> tuple[Spec, ...]:
@@ -91,8 +92,10 @@ def _sidebar(rng: random.Random) -> tuple[Spec, ...]:
 
 
 def firefox_view(tabs: tuple[Tab, ...], active: int, site: Site | None, rng: random.Random,
-                 extra: tuple[Spec, ...] = (), extra_common: tuple[Target, ...] = ()) -> View:
-    """A Firefox window showing `tabs[active]`, a page of `site`."""
+                 extra: tuple[Spec, ...] = (), extra_common: tuple[Target, ...] = (), scale: float = 1.0) -> View:
+    """A Firefox window showing `tabs[active]`, a page of `site`; `scale`
+    stretches the page's article text (the day planner paces element
+    volume with it)."""
     page = tabs[active].page
     body: list[Spec] = []
     common: list[Target] = [("push button", "Back"), ("push button", "Forward"), ("push button", "Home"),
@@ -115,7 +118,7 @@ def firefox_view(tabs: tuple[Tab, ...], active: int, site: Site | None, rng: ran
     body.append(spec("section", "Main content", *main))
     sidebar = _sidebar(rng)
     body.append(spec("section", "Related", *sidebar, size=300))
-    body.append(spec("section", "Article", *_article(rng), size=600))
+    body.append(spec("section", "Article", *_article(rng, scale), size=600))
     body.append(spec("section", "Footer", *(spec("link", n) for n in FOOTER), layout="h", size=40))
     document = spec("document web", page.title, *body)
     root = spec("frame", "", *_chrome(tabs), spec("panel", "", document))

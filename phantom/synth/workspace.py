@@ -47,7 +47,8 @@ def meet_code(rng: random.Random) -> str:
     return "-".join("".join(rng.choice(letters) for _ in range(n)) for n in (3, 4, 3))
 
 
-def browser_view(tabs: tuple[Tab, ...], active: int, rng: random.Random, expense_drift: bool = False) -> View:
+def browser_view(tabs: tuple[Tab, ...], active: int, rng: random.Random, expense_drift: bool = False,
+                 scale: float = 1.0) -> View:
     """The Firefox window for a tab list, with the extra page parts the
     planted routines use (Jira's sidebar and reports, the calendar event,
     the meeting controls, the expenses forms)."""
@@ -72,7 +73,7 @@ def browser_view(tabs: tuple[Tab, ...], active: int, rng: random.Random, expense
         extra_common = tuple(("push button", n) for n in MEET_BUTTONS if n != "Leave call")
     elif tab.site == EXPENSES_SITE:
         return _expenses_view(tabs, active, rng, expense_drift)
-    view = firefox_view(tabs, active, site, rng, extra, extra_common)
+    view = firefox_view(tabs, active, site, rng, extra, extra_common, scale)
     if not url:
         return View(view.app, view.kind, view.title, None, view.root, view.common, view.content, view.fields, view.zones)
     return view
@@ -104,6 +105,7 @@ class Workspace:
     def __init__(self, desk: Desk, rng: random.Random, *, drift: bool = False) -> None:
         self.desk = desk
         self.rng = rng
+        self.scale = 1.0
         primary, secondary = (0, 1) if rng.random() < 0.85 else (1, 0)
 
         def place(app, preferred):
@@ -136,6 +138,7 @@ class Workspace:
         self.channel = rng.choice(("general", "engineering", "random", "berlin-office"))
         self.chat = Window(SLACK, place(SLACK, secondary), pid(), slack_view(self.channel, rng))
         self.last_c: tuple | None = None   # see noise.py: the last common specific step
+        self.scale = 1.0                   # page text volume, paced by the day planner
         self.keepass = Window(KEEPASS, place(KEEPASS, secondary), pid(),
                               View(KEEPASS, "vault", "Passwords.kdbx - KeePassXC", None, None))
         self.apps = (self.firefox, self.mail, self.editor, self.term, self.sheet, self.files, self.chat)
@@ -156,7 +159,7 @@ class Workspace:
         return self.tabs[self.active].site
 
     def web_view(self) -> View:
-        return browser_view(tuple(self.tabs), self.active, self.rng, self.expense_drift)
+        return browser_view(tuple(self.tabs), self.active, self.rng, self.expense_drift, self.scale)
 
     def show(self) -> None:
         self.desk.set_view(self.firefox, self.web_view())

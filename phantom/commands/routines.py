@@ -1,0 +1,93 @@
+"""`phantom routines`: recurring routines in the capture, their measures and
+the crystallization verdicts (heuristic only, and heuristic + Gittins)."""
+
+from __future__ import annotations
+
+import sys
+
+import orjson
+
+from ..errors import CliError
+
+
+def add_parsers(sub, common) -> None:
+    p = sub.add_parser(
+        "routines", parents=[common], help="list recurring routines and whether to crystallize them",
+        description="Mine recurring action n-grams (3–60 steps, ≥ 3 occurrences, ≥ 2 named "
+        "targets) from the capture, measure each (support, days seen, guard coverage, H_UI/H_task "
+        "quadrant, Routine Overhead Ratios, timing variation) and gate it: four structural "
+        "criteria, then a Gittins index against the break-even threshold λ*. Deterministic.")
+    p.add_argument("--day", help="only this local day (YYYY-MM-DD)")
+    p.add_argument("--since", help="start, ISO 8601 (default: the whole history)")
+    p.add_argument("--until", help="end (exclusive), ISO 8601")
+    p.add_argument("--tz", help="zone for --day and days-seen (default: as captured)")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--limit", type=int, default=50, help="show at most this many (0: all; default 50)")
+    costs = p.add_argument_group("costs (agent-token equivalents; see compiler/crystallize.py)")
+    costs.add_argument("--agent-tokens-per-step", type=float, default=2500.0,
+                       help="c_v per step: a screenshot-driven agent step (default 2500)")
+    costs.add_argument("--replay-tokens-per-step", type=float, default=1979.0,
+                       help="c_r per step: what launching and checking a replay still costs (default 1979)")
+    costs.add_argument("--compile-tokens", type=float, default=25000.0,
+                       help="C_c: one-time cost of compiling and reviewing a program (default 25000)")
+    costs.add_argument("--expected-runs", type=int, default=100, help="N, future runs (default 100)")
+    p.set_defaults(handler=run_routines)
+
+
+def run_routines(args) -> int:
+    from capturer.store.paths import resolve_db_path
+    from compiler.api import CompileError, read_window
+    from compiler.crystallize import CostModel
+    from compiler.routines_report import report_dict, report_routines
+
+    if args.limit < 0:
+        raise CliError("phantom routines: --limit must be 0 or more", 2)
+    if args.day and (args.since or args.until):
+        raise CliError("phantom routines: give --day or --since/--until, not both", 2)
+    try:
+        costs = CostModel(agent_tokens_per_step=args.agent_tokens_per_step,
+                          replay_tokens_per_step=args.replay_tokens_per_step,
+                          compile_tokens=args.compile_tokens, expected_runs=args.expected_runs)
+    except (ValueError, TypeError) as exc:
+        raise CliError(f"phantom routines: {exc}", 2) from None
+    try:
+        capture, window = read_window(resolve_db_path(args.db), day=args.day, since=args.since,
+                                      until=args.until, tz=args.tz)
+    except CompileError as exc:
+        raise CliError(str(exc)) from None
+    report = report_routines(capture, window.zone, costs, limit=args.limit or None)
+    if args.format == "json":
+        sys.stdout.buffer.write(orjson.dumps(report_dict(report),
+                                             option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n")
+        return 0
+    print(format_table(report))
+    return 0
+
+
+def format_table(report) -> str:
+    lines = []
+    if not report.entries:
+        lines.append(f"no routines: {report.actions} actions in {report.sessions} sessions, none "
+                     "recurring ≥ 3 times with ≥ 2 named targets")
+    else:
+        header = (f"{'routine':<16} {'sup':>4} {'days':>4} {'steps':>5} {'guard':>5} {'H_UI':>5} "
+                  f"{'H_task':>6} {'Q':<2} {'R_info':>7} {'R_inj':>6} {'heur':<4} {'+gitt':<5}  what")
+        lines += [header, "-" * len(header)]
+        for entry in report.entries:
+            m, d = entry.measures, entry.decision
+            label = entry.label if len(entry.label) <= 90 else entry.label[:89] + "…"
+            lines.append(
+                f"r-{entry.routine.id:<14} {m.support:>4} {m.days_seen:>4} {m.length:>5} "
+                f"{m.guard_coverage:>5.2f} {m.h_ui:>5.2f} {m.h_task:>6.2f} {m.quadrant:<2} "
+                f"{m.r_info:>7.1f} {m.r_inject:>6.1f} {'yes' if d.heuristic_pass else 'no':<4} "
+                f"{'yes' if d.crystallize else 'no':<5}  {label}")
+        if report.total_found > len(report.entries):
+            lines.append(f"(+{report.total_found - len(report.entries)} more; --limit 0 shows all)")
+    recurrence = report.recurrence
+    if recurrence is not None:
+        held = (f"{recurrence.h_out_of_sample:.1%} on the last {recurrence.test_days} day(s) "
+                f"(mined on the first {recurrence.train_days})"
+                if recurrence.h_out_of_sample is not None else "n/a (one day)")
+        lines.append(f"recurrence h: {recurrence.h_in_sample:.1%} of {recurrence.total_actions} "
+                     f"actions in-sample; held out: {held}")
+    return "\n".join(lines)
