@@ -121,10 +121,10 @@ def _pace(ws: Workspace, begin: int, lunch: int, lunch_end: int, end: int) -> No
     worked = desk.t - begin - (max(0, min(desk.t, lunch_end) - lunch))
     total = end - begin - (lunch_end - lunch)
     share = min(1.0, max(0.05, worked / total))
-    inputs = TARGET_INPUTS * share / max(1, len(desk.inputs))
-    desk.filler = min(0.95, max(0.15, 0.55 * inputs * inputs))
-    elements = TARGET_ELEMENTS * share / max(1, desk.element_count)
-    ws.scale = min(3.0, max(0.3, elements * elements))
+    inputs = 0.97 * TARGET_INPUTS * share / max(1, len(desk.inputs))
+    desk.filler = min(0.95, max(0.1, 0.5 * inputs ** 3))
+    elements = 0.97 * TARGET_ELEMENTS * share / max(1, desk.element_count)
+    ws.scale = min(3.0, max(0.25, elements ** 3))
 
 
 def _run(ws: Workspace, rng: random.Random, item: Item) -> None:

@@ -1,0 +1,115 @@
+"""`phantom compile` with bad and awkward input: a clear one-line error or a
+correct (possibly empty) document — never a crash or a partial file."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from capturer.store import SnapshotRow, StoreWriter
+from support.goldens import FIXTURES
+
+PHANTOM = str(Path(sys.executable).with_name("phantom"))
+RECORDED = str(FIXTURES / "recorded" / "desktop.sqlite3")
+
+
+def phantom(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([PHANTOM, *args], capture_output=True, text=True, timeout=60)
+
+
+def one_line_error(result, fragment: str) -> None:
+    assert result.returncode != 0, result.stdout
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert fragment in lines[0], lines[0]
+
+
+def test_a_day_without_capture_is_an_empty_document():
+    result = phantom("compile", "--db", RECORDED, "--day", "2026-01-01", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["frames"] == [] and document["coverage"]["first_activity"] is None
+    compact = phantom("compile", "--db", RECORDED, "--day", "2026-01-01").stdout
+    assert "nothing captured in this window" in compact
+
+
+def test_bad_windows_and_formats():
+    one_line_error(phantom("compile", "--db", RECORDED, "--day", "2026-13-45"), "not a date")
+    one_line_error(phantom("compile", "--db", RECORDED, "--since", "2026-11-29T10:00",
+                           "--until", "2026-11-29T09:00"), "reversed range")
+    one_line_error(phantom("compile", "--db", RECORDED, "--since", "2026-11-29T10:00",
+                           "--until", "2026-11-29T10:00"), "empty window")
+    one_line_error(phantom("compile", "--db", RECORDED, "--since", "yesterday",
+                           "--until", "2026-11-29T10:00"), "not an ISO 8601 time")
+    one_line_error(phantom("compile", "--db", RECORDED, "--since", "2026-11-29T10:00"),
+                   "--since needs --until")
+    one_line_error(phantom("compile", "--db", RECORDED, "--day", "2026-11-29", "--format", "yaml"),
+                   "invalid choice")
+    one_line_error(phantom("compile", "--db", RECORDED, "--day", "2026-11-29", "--tz", "Mars/Olympus"),
+                   "unknown time zone")
+    one_line_error(phantom("compile", "--db", RECORDED, "--day", "2026-11-29", "--budget", "5"),
+                   "too small")
+    one_line_error(phantom("compile", "--db", RECORDED), "one of the arguments --day --since")
+
+
+def test_foreign_missing_and_corrupt_databases(tmp_path):
+    other = tmp_path / "other.sqlite3"
+    with sqlite3.connect(other) as connection:
+        connection.execute("CREATE TABLE notes(id INTEGER)")
+    one_line_error(phantom("compile", "--db", str(other), "--day", "2026-11-29"),
+                   "neither a Phantom store nor a nocta")
+    one_line_error(phantom("compile", "--db", str(tmp_path / "absent.sqlite3"), "--day", "2026-11-29"),
+                   "no database")
+    corrupt = tmp_path / "corrupt.sqlite3"
+    corrupt.write_bytes(b"\x00garbage" * 500)
+    one_line_error(phantom("compile", "--db", str(corrupt), "--day", "2026-11-29"),
+                   "not a readable SQLite database")
+
+
+def test_out_is_written_whole_or_not_at_all(tmp_path):
+    target = tmp_path / "day.json"
+    ok = phantom("compile", "--db", RECORDED, "--day", "2026-11-29", "--format", "json",
+                 "--out", str(target))
+    assert ok.returncode == 0 and json.loads(target.read_text())["frames"]
+    missing_dir = tmp_path / "nope" / "day.json"
+    one_line_error(phantom("compile", "--db", RECORDED, "--day", "2026-11-29", "--out",
+                           str(missing_dir)), "not a directory")
+    failed = tmp_path / "failed.txt"
+    one_line_error(phantom("compile", "--db", RECORDED, "--day", "2026-13-01", "--out",
+                           str(failed)), "not a date")
+    assert not failed.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["day.json"]  # no temporary left behind
+
+
+def test_compiling_while_the_daemon_writes(tmp_path):
+    db = tmp_path / "live.sqlite3"
+    writer = StoreWriter(db, commit_interval=0.05)
+    base = 1_795_960_800_000  # 2026-11-29 12:00 UTC
+    stop = threading.Event()
+
+    def write() -> None:
+        t = 0
+        while not stop.is_set():
+            writer.submit(SnapshotRow(writer.ids.next("snapshots"), base + t * 1000, 0, "UTC", 0,
+                                      "heartbeat", "editor", "", 1, None, "notes", None, 0, 1,
+                                      None, None))
+            t += 1
+    thread = threading.Thread(target=write)
+    thread.start()
+    try:
+        for _ in range(5):
+            result = phantom("compile", "--db", str(db), "--day", "2026-11-29", "--format", "json",
+                             "--no-inferred")
+            assert result.returncode == 0, result.stderr
+            document = json.loads(result.stdout)
+            rows = document["provenance"]["rows"]["snapshots"]
+            ids = [i for f in document["frames"] for i in f["evidence"]["snapshots"].split(",") if i]
+            assert rows == 0 or ids  # a consistent snapshot of the rows, never torn
+    finally:
+        stop.set()
+        thread.join()
+        writer.close()

@@ -1,0 +1,69 @@
+"""The golden outputs checked in under fixtures/: which store, which command,
+which file. Tests compile each case in fresh processes (different hash
+seeds, time zones and locales) and compare bytes; when the compiler changes
+on purpose, regenerate them and review the diff:
+
+    .venv/bin/python tests/support/goldens.py --write
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "fixtures"
+PHANTOM = str(Path(sys.executable).with_name("phantom"))
+
+
+@dataclass(frozen=True, slots=True)
+class GoldenCase:
+    name: str
+    store: str                 # relative to fixtures/
+    args: tuple[str, ...]      # phantom sub-command and options, without --db
+    golden: str                # relative to fixtures/
+
+    def command(self) -> list[str]:
+        return [PHANTOM, *self.args, "--db", str(FIXTURES / self.store)]
+
+
+def _compile_cases(name: str, store: str, day: str) -> list[GoldenCase]:
+    stem = store.rsplit(".", 1)[0]
+    base = ("compile", "--day", day)
+    return [
+        GoldenCase(f"{name}-compact", store, (*base, "--format", "compact"), f"{stem}.{day}.compact.txt"),
+        GoldenCase(f"{name}-json", store, (*base, "--format", "json"), f"{stem}.{day}.json"),
+        GoldenCase(f"{name}-markdown", store, (*base, "--format", "markdown"), f"{stem}.{day}.md"),
+        GoldenCase(f"{name}-measured-only", store, (*base, "--format", "json", "--no-inferred"),
+                   f"{stem}.{day}.measured.json"),
+        GoldenCase(f"{name}-new-york", store, (*base, "--format", "compact", "--tz", "America/New_York"),
+                   f"{stem}.{day}.new-york.compact.txt"),
+        GoldenCase(f"{name}-routines", store, ("routines", "--format", "json"), f"{stem}.routines.json"),
+    ]
+
+
+CASES: list[GoldenCase] = [
+    *_compile_cases("recorded", "recorded/desktop.sqlite3", "2026-11-29"),
+]
+
+
+def run_case(case: GoldenCase, env: dict[str, str] | None = None) -> bytes:
+    result = subprocess.run(case.command(), capture_output=True, env=env, timeout=120)
+    if result.returncode != 0:
+        raise RuntimeError(f"{case.name}: {result.stderr.decode(errors='replace').strip()}")
+    return result.stdout
+
+
+def write_all() -> None:
+    for case in CASES:
+        path = FIXTURES / case.golden
+        path.write_bytes(run_case(case))
+        print(f"wrote {path.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: goldens.py --write   (regenerates every golden file; review the diff)")
+    write_all()
