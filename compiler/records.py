@@ -62,6 +62,7 @@ class InputEvent:
     element: Element | None
     recording_id: int | None
     text: str | None          # only inside an opted-in recording
+    crop: str | None = None   # clicks: sha256 of the click-target crop blob
 
 
 @dataclass(frozen=True, slots=True)

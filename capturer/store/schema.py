@@ -146,8 +146,60 @@ CREATE TABLE blind_spots (
 CREATE INDEX blind_spots_by_time ON blind_spots(start_ms);
 """
 
+_V2_REPLAY = """
+-- Compiled programs: a canonical JSON body, addressed by a digest of it.
+CREATE TABLE programs (
+    id         TEXT PRIMARY KEY,
+    name       TEXT NOT NULL,
+    source     TEXT NOT NULL CHECK (source IN ('demonstration', 'routine')),
+    created_ms INTEGER NOT NULL,
+    traces     INTEGER NOT NULL,
+    body       TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX programs_by_name ON programs(name, created_ms);
+
+-- One row per replay run. Parameter values are not stored (they are what
+-- the user typed); only their names and lengths.
+CREATE TABLE replay_runs (
+    id           INTEGER PRIMARY KEY,
+    program_id   TEXT NOT NULL,
+    started_ms   INTEGER NOT NULL,
+    finished_ms  INTEGER,
+    status       TEXT NOT NULL CHECK (status IN
+                   ('running', 'success', 'escalated', 'refused', 'failed', 'dry_run')),
+    trigger      TEXT NOT NULL DEFAULT 'cli',
+    parameters   TEXT NOT NULL DEFAULT '{}',
+    steps_total  INTEGER NOT NULL,
+    steps_done   INTEGER NOT NULL DEFAULT 0,
+    escalations  INTEGER NOT NULL DEFAULT 0,
+    reason       TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX replay_runs_by_time ON replay_runs(started_ms);
+
+-- Per-step telemetry. Replay never calls a remote model: vlm_calls is 0 by
+-- construction and by constraint.
+CREATE TABLE replay_steps (
+    id          INTEGER PRIMARY KEY,
+    run_id      INTEGER NOT NULL REFERENCES replay_runs(id),
+    step_index  INTEGER NOT NULL,
+    started_ms  INTEGER NOT NULL,
+    policy      TEXT NOT NULL CHECK (policy IN
+                  ('direct', 'embed_match_then_act', 'visual_reaim', 'escalate_to_agent', 'refused')),
+    outcome     TEXT NOT NULL,
+    dispatch    TEXT,
+    score       REAL,
+    runner_up   REAL,
+    attempts    INTEGER NOT NULL DEFAULT 0,
+    latency_ms  INTEGER NOT NULL,
+    reason      TEXT NOT NULL DEFAULT '',
+    vlm_calls   INTEGER NOT NULL DEFAULT 0 CHECK (vlm_calls = 0)
+);
+CREATE INDEX replay_steps_by_run ON replay_steps(run_id, step_index);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "capture tables", _V1_CAPTURE),
+    Migration(2, "programs, replay runs and step telemetry", _V2_REPLAY),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -10,7 +10,7 @@ from ..records import BlindSpot, Capture, Element, InputEvent, ReplayRun, Snapsh
 _SNAPSHOTS = ("SELECT id, ts_ms, utc_offset_min, tz_name, monitor, trigger, app, title, url, idle, "
               "focused FROM snapshots WHERE ts_ms >= ? AND ts_ms < ? ORDER BY ts_ms, id")
 _INPUTS = ("SELECT i.id, i.ts_ms, i.end_ms, i.monitor, i.kind, i.count, i.key, i.x, i.y, "
-           "i.resolution, i.recording_id, i.text, e.id, e.role, e.name, e.labelled_by, e.path "
+           "i.resolution, i.recording_id, i.text, e.id, e.role, e.name, e.labelled_by, e.path, i.crop "
            "FROM input_events i LEFT JOIN elements e ON e.id = i.element_id "
            "WHERE i.ts_ms >= ? AND i.ts_ms < ? ORDER BY i.ts_ms, i.id")
 _BLIND = ("SELECT id, start_ms, end_ms, kind, reason, monitor FROM blind_spots "
@@ -53,7 +53,8 @@ def read(connection: apsw.Connection, since_ms: int, until_ms: int) -> Capture:
 
 def _input(r: tuple) -> InputEvent:
     element = Element(r[12], r[13], r[14], r[15], r[16]) if r[12] is not None else None
-    return InputEvent(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], element, r[10], r[11])
+    return InputEvent(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], element, r[10],
+                      r[11], r[17])
 
 
 def _has_table(connection: apsw.Connection, name: str) -> bool:

@@ -47,10 +47,10 @@ def run_synth(args) -> int:
         zone(args.tz)
     except CalendarError as exc:
         raise CliError(str(exc)) from None
-    if out.exists() and not args.force:
-        raise CliError(f"{out} exists; pass --force to replace it")
     if out.is_dir():
         raise CliError(f"{out} is a directory")
+    if out.exists() and not args.force:
+        raise CliError(f"{out} exists; pass --force to replace it")
     if not out.parent.exists():
         raise CliError(f"no such directory: {out.parent}")
 

@@ -81,6 +81,7 @@ class Desk:
         self.filler = 0.55            # how often a pause holds a scroll or paging key (paced)
         self.element_count = 0
         self.last_action_ms = 0       # conservative: any input that may be an action, any focus/title change
+        self._walks: dict[int, tuple] = {}
         self._thumbs = THUMBNAILS_PER_DAY
         self._crops = CROPS_PER_DAY
 
@@ -161,9 +162,18 @@ class Desk:
 
     def _walk(self, window: Window, ts: int) -> int:
         """Walk the window's tree now; returns how long the walk took."""
-        if window.view.root is None:
+        root = window.view.root
+        if root is None:
             raise DeskError(f"{window.app.app} has no accessibility tree")
-        tree = expand(window.view.root, window.app.app, window.rect)
+        # Re-walking an unchanged view gives the same tree: reuse the layout.
+        cached = self._walks.get(id(root))
+        if cached is not None and cached[0] is root and cached[1] == window.rect:
+            tree = cached[2]
+        else:
+            tree = expand(root, window.app.app, window.rect)
+            self._walks[id(root)] = (root, window.rect, tree)
+            if len(self._walks) > 64:
+                del self._walks[next(iter(self._walks))]
         walk_ms = self.rng.randint(25, 60) + len(tree.nodes) // 3
         self.trees.append(PlannedTree(ts, tree, walk_ms))
         self.element_count += len(tree.nodes)

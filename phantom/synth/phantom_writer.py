@@ -3,7 +3,8 @@
 Ids come from the writer's allocator in a fixed order (blobs, trees and
 their elements, snapshots, input events, blind spots — each in time order),
 rows go in as `RowBatch` ops, and each day is committed by one `flush()`,
-so the file's bytes depend only on the plan."""
+so the file's bytes depend only on the plan (`StoreWriter` also commits
+after every `MAX_BATCH` queued ops — a count, not a time)."""
 
 from __future__ import annotations
 
@@ -87,11 +88,18 @@ class PhantomSink:
                   spot.kind, spot.reason) for spot in plan.blind_spots]
         if spots:
             self._batches(BlindSpotRow, spots)
-        self._commit()
+        # One transaction per day, committed by the writer thread while the
+        # next day is planned: the commit point is the flush marker's place
+        # in the queue, not a moment in time, so the bytes stay the same.
+        self.writer.flush(timeout=0)
+        self._check()
 
     def _commit(self) -> None:
         if not self.writer.flush(timeout=None):
             raise RuntimeError("the store writer did not commit")
+        self._check()
+
+    def _check(self) -> None:
         stats = self.writer.stats()
         if stats.dropped_ops:
             raise RuntimeError(f"the store refused synthetic rows: {stats.last_error}")

@@ -1,0 +1,196 @@
+"""A compiled program (a "PhantomProgram", phantom.md §3–5): steps with
+accessibility targets, pre- and postconditions, typed parameters and a
+program-level guard. Programs are stored as canonical JSON and addressed by
+a digest of that JSON, so the same compilation always has the same id.
+
+Conditions (phantom.md §4.5):
+- preconditions: `always_true` (nothing was captured to check),
+  `aria_path_resolves` (the recorded path must resolve to exactly one live
+  element), `embedding_match` (the step had no path, only a label: match it
+  with the local embedding model);
+- postconditions: `state_delta` with `expect` = `focus` (the target has
+  focus afterwards), `value` (the field holds the typed text), or
+  `role_present` (an element with this role and label exists afterwards);
+  `none` when the recording showed no reliable after-state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+import orjson
+
+PROGRAM_FORMAT = 1
+ACTIONS = ("click", "type", "key", "switch")
+PRECONDITIONS = ("always_true", "aria_path_resolves", "embedding_match")
+POSTCONDITIONS = ("state_delta", "none")
+EXPECTATIONS = ("focus", "value", "role_present")
+
+
+class ProgramFormatError(ValueError):
+    """A stored program body that cannot be read (corrupt or from the future)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where a step acts, as recorded."""
+
+    app: str
+    path: str                 # App/role[@name='…']/… (capturer.a11y_path notation)
+    role: str
+    name: str
+    label: str                # LABELLED_BY text when the element has no name
+    index: int | None         # 1-based index among same-role, same-name siblings, if any
+    x: int | None = None      # recorded desktop coordinates of a click
+    y: int | None = None
+    crop: str | None = None   # sha256 of the recorded click-target crop blob
+
+    @property
+    def display(self) -> str:
+        return self.name or self.label
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    kind: str
+    expect: str = ""          # state_delta: focus | value | role_present
+    role: str = ""
+    label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ProgramStep:
+    index: int
+    action: str               # click | type | key | switch
+    target: Target | None
+    text: str | None = None   # type: a literal, or "$P0" for a parameter
+    key: str | None = None    # key: the combination
+    app: str = ""             # switch: the app to bring forward
+    precondition: Condition = Condition("always_true")
+    postcondition: Condition = Condition("none")
+    distance: float | None = None   # type: mean pairwise normalized Levenshtein of the values
+    samples: tuple[str, ...] = ()   # type: the values seen in the traces
+
+    @property
+    def parameter(self) -> str | None:
+        return self.text[1:] if self.text and self.text.startswith("$P") else None
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    name: str                 # P0, P1, …
+    step: int                 # the step it fills
+    field: str                # what a person calls the field
+    samples: tuple[str, ...]
+    mean_distance: float | None
+    type: str = "string"
+
+
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """What must hold before a replay sends any input: the application is
+    running with a window, and the first step's target is there."""
+
+    app: str
+    window_role: str = "frame"
+    start_path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    name: str
+    source: str               # demonstration | routine
+    app: str
+    steps: tuple[ProgramStep, ...]
+    parameters: tuple[Parameter, ...]
+    guard: Guard
+    traces: int
+    origin: tuple[str, ...] = ()          # "recording:3", "routine:r-…"
+    dropped_steps: int = 0                # steps not present in every trace
+    format: int = PROGRAM_FORMAT
+    id: str = field(default="", compare=False)
+
+    def with_id(self) -> "Program":
+        from dataclasses import replace
+
+        return replace(self, id=program_id(self))
+
+
+def to_json(program: Program) -> bytes:
+    """Canonical JSON (sorted keys, no whitespace); the id is not part of it."""
+    body = _plain(program)
+    body.pop("id", None)
+    return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+
+
+def program_id(program: Program) -> str:
+    return "p-" + hashlib.sha256(to_json(program)).hexdigest()[:12]
+
+
+def from_json(data: bytes | str, *, expected_id: str | None = None) -> Program:
+    """Parse a stored body; a corrupt or foreign body raises ProgramFormatError."""
+    try:
+        raw = orjson.loads(data)
+        if raw.get("format") != PROGRAM_FORMAT:
+            raise ProgramFormatError(f"program format {raw.get('format')!r} is not {PROGRAM_FORMAT}")
+        program = Program(
+            name=raw["name"], source=raw["source"], app=raw["app"],
+            steps=tuple(_step(s) for s in raw["steps"]),
+            parameters=tuple(Parameter(p["name"], p["step"], p["field"], tuple(p["samples"]),
+                                       p["mean_distance"], p.get("type", "string"))
+                             for p in raw["parameters"]),
+            guard=Guard(**raw["guard"]), traces=raw["traces"], origin=tuple(raw.get("origin", ())),
+            dropped_steps=raw.get("dropped_steps", 0), format=raw["format"])
+    except ProgramFormatError:
+        raise
+    except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise ProgramFormatError(f"unreadable program body ({exc.__class__.__name__}: {exc})") from None
+    _validate(program)
+    program = program.with_id()
+    if expected_id is not None and program.id != expected_id:
+        raise ProgramFormatError(f"program body does not match its id {expected_id} (it hashes to {program.id})")
+    return program
+
+
+def _step(raw: dict) -> ProgramStep:
+    target = raw.get("target")
+    return ProgramStep(
+        index=raw["index"], action=raw["action"],
+        target=Target(**target) if target is not None else None,
+        text=raw.get("text"), key=raw.get("key"), app=raw.get("app", ""),
+        precondition=Condition(**raw["precondition"]), postcondition=Condition(**raw["postcondition"]),
+        distance=raw.get("distance"), samples=tuple(raw.get("samples", ())))
+
+
+def _validate(program: Program) -> None:
+    if not program.steps:
+        raise ProgramFormatError("a program needs at least one step")
+    names = set()
+    for position, step in enumerate(program.steps):
+        if step.index != position:
+            raise ProgramFormatError(f"step {position} is numbered {step.index}")
+        if step.action not in ACTIONS:
+            raise ProgramFormatError(f"step {position}: unknown action {step.action!r}")
+        if step.precondition.kind not in PRECONDITIONS:
+            raise ProgramFormatError(f"step {position}: unknown precondition {step.precondition.kind!r}")
+        if step.postcondition.kind not in POSTCONDITIONS:
+            raise ProgramFormatError(f"step {position}: unknown postcondition {step.postcondition.kind!r}")
+        if step.postcondition.kind == "state_delta" and step.postcondition.expect not in EXPECTATIONS:
+            raise ProgramFormatError(f"step {position}: unknown expectation {step.postcondition.expect!r}")
+        if step.action in ("click", "type") and step.target is None and step.precondition.kind != "always_true":
+            raise ProgramFormatError(f"step {position}: {step.action} without a target")
+        if step.parameter:
+            names.add(step.parameter)
+    declared = {parameter.name for parameter in program.parameters}
+    if names != declared:
+        raise ProgramFormatError(f"parameters {sorted(declared)} do not match the steps' {sorted(names)}")
+
+
+def _plain(value):
+    """Frozen records to plain dicts/lists for JSON."""
+    if hasattr(value, "__dataclass_fields__"):
+        return {name: _plain(getattr(value, name)) for name in value.__dataclass_fields__}
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
