@@ -19,7 +19,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .commands import capture, compile, demo, install, routines
+    from .commands import capture, compile, demo, install, record, replay, routines
 
     parser = _Parser(prog="phantom", description="Phantom: local-first desktop memory and "
                      "routine replay for X11. Capture what you do, compile it into deterministic "
@@ -31,6 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     capture.add_parsers(sub, common)
     compile.add_parsers(sub, common)
     routines.add_parsers(sub, common)
+    record.add_parsers(sub, common)
+    replay.add_parsers(sub, common)
     install.add_parsers(sub, common)
     demo.add_parsers(sub, common)
     return parser

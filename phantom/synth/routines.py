@@ -136,17 +136,13 @@ def elsewhere(ws: Workspace, rng: random.Random, avoid: set[str]) -> None:
     """Be in an application outside `avoid` that shows clickable content."""
     focus = ws.desk.focus
     bad = {"gnome-terminal-server", *avoid}
-    if focus is None or focus.app.app in bad or focus is not _main(ws, focus) or not focus.view.content:
+    if focus is None or focus.app.app in bad or focus not in ws.apps or not focus.view.content:
         noise.visit(ws, rng, avoid=frozenset(bad), actions=rng.randint(1, 3))
     for _ in range(3):
         focus = ws.desk.focus
         if focus is not None and focus.view.content and not (focus.app.app == "firefox" and not ws.site):
             return
         noise.visit(ws, rng, avoid=frozenset(bad | {"firefox"}), actions=rng.randint(1, 2))
-
-
-def _main(ws: Workspace, window):
-    return window if window in ws.apps else None
 
 
 def focus_firefox(ws: Workspace, rng: random.Random) -> None:

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from . import words as W
 from .trees import Spec, spec
-from .world import (ACCOUNT, CALC, FIREFOX, GEDIT, HOST, NAUTILUS, SLACK, THUNDERBIRD, USER, App, Page,
-                    Site, file_name, person, subject)  # noqa: F401
+from .world import (ACCOUNT, CALC, FIREFOX, GEDIT, HOST, NAUTILUS, SLACK, TERMINAL, THUNDERBIRD, USER, App, Page,
+                    Site, file_name, person, subject)
 
 Target = tuple[str, str]          # (role, label)
 
@@ -194,7 +194,6 @@ def gedit_view(docs: tuple[str, ...], active: int, folder: str, modified: bool) 
 
 # -- terminal -------------------------------------------------------------------------------------
 def terminal_view(cwd: str, command: str | None) -> View:
-    from .world import TERMINAL
     title = f"{USER}@{HOST}: {cwd}" if command is None else f"{command} — {USER}@{HOST}: {cwd}"
     return View(TERMINAL, "terminal", title, None, None)
 
@@ -253,8 +252,7 @@ def calc_pdf_dialog() -> View:
                 spec("panel", "", spec("radio button", "All"), spec("radio button", "Pages:"), spec("check box", "Hybrid PDF"),
                      spec("check box", "Archive (PDF/A, ISO 19005)"), spec("check box", "Export outlines")),
                 spec("panel", "", *_buttons(("Help", "Export", "Cancel")), layout="h", size=40))
-    from .world import CALC as _CALC
-    return View(_CALC, "dialog", "PDF Options", None, root)
+    return View(CALC, "dialog", "PDF Options", None, root)
 
 
 # -- nautilus -------------------------------------------------------------------------------------

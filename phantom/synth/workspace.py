@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import random
 
-from . import words as W
 from .desk import Desk, Window
 from .trees import Spec, spec
-from .views import (BOOKMARKS, Tab, Target, View, calc_pdf_dialog, calc_view, firefox_view, gedit_view,
+from .views import (Tab, Target, View, calc_pdf_dialog, calc_view, firefox_view, gedit_view,
                     nautilus_view, slack_view, terminal_view, thunderbird_compose, thunderbird_main)
 from .world import (CALC, FIREFOX, GEDIT, KEEPASS, NAUTILUS, SITE_BY_KEY, SITE_KEYS, SITE_WEIGHTS, SLACK,
                     TERMINAL, THUNDERBIRD, Page, Site)
@@ -268,4 +267,3 @@ class Workspace:
         self.desk.set_view(self.chat, slack_view(channel, self.rng))
 
 
-__all__ = ["Workspace", "BOOKMARKS", "W"]

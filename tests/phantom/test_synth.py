@@ -407,3 +407,31 @@ def test_library_refuses_bad_arguments(tmp_path):
     with pytest.raises(SynthError, match="exists"):
         synthesize(tmp_path / "exists.sqlite3", days=1)
     assert not list(tmp_path.glob("*.partial"))
+
+
+# -- the store's bulk op ----------------------------------------------------------------------------------
+def test_row_batch_inserts_rows_and_refuses_bad_ones(tmp_path):
+    from capturer.store.records import BlindSpotRow, RowBatch, SnapshotRow
+    from capturer.store.writer import StoreWriter
+
+    writer = StoreWriter(tmp_path / "s.sqlite3", commit_interval=None)
+    rows = [SnapshotRow(i, 1000 + i, 60, "Europe/Berlin", 0, "heartbeat", "app", "a.A", 1, "/bin/a", "T", None,
+                        0, 1, None, None) for i in range(1, 6)]
+    writer.submit(RowBatch.of(rows))
+    writer.submit(RowBatch(SnapshotRow, ((6, 2000, 60, "Europe/Berlin", 1, "focus", "b", "b.B", None, None, "",
+                                          None, 0, 1, None, None),)))
+    assert writer.flush()
+    for bad in (RowBatch(SnapshotRow, ((1, 2),)), RowBatch(int, ()), RowBatch(SnapshotRow, ([1] * 16,))):
+        with pytest.raises((TypeError, ValueError)):
+            writer.submit(bad)
+    with pytest.raises(ValueError):
+        RowBatch.of([rows[0], BlindSpotRow(1, 0, None, 60, "Europe/Berlin", None, "paused", "")])
+    with pytest.raises(ValueError):
+        RowBatch.of([])
+    # a batch that breaks a constraint fails whole and is counted as one dropped op
+    writer.submit(RowBatch.of(rows[:2]))
+    assert writer.flush()
+    assert writer.stats().dropped_ops == 1
+    writer.close()
+    db = connect(tmp_path / "s.sqlite3")
+    assert [row[0] for row in db.execute("SELECT id FROM snapshots ORDER BY id")] == [1, 2, 3, 4, 5, 6]

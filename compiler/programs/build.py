@@ -1,0 +1,217 @@
+"""Compiling aligned demonstrations into a program (phantom.md §3 M3, §5).
+
+`compile_program(name, traces, source=…)` aligns the traces (`align.py`),
+turns every aligned position into a step — its target from the
+demonstrations, typed text as a literal or a parameter (`variance.py`), and
+its pre/postconditions (`conditions.py`) — and returns the program together
+with what a person should check before trusting it: every type step's
+distance (so a field just under the threshold is visible), how many
+recorded actions were dropped as noise, and warnings for steps that replay
+cannot verify.
+
+Pure: the same traces give the same program, byte for byte, and so the same
+id.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import orjson
+
+from capturer.a11y_path import PathError, parse
+
+from .align import AlignedTraces, align_traces
+from .conditions import postcondition, precondition, unverified
+from .errors import ProgramCompileError
+from .records import Guard, Parameter, Program, ProgramStep, Target, from_json, to_json
+from .traces import Trace, TraceAction
+from .variance import DELTA, decide
+
+SOURCES = ("demonstration", "routine")
+NEAR_THRESHOLD = 0.05      # report fields this close to δ: two traces move a mean a lot
+DISTANCE_DIGITS = 6        # distances are stored rounded: shorter bodies, same decisions
+
+
+@dataclass(frozen=True, slots=True)
+class FieldDistance:
+    """One type step's variance, as reported."""
+
+    step: int
+    field: str
+    distance: float | None     # None: some value was not recorded
+    parameterized: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CompileReport:
+    program: Program
+    distances: tuple[FieldDistance, ...]
+    dropped_steps: int
+    warnings: tuple[str, ...]
+
+
+def compile_program(name: str, traces: Sequence[Trace], *, source: str) -> CompileReport:
+    """Align and compile. Raises ProgramCompileError (one line) when the
+    traces cannot make a program."""
+    _check(name, traces, source)
+    return compile_aligned(name, traces, align_traces(traces), source=source)
+
+
+def compile_aligned(name: str, traces: Sequence[Trace], aligned: AlignedTraces, *,
+                    source: str) -> CompileReport:
+    """The second half of `compile_program`, from an alignment already made."""
+    _check(name, traces, source)
+    if not aligned.steps:
+        raise ProgramCompileError(
+            f"the {len(traces)} demonstrations share no steps; record the same task each time")
+    steps: list[ProgramStep] = []
+    parameters: list[Parameter] = []
+    distances: list[FieldDistance] = []
+    notes: list[str] = []
+    rows = aligned.steps
+    for index, row in enumerate(rows):
+        chosen = _representative(row, aligned.reference)
+        kind = chosen.step.kind
+        target, problem = _target(chosen) if kind in ("click", "type") else (None, None)
+        if problem:
+            notes.append(f"step {index}: {problem}")
+        typed_next = (kind == "click" and index + 1 < len(rows)
+                      and all(now.step.target and after.step.kind == "type"
+                              and after.step.target == now.step.target
+                              for now, after in zip(row, rows[index + 1])))
+        fields = dict(index=index, action=kind, target=target,
+                      precondition=precondition(kind, target),
+                      postcondition=postcondition(kind, target, typed_next=typed_next))
+        if kind == "type":
+            label = _field_label(target)
+            decision = decide([traced.text for traced in row], aligned.reference)
+            distance = None if decision.distance is None else round(decision.distance, DISTANCE_DIGITS)
+            if decision.parameter:
+                parameter = f"P{len(parameters)}"
+                parameters.append(Parameter(parameter, index, label, decision.samples, distance))
+                fields["text"] = "$" + parameter
+                if decision.distance is None:
+                    notes.append(f"step {index}: the text typed into '{label}' was not recorded "
+                                 f"(a password field, or passive capture); it is ${parameter} and "
+                                 "must be given at replay")
+            else:
+                fields["text"] = decision.literal
+            if decision.distance is not None and abs(decision.distance - DELTA) <= NEAR_THRESHOLD:
+                verdict = "a parameter" if decision.parameter else "a literal"
+                notes.append(f"step {index}: '{label}' has distance {decision.distance:.4f}, within "
+                             f"{NEAR_THRESHOLD} of δ = {DELTA}; it is {verdict} — check it")
+            fields.update(distance=distance, samples=decision.samples)
+            distances.append(FieldDistance(index, label, distance, decision.parameter))
+        elif kind == "key":
+            fields.update(key=chosen.step.target, app=chosen.step.app)
+        elif kind == "switch":
+            fields["app"] = chosen.step.app
+        if unverified(kind, target):
+            notes.append(f"step {index}: {_unverified_note(kind, target)}")
+        elif kind == "click" and not chosen.step.specific:
+            notes.append(f"step {index}: the click landed in a zone of '{target.path}', not on a "
+                         "named element; replay relies on the recorded position inside it")
+        steps.append(ProgramStep(**fields))
+
+    acting = [step for step in steps if step.action != "switch"]
+    first = acting[0] if acting else steps[0]
+    app = first.target.app if first.target is not None else first.app
+    start_path = first.target.path if first.target is not None and first.target.path else None
+    program = Program(
+        name=name, source=source, app=app, steps=tuple(steps), parameters=tuple(parameters),
+        guard=Guard(app=app, start_path=start_path), traces=len(traces),
+        origin=tuple(trace.origin for trace in traces), dropped_steps=aligned.dropped_steps)
+    # Round-trip through the stored form: what is returned is exactly what a
+    # later load gives (validated, with its id).
+    program = from_json(to_json(program))
+    return CompileReport(program, tuple(distances), aligned.dropped_steps,
+                         _warnings(len(traces), distances, notes, aligned.dropped_steps))
+
+
+def report_dict(report: CompileReport) -> dict:
+    """JSON-safe builtins for canonical rendering."""
+    return {
+        "id": report.program.id,
+        "program": orjson.loads(to_json(report.program)),
+        "delta": DELTA,
+        "distances": [{"step": d.step, "field": d.field, "distance": d.distance,
+                       "parameterized": d.parameterized} for d in report.distances],
+        "dropped_steps": report.dropped_steps,
+        "warnings": list(report.warnings),
+    }
+
+
+def _check(name: str, traces: Sequence[Trace], source: str) -> None:
+    if not isinstance(name, str) or not name.strip():
+        raise ProgramCompileError("a program needs a non-empty name")
+    if source not in SOURCES:
+        raise ProgramCompileError(f"unknown program source {source!r}; choose from {', '.join(SOURCES)}")
+    if len(traces) < 2:
+        raise ProgramCompileError(
+            f"record at least two demonstrations (have {len(traces)}): a program is what they share")
+    for trace in traces:
+        if not trace.actions:
+            raise ProgramCompileError(f"{trace.origin} has no actions; record it again or delete it")
+
+
+def _representative(row: tuple[TraceAction, ...], reference: int) -> TraceAction:
+    """The action whose target the step keeps: the path most demonstrations
+    agree on (one demonstration where the element sat elsewhere in the tree
+    does not decide), the reference's on ties."""
+    counts = Counter(traced.step.target for traced in row)
+    order = [reference] + [t for t in range(len(row)) if t != reference]
+    return row[max(order, key=lambda t: counts[row[t].step.target])]
+
+
+def _target(traced: TraceAction) -> tuple[Target, str | None]:
+    """The Target of a click or type action, and a problem worth reporting."""
+    step, element = traced.step, traced.element
+    index, problem, segment = None, None, None
+    if step.target:
+        try:
+            _, segments = parse(step.target)
+            segment = segments[-1]
+            index = segment.index
+        except PathError:
+            problem = f"the path {step.target!r} cannot be parsed; its sibling index is unknown"
+    if element is not None and element.path == step.target:
+        name = element.name
+        label = "" if element.name else (element.labelled_by or "")
+    elif segment is not None:
+        name, label = segment.name, segment.label
+    else:
+        name, label = step.label, ""
+    target = Target(app=step.app, path=step.target, role=step.role, name=name, label=label,
+                    index=index, x=traced.x, y=traced.y, crop=traced.crop)
+    return target, problem
+
+
+def _field_label(target: Target | None) -> str:
+    if target is None:
+        return "unknown field"
+    return target.display or target.role or "unknown field"
+
+
+def _unverified_note(kind: str, target: Target | None) -> str:
+    if kind == "type":
+        return "the field typed into was not captured; replay types into whatever has focus"
+    if target is not None and target.x is not None:
+        return (f"the click at ({target.x}, {target.y}) has no captured target; replay has only "
+                "the recorded position and cannot check it")
+    return "the click has no captured target and no recorded position; replay cannot aim it"
+
+
+def _warnings(traces: int, distances: list[FieldDistance], notes: list[str], dropped: int
+              ) -> tuple[str, ...]:
+    result = []
+    if traces == 2 and any(d.distance is not None for d in distances):
+        result.append("only two demonstrations: each field's distance rests on one pair; "
+                      "3–5 give a steadier parameter choice")
+    result.extend(notes)
+    if dropped:
+        result.append(f"{dropped} recorded action(s) not present in every demonstration were "
+                      "left out as noise")
+    return tuple(result)

@@ -1,0 +1,149 @@
+"""Traces: the action sequences a program is compiled from.
+
+A trace is one demonstration of a task, as actions in time order. Two
+sources give traces:
+
+- explicit recordings (`phantom record start NAME` … `stop`): the input the
+  user made inside the recording, plus the app switches the snapshots show
+  inside its interval. Typed text is present here (the user opted in),
+  except for password fields, where the capturer never keeps it;
+- mined routines: each counted occurrence is a trace. Passive capture never
+  keeps typed text, so their type steps carry no values.
+
+Every action keeps what the capture recorded about where it landed — the
+click's desktop coordinates, the click-target crop and the element — so the
+program can carry that evidence for visual re-aiming at replay time.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from ..actions import derive_actions
+from ..mining import Routine
+from ..records import Action, Capture, Element, InputEvent, Step
+
+
+@dataclass(frozen=True, slots=True)
+class Recording:
+    """One explicit demonstration window (a `recordings` row)."""
+
+    id: int
+    name: str
+    start_ms: int
+    end_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class TraceAction:
+    """An action plus what the capture recorded about its target."""
+
+    action: Action
+    x: int | None = None          # clicks: desktop coordinates
+    y: int | None = None
+    crop: str | None = None       # clicks: sha256 of the click-target crop
+    element: Element | None = None
+
+    @property
+    def step(self) -> Step:
+        return self.action.step
+
+    @property
+    def text(self) -> str | None:
+        return self.action.text
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """One demonstration: where it came from and its actions in order."""
+
+    origin: str                   # "recording:3", "routine:r-…#2"
+    actions: tuple[TraceAction, ...]
+
+
+def recording_traces(capture: Capture, recordings: tuple[Recording, ...] | list[Recording]
+                     ) -> tuple[Trace, ...]:
+    """One trace per recording, in the order given.
+
+    Actions are derived from the whole capture, not from a copy cut to the
+    recording's interval: which app an input went to is read from the last
+    focused snapshot before it, which may predate the recording, and a
+    switch is only a switch when focus really moved — an app that already
+    had focus when the recording started was not switched to."""
+    actions = derive_actions(capture)
+    events = {f"input_events:{event.id}": event for event in capture.inputs}
+    traces = []
+    for recording in recordings:
+        kept = [action for action in actions if _belongs(action, recording)]
+        traced = tuple(_traced(action, events) for action in kept)
+        traced = _trim_recorder_control(merge_type_bursts(traced))
+        traces.append(Trace(f"recording:{recording.id}", traced))
+    return tuple(traces)
+
+
+def routine_traces(routine: Routine, capture: Capture | None = None) -> tuple[Trace, ...]:
+    """One trace per counted occurrence of a mined routine.
+
+    With the capture the routine was mined from, clicks also get their
+    coordinates, crops and elements (looked up by evidence id)."""
+    events = {f"input_events:{event.id}": event for event in capture.inputs} if capture else {}
+    return tuple(
+        Trace(f"routine:r-{routine.id}#{number}",
+              tuple(_traced(action, events) for action in occurrence.actions))
+        for number, occurrence in enumerate(routine.occurrences, start=1))
+
+
+def merge_type_bursts(actions: tuple[TraceAction, ...]) -> tuple[TraceAction, ...]:
+    """Consecutive typing into the same field is one step.
+
+    The capturer closes a text burst after a two-second pause, so a name
+    typed with a hesitation arrives as two bursts; what the user did was
+    fill one field. Texts are concatenated; if any part is unknown (a
+    password field) the whole is unknown — never a partial literal."""
+    merged: list[TraceAction] = []
+    for current in actions:
+        if merged and current.step.kind == "type" and merged[-1].step == current.step:
+            previous = merged[-1]
+            text = (previous.text + current.text
+                    if previous.text is not None and current.text is not None else None)
+            action = replace(previous.action, end_ms=max(previous.action.end_ms, current.action.end_ms),
+                             evidence=previous.action.evidence + current.action.evidence, text=text)
+            merged[-1] = replace(previous, action=action)
+            continue
+        merged.append(current)
+    return tuple(merged)
+
+
+# Typing the stop command into a terminal is how a recording usually ends;
+# it is the same in every demonstration, so alignment alone would keep it.
+_STOP_COMMAND = re.compile(r"\bphantom\s+record\s+stop\b")
+
+
+def _trim_recorder_control(actions: tuple[TraceAction, ...]) -> tuple[TraceAction, ...]:
+    """Drop the tail where the user stopped the recorder: from the typed
+    `phantom record stop` on, and the switch to the terminal right before it.
+    Everything before stays; a recording stopped by a shortcut is untouched
+    (the shortcut's key is not knowable here)."""
+    for position, traced in enumerate(actions):
+        if traced.step.kind == "type" and traced.text and _STOP_COMMAND.search(traced.text):
+            cut = position
+            if cut > 0 and actions[cut - 1].step.kind == "switch":
+                cut -= 1
+            return actions[:cut]
+    return actions
+
+
+def _belongs(action: Action, recording: Recording) -> bool:
+    if action.step.kind == "switch":
+        return recording.start_ms <= action.ts_ms <= recording.end_ms
+    return action.recording_id == recording.id
+
+
+def _traced(action: Action, events: dict[str, InputEvent]) -> TraceAction:
+    event = events.get(action.evidence[0]) if action.evidence else None
+    if event is None:
+        return TraceAction(action)
+    if action.step.kind == "click":
+        return TraceAction(action, event.x, event.y, event.crop, event.element)
+    return TraceAction(action, element=event.element)

@@ -1,0 +1,53 @@
+"""Binding parameter values to a program, before any input is sent: only
+declared parameters, all of them, and only strings (EchoPath's flexible
+inputs: fixed fields stay fixed)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from compiler.programs.records import Program
+
+MAX_VALUE_CHARS = 10_000
+
+
+class ParameterError(ValueError):
+    """A parameter set that cannot be bound; nothing was sent."""
+
+    def __init__(self, message: str, name: str | None = None) -> None:
+        super().__init__(message)
+        self.name = name
+
+
+def bind(program: Program, supplied: Mapping[str, object]) -> dict[str, str]:
+    declared = {parameter.name: parameter for parameter in program.parameters}
+    unknown = sorted(set(supplied) - set(declared))
+    if unknown:
+        allowed = ", ".join(sorted(declared)) or "none"
+        raise ParameterError(f"{program.name} has no parameter {', '.join(unknown)} "
+                             f"(declared: {allowed})", unknown[0])
+    for name, parameter in sorted(declared.items()):
+        if name not in supplied:
+            example = f", e.g. {parameter.samples[0]!r}" if parameter.samples else ""
+            raise ParameterError(f"missing {name} (the {parameter.field or 'text'} field{example})", name)
+        value = supplied[name]
+        if not isinstance(value, str):
+            raise ParameterError(f"{name} must be a string, not {type(value).__name__}", name)
+        if len(value) > MAX_VALUE_CHARS:
+            raise ParameterError(f"{name} is longer than {MAX_VALUE_CHARS} characters", name)
+        if any(ord(c) < 32 and c not in "\t\n" for c in value):
+            raise ParameterError(f"{name} contains control characters", name)
+    return {name: supplied[name] for name in sorted(declared)}
+
+
+def parse_assignments(items: list[str]) -> dict[str, str]:
+    """`P0=Ada Lovelace` pairs from the command line."""
+    values: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise ParameterError(f"expected NAME=VALUE, got {item!r}")
+        if name in values:
+            raise ParameterError(f"{name} given twice", name)
+        values[name] = value
+    return values

@@ -1,0 +1,51 @@
+"""Run results as plain data (for JSON, D-Bus and MCP) and as text lines."""
+
+from __future__ import annotations
+
+from .engine import RunResult
+
+EXIT_CODES = {"success": 0, "dry_run": 0, "escalated": 3, "refused": 4, "failed": 1}
+
+
+def result_dict(result: RunResult) -> dict:
+    return {
+        "run_id": result.run_id,
+        "program_id": result.program_id,
+        "program": result.program,
+        "status": result.status,
+        "elapsed_ms": result.elapsed_ms,
+        "sent_input": result.sent_input,
+        "vlm_calls": result.vlm_calls,
+        "steps": [{"index": s.index, "action": s.action, "target": s.target, "policy": s.policy,
+                   "outcome": s.outcome, "dispatch": s.dispatch,
+                   "score": None if s.score is None else round(s.score, 4),
+                   "runner_up": None if s.runner_up is None else round(s.runner_up, 4),
+                   "attempts": s.attempts, "latency_ms": s.latency_ms, "reason": s.reason}
+                  for s in result.steps],
+        "escalation": None if result.escalation is None else {
+            "step": result.escalation.step, "policy": result.escalation.policy,
+            "reason": result.escalation.reason,
+            "candidates": [{"role": c.role, "label": c.label, "score": c.score}
+                           for c in result.escalation.candidates]},
+    }
+
+
+def result_lines(result: RunResult) -> list[str]:
+    lines = []
+    for step in result.steps:
+        score = f" {step.score:.3f}" if step.score is not None and step.policy != "direct" else ""
+        lines.append(f"step {step.index:>2} {step.action:<6} {step.target[:40]:<40} "
+                     f"{step.policy}{score} → {step.outcome}"
+                     + (f" via {step.dispatch}" if step.dispatch else "")
+                     + (f" ({step.latency_ms} ms)" if step.outcome == "ok" else f": {step.reason}"))
+    if result.escalation is not None:
+        escalation = result.escalation
+        lines.append(f"{result.status} at step {escalation.step}: {escalation.reason}")
+        for candidate in escalation.candidates:
+            lines.append(f"  candidate {candidate.role} '{candidate.label}' ({candidate.score:.3f})")
+    summary = {"success": "replayed", "dry_run": "dry run: every checked step can act"}.get(
+        result.status, result.status)
+    lines.append(f"{summary}: {result.program} ({result.program_id}) in {result.elapsed_ms} ms, "
+                 f"vlm_calls=0" + ("" if result.sent_input or result.status == "success"
+                                   else ", no input sent"))
+    return lines
