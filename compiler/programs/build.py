@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import orjson
 
@@ -88,6 +88,12 @@ def compile_aligned(name: str, traces: Sequence[Trace], aligned: AlignedTraces, 
         if kind == "type":
             label = _field_label(target)
             decision = decide([traced.text for traced in row], aligned.reference)
+            if not decision.parameter and decision.literal.startswith("$P"):
+                # The format reads any text starting "$P" as a parameter, so
+                # such a constant cannot be stored as a literal.
+                notes.append(f"step {index}: the constant {decision.literal!r} typed into "
+                             f"'{label}' would read as a parameter, so it is one")
+                decision = replace(decision, parameter=True, literal=None)
             distance = None if decision.distance is None else round(decision.distance, DISTANCE_DIGITS)
             if decision.parameter:
                 parameter = f"P{len(parameters)}"

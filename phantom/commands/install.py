@@ -25,21 +25,26 @@ class InstalledFile:
 
 
 def add_parsers(sub, common) -> None:
-    p = sub.add_parser("install", help="install the systemd user units",
-                       description="Write the systemd user unit(s) to ~/.config/systemd/user "
-                       "(or $XDG_CONFIG_HOME/systemd/user) pointing at this phantom executable. "
-                       "Then: systemctl --user daemon-reload && systemctl --user enable --now "
-                       "phantom-capture")
+    p = sub.add_parser("install", help="install the systemd user units and D-Bus activation file",
+                       description="Write the systemd user units (phantom-capture, phantom-replay) "
+                       "to ~/.config/systemd/user and the D-Bus activation file for "
+                       "org.phantom.Replay1 to ~/.local/share/dbus-1/services (XDG dirs honoured), "
+                       "pointing at this phantom executable. Then: systemctl --user daemon-reload "
+                       "&& systemctl --user enable --now phantom-capture")
     p.add_argument("--executable", type=Path, help="phantom executable to run (default: this one)")
     p.set_defaults(handler=run_install)
-    p = sub.add_parser("uninstall", help="remove the installed systemd user units")
+    p = sub.add_parser("uninstall", help="remove the installed units and D-Bus activation file")
     p.set_defaults(handler=run_uninstall)
 
 
 def installed_files() -> list[InstalledFile]:
     config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    data = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     units = config / "systemd" / "user"
-    return [InstalledFile("phantom-capture.service", units / "phantom-capture.service")]
+    return [InstalledFile("phantom-capture.service", units / "phantom-capture.service"),
+            InstalledFile("phantom-replay.service", units / "phantom-replay.service"),
+            InstalledFile("org.phantom.Replay1.service",
+                          data / "dbus-1" / "services" / "org.phantom.Replay1.service")]
 
 
 def phantom_executable() -> Path:

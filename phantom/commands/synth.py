@@ -67,7 +67,8 @@ def run_synth(args) -> int:
     except OSError as exc:
         raise CliError(f"cannot write {out}: {exc.strerror or exc}") from None
     elapsed = time.monotonic() - started
-    print(f"wrote {summary.path} ({summary.layout} layout, seed {summary.seed}): {summary.days} day{'s' if summary.days != 1 else ''} "
+    plural = "s" if summary.days != 1 else ""
+    print(f"wrote {summary.path} ({summary.layout} layout, seed {summary.seed}): {summary.days} day{plural} "
           f"{summary.start}..{summary.end} {summary.tz}, {summary.snapshots:,} snapshots, "
           f"{summary.input_events:,} input rows, {summary.elements:,} elements, "
           f"{summary.routine_occurrences:,} planted routine occurrences in {elapsed:.1f} s")

@@ -163,7 +163,8 @@ def _verify_day(plan: DayPlan, seed: int, days: int) -> None:
     for name, routine in ROUTINE_BY_NAME.items():
         expected = routine.per_day(seed, plan.day.index, days)
         if counts.get(name, 0) != expected:
-            raise AssertionError(f"{plan.day.iso}: {name} planted {counts.get(name, 0)} times, scheduled {expected}")
+            raise AssertionError(f"{plan.day.iso}: {name} planted {counts.get(name, 0)} times, "
+                                 f"scheduled {expected}")
 
 
 def manifest(seed: int, days: int, calendar: tuple[Day, ...], layout: str, totals: dict,

@@ -15,7 +15,8 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 def tiny_png(rng: random.Random, width: int, height: int) -> bytes:
     """A blocky RGB image: a few flat colour bands, like a downscaled window."""
-    bands = [bytes((rng.randint(30, 250), rng.randint(30, 250), rng.randint(30, 250))) for _ in range(rng.randint(3, 6))]
+    bands = [bytes((rng.randint(30, 250), rng.randint(30, 250), rng.randint(30, 250)))
+             for _ in range(rng.randint(3, 6))]
     band_height = max(1, height // len(bands))
     rows = []
     for y in range(height):

@@ -77,6 +77,7 @@ class Desk:
         self.mon_next: dict[int, int | None] = {0: None, 1: None}
         self.idle = False
         self.idle_at: int | None = None
+        self.active_at: int | None = None
         self.awake = False
         self.filler = 0.55            # how often a pause holds a scroll or paging key (paced)
         self.element_count = 0
@@ -99,9 +100,15 @@ class Desk:
                     when, what = due, monitor
             if self.idle_at is not None and not self.idle and (when is None or self.idle_at < when):
                 when, what = self.idle_at, "idle"
+            if self.active_at is not None and (when is None or self.active_at <= when):
+                when, what = self.active_at, "active"
             if when is None or when >= to:
                 break
-            if what == "idle":
+            if what == "active":
+                self.active_at = None
+                if self.focus is not None and self.excluded_since is None and self.awake:
+                    self._snapshot(when, self.focus, "active", focused=True)
+            elif what == "idle":
                 self._go_idle(when)
             else:
                 self._heartbeat(what, when)
@@ -133,9 +140,10 @@ class Desk:
 
     def _input_happened(self, start: int, end: int) -> None:
         if self.idle:
+            # The daemon notices at its next tick and snapshots whatever has
+            # focus then (a title may change in between).
             self.idle = False
-            if self.focus is not None and self.excluded_since is None:
-                self._snapshot(start + self.rng.randint(100, 900), self.focus, "active", focused=True)
+            self.active_at = start + self.rng.randint(100, 900)
             for monitor in (0, 1):
                 self._schedule(monitor, start)
         self.idle_at = end + IDLE_AFTER_MS + self.rng.randint(0, 999)
@@ -301,6 +309,7 @@ class Desk:
         self.awake = False
         self.mon_next = {0: None, 1: None}
         self.idle_at = None
+        self.active_at = None
         self.t = start + duration_ms
         if kind:
             self.blind.append(PlannedBlindSpot(start, self.t, kind, reason))
@@ -318,6 +327,7 @@ class Desk:
             self._schedule(other)
 
     def finish(self) -> None:
+        self.advance(self.t + 1)
         self._close_blind("no_accessibility")
         self._close_blind("excluded")
         self.awake = False
@@ -388,7 +398,8 @@ class Desk:
         window = self._context()
         x0, y0, w, h = window.rect
         self._record("scroll", max(1, steps), x=x0 + self.rng.randint(w // 5, 4 * w // 5),
-                     y=y0 + self.rng.randint(h // 4, 3 * h // 4), duration=max(0, steps - 1) * self.rng.randint(40, 120))
+                     y=y0 + self.rng.randint(h // 4, 3 * h // 4),
+                     duration=max(0, steps - 1) * self.rng.randint(40, 120))
 
     # -- bookkeeping ---------------------------------------------------------------------------------
     def mark(self, routine: str, start: int, variant: str = "") -> None:

@@ -256,7 +256,8 @@ class NoctaSink:
 
     def write_manifest(self, text: str) -> None:
         with self.connection:
-            self.connection.execute("INSERT INTO synth_manifest(key, value) VALUES('synth_manifest', ?)", (text,))
+            self.connection.execute("INSERT INTO synth_manifest(key, value) VALUES('synth_manifest', ?)",
+                                    (text,))
 
     def close(self) -> None:
         self.connection.close()

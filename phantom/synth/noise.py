@@ -29,7 +29,7 @@ import random
 
 from .desk import Desk, Window
 from .workspace import TERMINAL_COMMANDS, Workspace
-from .world import SITE_BY_KEY, SITE_KEYS, SITE_WEIGHTS
+from .sites import SITE_BY_KEY, SITE_KEYS, SITE_WEIGHTS
 
 APP_WEIGHTS = {"firefox": 40, "thunderbird": 12, "gedit": 12, "gnome-terminal-server": 10,
                "libreoffice-calc": 8, "nautilus": 6, "slack": 12}

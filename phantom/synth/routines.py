@@ -36,10 +36,12 @@ from compiler.records import Step
 from . import noise
 from .desk import Desk
 from .trees import expand
-from .views import Tab, View, calc_pdf_dialog, calc_view, gedit_view, slack_view, thunderbird_compose, thunderbird_main
+from .views import (Tab, View, calc_pdf_dialog, calc_view, gedit_view, slack_view, thunderbird_compose,
+                    thunderbird_main)
 from .workspace import (CALENDAR, EXPENSES_FORM, EXPENSES_LIST, EXPENSES_SITE, JIRA, JIRA_BOARD, JIRA_REPORTS,
                         JIRA_SPRINT, MEET, Workspace, browser_view, meet_code)
-from .world import MONITORS, SITE_BY_KEY, SITE_KEYS, Page
+from .sites import SITE_BY_KEY, SITE_KEYS
+from .world import MONITORS, Page, issue_title, subject
 
 STANDUP_TITLE = "Daily standup - Google Calendar"
 
@@ -181,7 +183,7 @@ def run_compose(ws: Workspace, rng: random.Random, ctx: Context) -> str:
     desk.key("Tab")
     step_gap(desk, rng)
     desk.type("entry", "Subject", rng.randint(6, 45))
-    desk.set_view(compose, thunderbird_compose(noise_subject(rng)))
+    desk.set_view(compose, thunderbird_compose(subject(rng)))
     desk.key("Tab")
     step_gap(desk, rng)
     desk.type("document web", "Message body", rng.randint(40, 700))
@@ -192,11 +194,6 @@ def run_compose(ws: Workspace, rng: random.Random, ctx: Context) -> str:
     desk.mark("compose_and_send", start)
     trail(ws, rng, ctx.lead_out)
     return ""
-
-
-def noise_subject(rng: random.Random) -> str:
-    from .world import subject
-    return subject(rng)
 
 
 def steps_compose() -> tuple[Step, ...]:
@@ -229,8 +226,8 @@ def run_expense(ws: Workspace, rng: random.Random, ctx: Context) -> str:
     claims = tuple(f"Claim 2026-{rng.randint(100, 999)} · {rng.randint(8, 480)}.{rng.randint(0, 99):02d} EUR"
                    for _ in range(rng.randint(6, 14)))
     ws.expense_drift = False
-    ws.go(Page(f"https://expenses.northwind-intranet.com/claims/{number}", f"Claim {number} submitted - Northwind Expenses",
-               claims, "Claim submitted"), EXPENSES_SITE)
+    ws.go(Page(f"https://expenses.northwind-intranet.com/claims/{number}",
+               f"Claim {number} submitted - Northwind Expenses", claims, "Claim submitted"), EXPENSES_SITE)
     desk.mark("file_expense", start, "path_drift" if drift else "")
     trail(ws, rng, ctx.lead_out)
     return "path_drift" if drift else ""
@@ -377,7 +374,6 @@ def _prepare_firefox(ws: Workspace, rng: random.Random, site: str, page: Page, v
 
 
 def jira_board(rng: random.Random) -> Page:
-    from .world import issue_title
     cards = tuple(f"NW-{rng.randint(100, 2999)} {issue_title(rng)}" for _ in range(rng.randint(12, 30)))
     return Page(JIRA_BOARD.url, JIRA_BOARD.title, cards, JIRA_BOARD.heading, distinct=False)
 
@@ -465,7 +461,8 @@ def run_standup(ws: Workspace, rng: random.Random, ctx: Context) -> str:
 
 
 def steps_standup() -> tuple[Step, ...]:
-    event = _web(Page("https://calendar.google.com/calendar/u/0/r/eventedit/1", STANDUP_TITLE, (), "Daily standup"), CALENDAR)
+    event = _web(Page("https://calendar.google.com/calendar/u/0/r/eventedit/1", STANDUP_TITLE, (), "Daily standup"),
+                 CALENDAR)
     return (_switch("firefox", CALENDAR), _el("click", event, "push button", "Join with Google Meet"),
             _switch("firefox", MEET))
 
@@ -556,7 +553,8 @@ ROUTINES: tuple[RoutineDef, ...] = (
                _export_per_day, run_export_pdf, steps_export_pdf, control=True),
     RoutineDef("select_copy_close", "negative control: ctrl+a, ctrl+c, Close document in gedit, daily; "
                "a single specific target, isolated by > 90 s gaps", lambda seed, i, days: 1,
-               run_select_copy_close, steps_select_copy_close, fixed_lead_in="gap", fixed_lead_out="gap", control=True),
+               run_select_copy_close, steps_select_copy_close, fixed_lead_in="gap", fixed_lead_out="gap",
+               control=True),
 )
 ROUTINE_BY_NAME = {r.name: r for r in ROUTINES}
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from . import words as W
 from .trees import Spec, spec
-from .world import (ACCOUNT, CALC, FIREFOX, GEDIT, HOST, NAUTILUS, SLACK, TERMINAL, THUNDERBIRD, USER, App, Page,
-                    Site, file_name, person, subject)
+from .world import (ACCOUNT, CALC, FIREFOX, GEDIT, HOST, NAUTILUS, SLACK, TERMINAL, THUNDERBIRD, USER, App,
+                    Page, Site, file_name, person, subject)
 
 Target = tuple[str, str]          # (role, label)
 
@@ -122,8 +122,8 @@ def firefox_view(tabs: tuple[Tab, ...], active: int, site: Site | None, rng: ran
     body.append(spec("section", "Footer", *(spec("link", n) for n in FOOTER), layout="h", size=40))
     document = spec("document web", page.title, *body)
     root = spec("frame", "", *_chrome(tabs), spec("panel", "", document))
-    content = tuple(("link", name) for name in page.content) + tuple(("link", node.name) for node in sidebar) + tuple(
-        ("page tab", tab.page.title) for i, tab in enumerate(tabs) if i != active)
+    content = tuple(("link", name) for name in page.content) + tuple(("link", node.name) for node in sidebar)
+    content += tuple(("page tab", tab.page.title) for i, tab in enumerate(tabs) if i != active)
     return View(FIREFOX, "browser", f"{page.title} — Mozilla Firefox", page.url, root, tuple(common) + extra_common,
                 content, tuple(fields), (("section", "Main content"), ("tool bar", "Navigation")))
 
@@ -141,19 +141,23 @@ def thunderbird_main(folder: str, unread: int, rng: random.Random) -> View:
         s = subject(rng)
         if s not in subjects:
             subjects.append(s)
-    rows = tuple(spec("table row", s, spec("table cell", person(rng)), spec("table cell", f"{rng.randint(8, 18)}:{rng.randint(0, 59):02d}"),
+    rows = tuple(spec("table row", s, spec("table cell", person(rng)),
+                      spec("table cell", f"{rng.randint(8, 18)}:{rng.randint(0, 59):02d}"),
                       spec("table cell", rng.choice(("", "Starred", "Attachment"))), size=24) for s in subjects)
     shown = subjects[0]
     pane = spec("document web", shown, spec("label", "From"), spec("label", person(rng)), spec("label", "To"),
                 spec("label", ACCOUNT), spec("label", "Subject"), spec("label", shown),
-                *_buttons(TB_PANE_BUTTONS), *(spec("paragraph", rng.choice(W.SLACK_PHRASES).capitalize()) for _ in range(rng.randint(3, 8))))
+                *_buttons(TB_PANE_BUTTONS),
+                *(spec("paragraph", rng.choice(W.SLACK_PHRASES).capitalize()) for _ in range(rng.randint(3, 8))))
     root = spec("frame", "",
                 spec("tool bar", "Mail Toolbar", *_buttons(TB_TOOLBAR), spec("entry", label="Search <Ctrl+K>"),
                      spec("push button", "AppMenu"), layout="h", size=40),
                 spec("split pane", "",
                      spec("tree", "Folders", spec("tree item", ACCOUNT), *(spec("tree item", f) for f in TB_FOLDERS)),
-                     spec("panel", "", spec("table", "Messages", *rows), spec("panel", "Message pane", pane)), layout="h"),
-                spec("status bar", "", spec("label", f"Unread: {unread}"), spec("label", f"Total: {len(subjects) + rng.randint(100, 4000)}"), size=24))
+                     spec("panel", "", spec("table", "Messages", *rows), spec("panel", "Message pane", pane)),
+                     layout="h"),
+                spec("status bar", "", spec("label", f"Unread: {unread}"),
+                     spec("label", f"Total: {len(subjects) + rng.randint(100, 4000)}"), size=24))
     common = (("push button", "Get Messages"), ("push button", "Tag"), ("push button", "Quick Filter"),
               ("push button", "Archive"), ("push button", "Junk"), ("push button", "Delete"),
               ("push button", "Address Book")) + tuple(("tree item", f) for f in TB_FOLDERS)
@@ -178,7 +182,8 @@ def thunderbird_compose(subject_text: str) -> View:
 def gedit_view(docs: tuple[str, ...], active: int, folder: str, modified: bool) -> View:
     tabs = tuple(spec("page tab", d, spec("push button", "Close document")) for d in docs)
     root = spec("frame", "",
-                spec("panel", "", *_buttons(("Open", "New tab")), spec("label", docs[active]), spec("push button", "Save"),
+                spec("panel", "", *_buttons(("Open", "New tab")), spec("label", docs[active]),
+                     spec("push button", "Save"),
                      spec("toggle button", "Main Menu"), layout="h", size=46),
                 spec("page tab list", "", *tabs, layout="h", size=32),
                 spec("split pane", "", spec("list", "Documents", *(spec("list item", d) for d in docs), size=200),
@@ -236,7 +241,8 @@ def calc_view(document: str, sheet: str, first_row: int = 1) -> View:
                 spec("status bar", "", spec("label", f"Sheet {SHEETS.index(sheet) + 1} of {len(SHEETS)}"),
                      spec("label", "Default"), spec("label", "English (USA)"), layout="h", size=24))
     common = tuple(("menu", m) for m in CALC_MENUS) + tuple(("push button", b) for b in CALC_STANDARD + CALC_FORMAT)
-    common += tuple(("page tab", s) for s in SHEETS if s not in (sheet, RESERVED_SHEET)) + (("push button", "Function Wizard"),)
+    common += tuple(("page tab", s) for s in SHEETS if s not in (sheet, RESERVED_SHEET))
+    common += (("push button", "Function Wizard"),)
     # Cells count as unique content only far from the top of the sheet, where
     # a name like "K2345" rarely repeats; the planted routines use the top.
     content = tuple(("table cell", f"{c}{r}") for r in rows for c in CALC_COLS) if first_row > 40 else ()
@@ -245,11 +251,14 @@ def calc_view(document: str, sheet: str, first_row: int = 1) -> View:
                 (("table", f"Sheet {sheet}"), ("tool bar", "Standard")))
 
 
+PDF_TABS = ("General", "Initial View", "User Interface", "Links", "Security", "Digital Signatures")
+
+
 def calc_pdf_dialog() -> View:
     root = spec("dialog", "PDF Options",
-                spec("page tab list", "", *(spec("page tab", t) for t in ("General", "Initial View", "User Interface",
-                                                                          "Links", "Security", "Digital Signatures")), layout="h", size=30),
-                spec("panel", "", spec("radio button", "All"), spec("radio button", "Pages:"), spec("check box", "Hybrid PDF"),
+                spec("page tab list", "", *(spec("page tab", t) for t in PDF_TABS), layout="h", size=30),
+                spec("panel", "", spec("radio button", "All"), spec("radio button", "Pages:"),
+                     spec("check box", "Hybrid PDF"),
                      spec("check box", "Archive (PDF/A, ISO 19005)"), spec("check box", "Export outlines")),
                 spec("panel", "", *_buttons(("Help", "Export", "Cancel")), layout="h", size=40))
     return View(CALC, "dialog", "PDF Options", None, root)
@@ -269,7 +278,8 @@ def nautilus_view(folder: str, rng: random.Random) -> View:
     rows = tuple(spec("table row", n, spec("table cell", n), spec("table cell", f"{rng.randint(1, 900)} kB"),
                       spec("table cell", f"{rng.randint(1, 28)} Mar"), size=28) for n in names)
     root = spec("frame", "",
-                spec("panel", "", *_buttons(("Back", "Forward")), spec("push button", "Home"), spec("push button", folder),
+                spec("panel", "", *_buttons(("Back", "Forward")), spec("push button", "Home"),
+                     spec("push button", folder),
                      *_buttons(("Search", "View options", "Main menu")), layout="h", size=46),
                 spec("split pane", "",
                      spec("list", "Places", *(spec("list item", p) for p in PLACES), size=220),

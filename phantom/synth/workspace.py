@@ -6,13 +6,14 @@ navigation, a new title, a re-walked tree) is recorded."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from .desk import Desk, Window
 from .trees import Spec, spec
 from .views import (Tab, Target, View, calc_pdf_dialog, calc_view, firefox_view, gedit_view,
                     nautilus_view, slack_view, terminal_view, thunderbird_compose, thunderbird_main)
-from .world import (CALC, FIREFOX, GEDIT, KEEPASS, NAUTILUS, SITE_BY_KEY, SITE_KEYS, SITE_WEIGHTS, SLACK,
-                    TERMINAL, THUNDERBIRD, Page, Site)
+from .sites import SITE_BY_KEY, SITE_KEYS, SITE_WEIGHTS
+from .world import CALC, FIREFOX, GEDIT, KEEPASS, NAUTILUS, SLACK, TERMINAL, THUNDERBIRD, Page, Site
 
 NEW_TAB = Page("", "New Tab", ())
 EXPENSES_SITE = "northwind-intranet.com"
@@ -30,7 +31,8 @@ JIRA_SPRINT = Page("https://northwind.atlassian.net/jira/software/projects/NW/re
 CALENDAR = "calendar.google.com"
 MEET = "meet.google.com"
 JIRA_SIDEBAR = ("Backlog", "Board", "Reports", "Releases", "Components", "Issues", "Project settings")
-JIRA_REPORT_BUTTONS = ("Sprint report", "Burndown chart", "Velocity report", "Cumulative flow diagram", "Version report")
+JIRA_REPORT_BUTTONS = ("Sprint report", "Burndown chart", "Velocity report", "Cumulative flow diagram",
+                       "Version report")
 MEET_BUTTONS = ("Turn off microphone", "Turn off camera", "Present now", "Chat with everyone", "Leave call")
 EDITOR_DOCS = ("report.py", "routines.md", "notes.txt", "config.toml", "analysis.py", "README.md", "todo.md",
                "plot_results.py", "Makefile", "schema.sql")
@@ -68,13 +70,14 @@ def browser_view(tabs: tuple[Tab, ...], active: int, rng: random.Random, expense
                       spec("push button", "More actions"), size=220),)
         extra_common = (("push button", "More actions"),)
     elif tab.site == MEET:
-        extra = (spec("section", "Call controls", *(spec("push button", n) for n in MEET_BUTTONS), layout="h", size=80),)
+        extra = (spec("section", "Call controls", *(spec("push button", n) for n in MEET_BUTTONS), layout="h",
+                      size=80),)
         extra_common = tuple(("push button", n) for n in MEET_BUTTONS if n != "Leave call")
     elif tab.site == EXPENSES_SITE:
         return _expenses_view(tabs, active, rng, expense_drift)
     view = firefox_view(tabs, active, site, rng, extra, extra_common, scale)
     if not url:
-        return View(view.app, view.kind, view.title, None, view.root, view.common, view.content, view.fields, view.zones)
+        return replace(view, url=None)
     return view
 
 
@@ -89,7 +92,8 @@ def _expenses_view(tabs: tuple[Tab, ...], active: int, rng: random.Random, drift
                          spec("combo box", label="Category", size=40), spec("entry", label="Date", size=40),
                          spec("push button", "Attach receipt", size=40)]
         if drift:  # the redesigned form: buttons moved into an actions panel
-            form_children.append(spec("panel", "Form actions", submit, spec("push button", "Cancel"), layout="h", size=50))
+            form_children.append(spec("panel", "Form actions", submit, spec("push button", "Cancel"), layout="h",
+                                      size=50))
         else:
             form_children += [submit, spec("push button", "Cancel")]
         extra = (spec("form", "New expense claim", *form_children, size=400),)
@@ -132,7 +136,8 @@ class Workspace:
         self.sheet_doc = rng.choice(SHEET_DOCS)
         self.sheet_name = "Sheet1"
         self.sheet_row = rng.randint(41, 3000)
-        self.sheet = Window(CALC, place(CALC, primary), pid(), calc_view(self.sheet_doc, self.sheet_name, self.sheet_row))
+        self.sheet = Window(CALC, place(CALC, primary), pid(),
+                            calc_view(self.sheet_doc, self.sheet_name, self.sheet_row))
         self.files = Window(NAUTILUS, place(NAUTILUS, secondary), pid(), nautilus_view(rng.choice(FOLDERS), rng))
         self.channel = rng.choice(("general", "engineering", "random", "berlin-office"))
         self.chat = Window(SLACK, place(SLACK, secondary), pid(), slack_view(self.channel, rng))

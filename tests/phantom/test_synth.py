@@ -318,9 +318,11 @@ def test_nocta_layout_compiles_with_activity_frames(tmp_path):
     devices = {row[0] for row in db.execute("SELECT DISTINCT device_name FROM frames")}
     assert devices == {"monitor_0", "monitor_1"}
     assert db.execute("SELECT count(*) FROM frames WHERE browser_url IS NOT NULL AND app_name != 'Firefox'").get == 0
-    assert db.execute("SELECT count(*) FROM frames WHERE timestamp NOT LIKE '____-__-__T__:__:__.______+00:00'").get == 0
+    assert db.execute("SELECT count(*) FROM frames "
+                      "WHERE timestamp NOT LIKE '____-__-__T__:__:__.______+00:00'").get == 0
     assert db.execute("SELECT count(*) FROM ui_events WHERE text_content IS NOT NULL").get == 0
-    assert db.execute("SELECT count(*) FROM ui_events WHERE event_type = 'click' AND element_role IS NOT NULL").get > 500
+    assert db.execute("SELECT count(*) FROM ui_events "
+                      "WHERE event_type = 'click' AND element_role IS NOT NULL").get > 500
     assert {row[0] for row in db.execute("SELECT DISTINCT event_type FROM ui_events")} >= {
         "click", "key", "text", "clipboard", "scroll", "app_switch"}
     assert orjson.loads(db.execute("SELECT value FROM synth_manifest").get)["layout"] == "nocta"

@@ -1,0 +1,106 @@
+"""Programs in the store: save, load, list.
+
+The `programs` table (schema v2, owned by `capturer.store`) keeps each
+program's canonical JSON under its digest id. Saving the same compilation
+twice replaces one row instead of adding a second. Writes go through
+`open_store` (read-write, migrated), reads through `open_readonly`, so
+listing or loading can never change the store. The creation time is the
+caller's: nothing here reads a clock.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from capturer.store import open_readonly, open_store
+
+from .build import CompileReport
+from .errors import UnknownProgram
+from .records import Program, ProgramFormatError, from_json, program_id, to_json
+
+_BY_ID = "SELECT id, body FROM programs WHERE id = ?"
+_BY_NAME = "SELECT id, body FROM programs WHERE name = ? ORDER BY created_ms DESC, id DESC LIMIT 1"
+_ALL = "SELECT id, name, source, traces, created_ms, body FROM programs ORDER BY created_ms, id"
+
+
+@dataclass(frozen=True, slots=True)
+class ProgramSummary:
+    id: str
+    name: str
+    source: str
+    traces: int
+    steps: int | None          # None when the body cannot be read
+    parameters: int | None
+    created_ms: int
+    problem: str | None = None  # why the body cannot be read
+
+
+def save_program(path: str | os.PathLike[str], report_or_program: CompileReport | Program, *,
+                 created_ms: int) -> str:
+    """Store a program (INSERT OR REPLACE by id) and return its id."""
+    program = report_or_program.program if isinstance(report_or_program, CompileReport) \
+        else report_or_program
+    identity = program_id(program)
+    connection = open_store(path)
+    try:
+        with connection:
+            connection.execute(
+                "INSERT OR REPLACE INTO programs(id, name, source, created_ms, traces, body) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (identity, program.name, program.source, int(created_ms), program.traces,
+                 to_json(program).decode("utf-8")))
+    finally:
+        connection.close()
+    return identity
+
+
+def load_program(path: str | os.PathLike[str], name_or_id: str) -> Program:
+    """A program by id (`p-…`), else the latest one with that name (by
+    creation time, then id). A body that does not parse, or that does not
+    hash to its id, raises ProgramFormatError naming the id."""
+    connection = open_readonly(path)
+    try:
+        row = None
+        if _has_programs(connection):
+            if name_or_id.startswith("p-"):
+                row = connection.execute(_BY_ID, (name_or_id,)).fetchone()
+            if row is None:
+                row = connection.execute(_BY_NAME, (name_or_id,)).fetchone()
+    finally:
+        connection.close()
+    if row is None:
+        raise UnknownProgram(f"no program named or with id {name_or_id!r}; "
+                             "see `phantom programs` for the stored ones")
+    identity, body = row
+    try:
+        return from_json(body, expected_id=identity)
+    except ProgramFormatError as exc:
+        raise ProgramFormatError(f"program {identity}: {exc}") from None
+
+
+def list_programs(path: str | os.PathLike[str]) -> tuple[ProgramSummary, ...]:
+    """Every stored program, oldest first. A corrupt body does not hide the
+    others: its summary says what is wrong instead of counting steps."""
+    connection = open_readonly(path)
+    try:
+        rows = connection.execute(_ALL).fetchall() if _has_programs(connection) else []
+    finally:
+        connection.close()
+    summaries = []
+    for identity, name, source, traces, created_ms, body in rows:
+        try:
+            program = from_json(body, expected_id=identity)
+        except ProgramFormatError as exc:
+            summaries.append(ProgramSummary(identity, name, source, traces, None, None, created_ms,
+                                            str(exc)))
+            continue
+        summaries.append(ProgramSummary(identity, name, source, traces, len(program.steps),
+                                        len(program.parameters), created_ms))
+    return tuple(summaries)
+
+
+def _has_programs(connection) -> bool:
+    """A store still at schema v1 has no programs table (and no programs)."""
+    return connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'programs'"
+                              ).fetchone() is not None

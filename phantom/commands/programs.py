@@ -1,0 +1,182 @@
+"""`phantom compile-program` and `phantom programs`: compile demonstrations
+(or a mined routine) into a stored program, and list the stored ones.
+
+The compile is pure and deterministic; the only clock read is here, at the
+CLI edge, for the row's creation time (which is not part of the program or
+its id)."""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime, timezone
+
+import orjson
+
+from ..errors import EXIT_USAGE, CliError
+
+
+def add_parsers(sub, common) -> None:
+    p = sub.add_parser(
+        "compile-program", parents=[common], help="compile recorded demonstrations into a program",
+        description="Align the finished recordings named NAME (at least two), keep the steps every "
+        "demonstration shares, turn typed fields that vary (mean pairwise normalized Levenshtein "
+        "distance > 0.3) into parameters $P0, $P1, …, attach pre/postconditions, and store the "
+        "program. With --routine, compile the occurrences of a mined routine (see `phantom "
+        "routines`) instead; their typed text was never captured, so every typed field becomes a "
+        "parameter. Prints the program id, its steps, parameters and every typed field's distance.")
+    p.add_argument("name", metavar="NAME", help="the recording name (and the program's name)")
+    p.add_argument("--routine", metavar="r-ID", help="compile this mined routine, named NAME")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(handler=run_compile_program)
+
+    p = sub.add_parser(
+        "programs", parents=[common], help="list compiled programs",
+        description="List the programs stored in the capture store: id, name, source, number of "
+        "demonstrations, steps, parameters and when each was compiled (UTC).")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.set_defaults(handler=run_programs)
+
+
+def run_compile_program(args) -> int:
+    from capturer.clock import now_ms
+    from capturer.store import StoreError
+    from capturer.store.paths import resolve_db_path
+    from compiler.api import CompileError
+    from compiler.programs.build import compile_program, report_dict
+    from compiler.programs.errors import ProgramCompileError
+    from compiler.programs.records import ProgramFormatError
+    from compiler.programs.recordings import traces_for_recordings
+    from compiler.programs.store import save_program
+
+    name = args.name.strip()
+    if not name:
+        raise CliError("phantom compile-program: NAME must not be empty", EXIT_USAGE)
+    db = resolve_db_path(args.db)
+    try:
+        if args.routine:
+            traces = _routine_traces(db, args.routine)
+            source = "routine"
+        else:
+            traces = traces_for_recordings(db, name)
+            source = "demonstration"
+        report = compile_program(name, traces, source=source)
+        save_program(db, report, created_ms=now_ms())
+    except (ProgramCompileError, CompileError, StoreError, ProgramFormatError) as exc:
+        raise CliError(f"phantom compile-program: {exc}") from None
+    if args.format == "json":
+        sys.stdout.buffer.write(orjson.dumps(report_dict(report),
+                                             option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n")
+        return 0
+    print(format_report(report))
+    return 0
+
+
+def run_programs(args) -> int:
+    from capturer.store import StoreError
+    from capturer.store.paths import resolve_db_path
+    from compiler.programs.store import list_programs
+
+    try:
+        summaries = list_programs(resolve_db_path(args.db))
+    except StoreError as exc:
+        raise CliError(f"phantom programs: {exc}") from None
+    if args.format == "json":
+        rows = [{name: getattr(s, name) for name in s.__dataclass_fields__} for s in summaries]
+        sys.stdout.buffer.write(orjson.dumps(rows, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2)
+                                + b"\n")
+        return 0
+    print(format_programs(summaries))
+    return 0
+
+
+def _routine_traces(db, routine: str):
+    """The occurrences of one mined routine over the whole history."""
+    from compiler.actions import derive_actions, sessions
+    from compiler.api import read_window
+    from compiler.mining import mine
+    from compiler.programs.errors import ProgramCompileError
+    from compiler.programs.traces import routine_traces
+
+    wanted = routine[2:] if routine.startswith("r-") else routine
+    capture, _ = read_window(db)
+    for found in mine(sessions(derive_actions(capture))):
+        if found.id == wanted:
+            return routine_traces(found, capture)
+    raise ProgramCompileError(f"no routine r-{wanted} in this store; `phantom routines` lists them")
+
+
+def format_report(report) -> str:
+    from compiler.programs.variance import DELTA
+
+    program = report.program
+    plural = "s" if len(program.parameters) != 1 else ""
+    lines = [f"compiled {program.id} {_quote(program.name)} ({program.source}) from {program.traces} "
+             f"demonstrations: {len(program.steps)} steps, {len(program.parameters)} "
+             f"parameter{plural}, {report.dropped_steps} recorded action(s) dropped",
+             f"app {program.app or '(unknown)'}; starts at {program.guard.start_path or '(no target)'}",
+             "steps:"]
+    for step in program.steps:
+        lines.append(f"  {step.index:>3}  {step.action:<6}  {_describe(step)}"
+                     f"   [pre {step.precondition.kind}; post {_post(step)}]")
+    if program.parameters:
+        lines.append("parameters:")
+        for parameter in program.parameters:
+            samples = ", ".join(_quote(s) for s in parameter.samples) or "(not recorded)"
+            lines.append(f"  ${parameter.name}  {_quote(parameter.field)} (step {parameter.step})  "
+                         f"distance {_distance(parameter.mean_distance)}  samples: {samples}")
+    if report.distances:
+        lines.append(f"typed fields (a parameter when distance > δ = {DELTA}):")
+        for item in report.distances:
+            verdict = "parameter" if item.parameterized else "literal"
+            lines.append(f"  step {item.step:>3}  {_quote(item.field):<24} {_distance(item.distance):>9}"
+                         f"  {verdict}")
+    if report.warnings:
+        lines.append("warnings:")
+        lines.extend(f"  - {warning}" for warning in report.warnings)
+    return "\n".join(lines)
+
+
+def format_programs(summaries) -> str:
+    if not summaries:
+        return "no programs stored; record a task twice and run `phantom compile-program NAME`"
+    header = f"{'id':<15} {'source':<13} {'traces':>6} {'steps':>5} {'params':>6}  {'created (UTC)':<17}  name"
+    lines = [header, "-" * len(header)]
+    for s in summaries:
+        steps = "?" if s.steps is None else str(s.steps)
+        params = "?" if s.parameters is None else str(s.parameters)
+        created = datetime.fromtimestamp(s.created_ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M")
+        line = (f"{s.id:<15} {s.source:<13} {s.traces:>6} {steps:>5} {params:>6}  {created:<17}  "
+                f"{s.name}")
+        if s.problem:
+            line += f"  (unreadable: {s.problem})"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _describe(step) -> str:
+    target = step.target
+    if step.action == "switch":
+        return f"to {step.app}"
+    if step.action == "key":
+        return f"{step.key} in {step.app}"
+    what = "(no target)"
+    if target is not None:
+        what = f"{target.role or 'element'} {_quote(target.display)}" if target.display else (
+            target.role or ("(no target)" if not target.path else target.path))
+    if step.action == "type":
+        value = step.text if step.parameter else _quote(step.text or "")
+        return f"{what} ← {value}"
+    return what
+
+
+def _post(step) -> str:
+    condition = step.postcondition
+    return condition.expect if condition.kind == "state_delta" else condition.kind
+
+
+def _distance(value) -> str:
+    return "unknown" if value is None else f"{value:.4f}"
+
+
+def _quote(text: str) -> str:
+    return orjson.dumps(text).decode("utf-8")

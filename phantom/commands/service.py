@@ -1,0 +1,81 @@
+"""`phantom replay-service` (what D-Bus activation starts) and `phantom
+shortcut` (the exact `gdbus call` line to bind to a key)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+from ..errors import EXIT_USAGE, CliError
+
+
+def add_parsers(sub, common) -> None:
+    p = sub.add_parser(
+        "replay-service", parents=[common], help="serve org.phantom.Replay1 on the session bus",
+        description="Serve org.phantom.Replay1 (ListPrograms, Describe, Replay, ReplayAsync, "
+        "Context, ListRoutines) until idle. D-Bus activation and the phantom-replay systemd unit "
+        "start this; you rarely run it by hand.")
+    p.add_argument("--idle-timeout", type=float, default=120.0,
+                   help="exit after this many seconds without a call (default 120)")
+    p.add_argument("-v", "--verbose", action="store_true")
+    p.set_defaults(handler=run_service)
+
+    p = sub.add_parser(
+        "shortcut", help="print the gdbus command that replays a program (for a key binding)",
+        description="Print the exact command to bind to a keyboard shortcut: it asks the replay "
+        "service (started on demand) to replay the program with these parameters.")
+    p.add_argument("program", help="program name or id")
+    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
+    p.set_defaults(handler=run_shortcut)
+
+
+def run_service(args) -> int:
+    from capturer.store.paths import resolve_db_path
+    from replay.service import ReplayService
+
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
+                        format="phantom-replay: %(levelname)s %(message)s")
+    if args.idle_timeout <= 0:
+        raise CliError("phantom replay-service: --idle-timeout must be positive", EXIT_USAGE)
+    service = ReplayService(resolve_db_path(args.db), idle_timeout=args.idle_timeout)
+    try:
+        return asyncio.run(service.serve())
+    except OSError as exc:
+        raise CliError(f"cannot serve on the session bus: {exc}") from None
+
+
+def gvariant_string(value: str) -> str:
+    escaped = value.replace("\\", "\\\\").replace("'", "\\'")
+    return f"'{escaped}'"
+
+
+def shortcut_command(program: str, parameters: dict[str, str]) -> str:
+    mapping = "{" + ", ".join(f"{gvariant_string(k)}: {gvariant_string(v)}"
+                              for k, v in sorted(parameters.items())) + "}"
+    if not parameters:
+        mapping = "@a{ss} {}"
+    argv = ["gdbus", "call", "--session", "--dest", "org.phantom.Replay1", "--object-path",
+            "/org/phantom/Replay1", "--method", "org.phantom.Replay1.Replay",
+            gvariant_string(program), mapping]
+    return " ".join(_shell_word(a) for a in argv)
+
+
+def _shell_word(word: str) -> str:
+    """Plain words bare; anything else in double quotes (readable next to the
+    single quotes GVariant uses), with the shell's specials escaped."""
+    if word and all(c.isalnum() or c in "-_./=:" for c in word):
+        return word
+    escaped = word.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$").replace("`", "\\`")
+    return f'"{escaped}"'
+
+
+def run_shortcut(args) -> int:
+    from replay.params import ParameterError, parse_assignments
+
+    try:
+        parameters = parse_assignments(args.param)
+    except ParameterError as exc:
+        raise CliError(f"phantom shortcut: {exc}", EXIT_USAGE) from None
+    print(shortcut_command(args.program, parameters))
+    return 0

@@ -1,0 +1,296 @@
+"""`org.phantom.Replay1`: replay, context and routines over the session bus,
+for desktop shortcuts (`gdbus call …`) and any other local client.
+
+Started on demand by D-Bus activation (or its systemd unit), it exits after
+an idle timeout so the embedding model does not sit in memory. One replay
+runs at a time; a second gets `org.phantom.Error.Busy`. Every refusal is a
+named `org.phantom.Error.*` and sends no input.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Annotated
+
+from dbus_fast import BusType, DBusError, NameFlag, RequestNameReply
+from dbus_fast.aio import MessageBus
+from dbus_fast.annotations import DBusSignature
+from dbus_fast.constants import PropertyAccess
+from dbus_fast.service import ServiceInterface, dbus_method, dbus_property, dbus_signal
+
+log = logging.getLogger(__name__)
+
+BUS_NAME = "org.phantom.Replay1"
+OBJECT_PATH = "/org/phantom/Replay1"
+INTERFACE = "org.phantom.Replay1"
+ERROR = "org.phantom.Error."
+DEFAULT_IDLE_TIMEOUT_S = 120.0
+
+StrDict = Annotated[dict[str, str], DBusSignature("a{ss}")]
+ProgramList = Annotated[list[tuple[str, str, int, int]], DBusSignature("a(ssuu)")]
+RunReply = Annotated[tuple[str, int, str], DBusSignature("(sus)")]
+
+
+def _error(name: str, message: str) -> DBusError:
+    return DBusError(ERROR + name, message)
+
+
+class ReplayInterface(ServiceInterface):
+    def __init__(self, service: "ReplayService") -> None:
+        super().__init__(INTERFACE)
+        self._service = service
+
+    # -- programs ------------------------------------------------------------------------
+    @dbus_method()
+    def ListPrograms(self) -> ProgramList:
+        """(id, name, steps, parameters) of every stored program."""
+        self._service.touch()
+        from compiler.programs.store import list_programs
+
+        return [[p.id, p.name, p.steps, p.parameters] for p in list_programs(self._service.db)]
+
+    @dbus_method()
+    def Describe(self, program: "s") -> "s":
+        """A program's steps, parameter map and guard, as JSON."""
+        self._service.touch()
+        loaded = self._service.load(program)
+        from compiler.programs.records import to_json
+
+        body = json.loads(to_json(loaded))
+        body["id"] = loaded.id
+        return json.dumps(body, sort_keys=True)
+
+    # -- replay ----------------------------------------------------------------------------
+    @dbus_method()
+    async def Replay(self, program: "s", parameters: StrDict) -> RunReply:
+        """Replay and wait: (status, run id, result JSON)."""
+        result = await self._service.replay(program, parameters, wait=True)
+        return [result["status"], result["run_id"] or 0, json.dumps(result, sort_keys=True)]
+
+    @dbus_method()
+    async def ReplayAsync(self, program: "s", parameters: StrDict) -> "u":
+        """Start a replay and return its token at once; follow StepFinished,
+        Escalated and RunFinished signals."""
+        return await self._service.replay(program, parameters, wait=False)
+
+    @dbus_method()
+    def Cancel(self) -> "b":
+        """Stop the running replay before its next step."""
+        return self._service.cancel()
+
+    # -- memory ----------------------------------------------------------------------------
+    @dbus_method()
+    async def Context(self, since: "s", until: "s", format: "s") -> "s":
+        """The compiled window (ISO 8601 times; since='' and until='' for today) in
+        compact, json or markdown format."""
+        return await self._service.context(since, until, format)
+
+    @dbus_method()
+    async def ListRoutines(self) -> "s":
+        """Routine candidates with measures and gate verdicts, as JSON."""
+        return await self._service.routines()
+
+    @dbus_property(access=PropertyAccess.READ)
+    def Busy(self) -> "b":
+        return self._service.busy
+
+    # -- signals -----------------------------------------------------------------------------
+    @dbus_signal()
+    def StepFinished(self, token: int, step: int, policy: str, outcome: str) -> Annotated[
+            tuple[int, int, str, str], DBusSignature("uuss")]:
+        return [token, step, policy, outcome]
+
+    @dbus_signal()
+    def Escalated(self, token: int, step: int, reason: str, candidates: str) -> Annotated[
+            tuple[int, int, str, str], DBusSignature("uuss")]:
+        return [token, step, reason, candidates]
+
+    @dbus_signal()
+    def RunFinished(self, token: int, status: str, result: str) -> Annotated[
+            tuple[int, str, str], DBusSignature("uss")]:
+        return [token, status, result]
+
+
+class ReplayService:
+    def __init__(self, db: Path, idle_timeout: float = DEFAULT_IDLE_TIMEOUT_S) -> None:
+        self.db = db
+        self.idle_timeout = idle_timeout
+        self.interface = ReplayInterface(self)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._last_activity = time.monotonic()
+        self._lock = threading.Lock()
+        self._busy = False
+        self._token = 0
+        self._engine = None
+        self._stop = threading.Event()
+
+    @property
+    def busy(self) -> bool:
+        return self._busy
+
+    def touch(self) -> None:
+        self._last_activity = time.monotonic()
+
+    # -- running -------------------------------------------------------------------------------
+    async def serve(self) -> int:
+        self._loop = asyncio.get_running_loop()
+        bus = await MessageBus(bus_type=BusType.SESSION).connect()
+        bus.export(OBJECT_PATH, self.interface)
+        reply = await bus.request_name(BUS_NAME, NameFlag.DO_NOT_QUEUE)
+        if reply not in (RequestNameReply.PRIMARY_OWNER, RequestNameReply.ALREADY_OWNER):
+            bus.disconnect()
+            log.error("%s is already owned", BUS_NAME)
+            return 1
+        log.info("serving %s (idle timeout %.0f s)", BUS_NAME, self.idle_timeout)
+        try:
+            while True:
+                await asyncio.sleep(min(1.0, self.idle_timeout / 4))
+                idle = time.monotonic() - self._last_activity
+                if not self._busy and idle >= self.idle_timeout:
+                    log.info("idle for %.0f s; exiting", idle)
+                    break
+        finally:
+            try:
+                await bus.release_name(BUS_NAME)
+            except Exception:  # noqa: BLE001 - the bus may be gone
+                pass
+            bus.disconnect()
+        return 0
+
+    def load(self, name_or_id: str):
+        from compiler.programs.records import ProgramFormatError
+        from compiler.programs.store import UnknownProgram, load_program
+
+        try:
+            return load_program(self.db, name_or_id)
+        except UnknownProgram as exc:
+            raise _error("UnknownProgram", str(exc).strip("'\"")) from None
+        except ProgramFormatError as exc:
+            raise _error("CorruptProgram", str(exc)) from None
+
+    async def replay(self, name_or_id: str, parameters: dict[str, str], *, wait: bool):
+        self.touch()
+        program = self.load(name_or_id)
+        from replay.params import ParameterError, bind
+
+        try:
+            bind(program, parameters)
+        except ParameterError as exc:
+            raise _error("InvalidParameter", f"{exc}; nothing was sent") from None
+        with self._lock:
+            if self._busy:
+                raise _error("Busy", "a replay is already running; wait for RunFinished")
+            self._busy = True
+            self._token += 1
+            token = self._token
+        try:
+            await self._loop.run_in_executor(None, _check_guard, program)
+        except DBusError:
+            self._busy = False
+            raise
+        self._stop.clear()
+        self.interface.emit_properties_changed({"Busy": True})
+        future = self._loop.run_in_executor(None, self._run, program, parameters, token)
+        if not wait:
+            return token
+        return await future
+
+    def _run(self, program, parameters: dict[str, str], token: int) -> dict:
+        """Runs in a worker thread; signals go back through the loop."""
+        from replay.engine import ReplayEngine
+        from replay.results import result_dict
+        from replay.telemetry import Telemetry
+
+        emit = self._loop.call_soon_threadsafe
+        try:
+            if self._engine is None:
+                self._engine = ReplayEngine()
+            engine = self._engine
+            engine.telemetry = Telemetry(self.db)
+            engine.stop = self._stop
+            engine.on_step = lambda outcome: emit(self.interface.StepFinished, token, outcome.index,
+                                                  outcome.policy, outcome.outcome)
+            result = result_dict(engine.run(program, parameters, trigger="dbus"))
+        except Exception as exc:  # noqa: BLE001 - reported as a failed run, never a dead service
+            log.exception("replay failed")
+            result = {"run_id": None, "program_id": program.id, "program": program.name,
+                      "status": "failed", "steps": [], "sent_input": False, "vlm_calls": 0,
+                      "elapsed_ms": 0, "escalation": {"step": 0, "policy": "escalate_to_agent",
+                                                      "reason": str(exc), "candidates": []}}
+        finally:
+            self._busy = False
+            self.touch()
+        escalation = result.get("escalation")
+        if escalation:
+            emit(self.interface.Escalated, token, escalation["step"], escalation["reason"],
+                 json.dumps(escalation["candidates"], sort_keys=True))
+        emit(self.interface.RunFinished, token, result["status"], json.dumps(result, sort_keys=True))
+        emit(self.interface.emit_properties_changed, {"Busy": False})
+        return result
+
+    def cancel(self) -> bool:
+        self.touch()
+        if not self._busy:
+            return False
+        self._stop.set()
+        return True
+
+    async def context(self, since: str, until: str, fmt: str) -> str:
+        self.touch()
+        from compiler.api import CompileError, compile_window, render
+
+        def work() -> str:
+            try:
+                if not since and not until:
+                    from capturer.clock import local_zone_name, now_ms
+                    from compiler.timefmt import TimeFormat  # noqa: F401
+
+                    compiled = compile_window(self.db, day=_today(now_ms(), local_zone_name()))
+                else:
+                    compiled = compile_window(self.db, since=since or None, until=until or None)
+                return render(compiled, fmt or "compact").decode()
+            except CompileError as exc:
+                raise _error("InvalidWindow", str(exc)) from None
+        return await self._loop.run_in_executor(None, work)
+
+    async def routines(self) -> str:
+        self.touch()
+        from compiler.api import CompileError, read_window
+        from compiler.routines_report import report_dict, report_routines
+
+        def work() -> str:
+            try:
+                capture, window = read_window(self.db)
+            except CompileError as exc:
+                raise _error("InvalidWindow", str(exc)) from None
+            return json.dumps(report_dict(report_routines(capture, window.zone, limit=50)),
+                              sort_keys=True)
+        return await self._loop.run_in_executor(None, work)
+
+
+def _check_guard(program) -> None:
+    """The application and a window of it must be there before a replay is
+    accepted; otherwise the caller gets GuardMismatch and nothing is sent."""
+    from replay import live
+
+    try:
+        application = live.find_application(program.guard.app)
+        window = live.main_window(application) if application is not None else None
+    except live.LiveTreeError as exc:
+        raise _error("GuardMismatch", f"{exc}; nothing was sent") from None
+    if window is None:
+        raise _error("GuardMismatch", f"{program.guard.app} is not running with a window; "
+                     "nothing was sent")
+
+
+def _today(ms: int, zone: str) -> str:
+    from datetime import datetime, timezone
+
+    from compiler.window import zone_info
+
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).astimezone(zone_info(zone)).date().isoformat()
