@@ -19,7 +19,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .commands import capture, compile, demo, install, record, replay, routines, service
+    from .commands import (capture, compile, demo, install, programs, record, replay, routines,
+                           service)
 
     parser = _Parser(prog="phantom", description="Phantom: local-first desktop memory and "
                      "routine replay for X11. Capture what you do, compile it into deterministic "
@@ -32,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     compile.add_parsers(sub, common)
     routines.add_parsers(sub, common)
     record.add_parsers(sub, common)
+    programs.add_parsers(sub, common)
     replay.add_parsers(sub, common)
     service.add_parsers(sub, common)
     install.add_parsers(sub, common)

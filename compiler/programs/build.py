@@ -73,54 +73,13 @@ def compile_aligned(name: str, traces: Sequence[Trace], aligned: AlignedTraces, 
     notes: list[str] = []
     rows = aligned.steps
     for index, row in enumerate(rows):
-        chosen = _representative(row, aligned.reference)
-        kind = chosen.step.kind
-        target, problem = _target(chosen) if kind in ("click", "type") else (None, None)
-        if problem:
-            notes.append(f"step {index}: {problem}")
-        typed_next = (kind == "click" and index + 1 < len(rows)
-                      and all(now.step.target and after.step.kind == "type"
-                              and after.step.target == now.step.target
-                              for now, after in zip(row, rows[index + 1])))
-        fields = dict(index=index, action=kind, target=target,
-                      precondition=precondition(kind, target),
-                      postcondition=postcondition(kind, target, typed_next=typed_next))
-        if kind == "type":
-            label = _field_label(target)
-            decision = decide([traced.text for traced in row], aligned.reference)
-            if not decision.parameter and decision.literal.startswith("$P"):
-                # The format reads any text starting "$P" as a parameter, so
-                # such a constant cannot be stored as a literal.
-                notes.append(f"step {index}: the constant {decision.literal!r} typed into "
-                             f"'{label}' would read as a parameter, so it is one")
-                decision = replace(decision, parameter=True, literal=None)
-            distance = None if decision.distance is None else round(decision.distance, DISTANCE_DIGITS)
-            if decision.parameter:
-                parameter = f"P{len(parameters)}"
-                parameters.append(Parameter(parameter, index, label, decision.samples, distance))
-                fields["text"] = "$" + parameter
-                if decision.distance is None:
-                    notes.append(f"step {index}: the text typed into '{label}' was not recorded "
-                                 f"(a password field, or passive capture); it is ${parameter} and "
-                                 "must be given at replay")
-            else:
-                fields["text"] = decision.literal
-            if decision.distance is not None and abs(decision.distance - DELTA) <= NEAR_THRESHOLD:
-                verdict = "a parameter" if decision.parameter else "a literal"
-                notes.append(f"step {index}: '{label}' has distance {decision.distance:.4f}, within "
-                             f"{NEAR_THRESHOLD} of δ = {DELTA}; it is {verdict} — check it")
-            fields.update(distance=distance, samples=decision.samples)
-            distances.append(FieldDistance(index, label, distance, decision.parameter))
-        elif kind == "key":
-            fields.update(key=chosen.step.target, app=chosen.step.app)
-        elif kind == "switch":
-            fields["app"] = chosen.step.app
-        if unverified(kind, target):
-            notes.append(f"step {index}: {_unverified_note(kind, target)}")
-        elif kind == "click" and not chosen.step.specific:
-            notes.append(f"step {index}: the click landed in a zone of '{target.path}', not on a "
-                         "named element; replay relies on the recorded position inside it")
-        steps.append(ProgramStep(**fields))
+        following = rows[index + 1] if index + 1 < len(rows) else None
+        step, parameter, distance, step_notes = _compile_step(
+            index, row, following, aligned.reference, f"P{len(parameters)}")
+        steps.append(step)
+        parameters.extend([parameter] if parameter else [])
+        distances.extend([distance] if distance else [])
+        notes.extend(step_notes)
 
     acting = [step for step in steps if step.action != "switch"]
     first = acting[0] if acting else steps[0]
@@ -161,6 +120,62 @@ def _check(name: str, traces: Sequence[Trace], source: str) -> None:
     for trace in traces:
         if not trace.actions:
             raise ProgramCompileError(f"{trace.origin} has no actions; record it again or delete it")
+
+
+def _compile_step(index: int, row: tuple[TraceAction, ...], following: tuple[TraceAction, ...] | None,
+                  reference: int, next_parameter: str
+                  ) -> tuple[ProgramStep, Parameter | None, FieldDistance | None, list[str]]:
+    """One aligned position (each trace's action there) as a program step,
+    the parameter it introduces (named `next_parameter`), its reported
+    distance (type steps) and the notes a person should read."""
+    chosen = _representative(row, reference)
+    kind = chosen.step.kind
+    notes: list[str] = []
+    target, problem = _target(chosen) if kind in ("click", "type") else (None, None)
+    if problem:
+        notes.append(f"step {index}: {problem}")
+    typed_next = (kind == "click" and following is not None
+                  and all(now.step.target and after.step.kind == "type"
+                          and after.step.target == now.step.target
+                          for now, after in zip(row, following)))
+    fields = dict(index=index, action=kind, target=target, precondition=precondition(kind, target),
+                  postcondition=postcondition(kind, target, typed_next=typed_next))
+    parameter = reported = None
+    if kind == "type":
+        label = _field_label(target)
+        decision = decide([traced.text for traced in row], reference)
+        if not decision.parameter and decision.literal.startswith("$P"):
+            # The format reads any text starting "$P" as a parameter, so such
+            # a constant cannot be stored as a literal.
+            notes.append(f"step {index}: the constant {decision.literal!r} typed into '{label}' "
+                         "would read as a parameter, so it is one")
+            decision = replace(decision, parameter=True, literal=None)
+        distance = None if decision.distance is None else round(decision.distance, DISTANCE_DIGITS)
+        if decision.parameter:
+            parameter = Parameter(next_parameter, index, label, decision.samples, distance)
+            fields["text"] = "$" + next_parameter
+            if decision.distance is None:
+                notes.append(f"step {index}: the text typed into '{label}' was not recorded (a "
+                             f"password field, or passive capture); it is ${next_parameter} and "
+                             "must be given at replay")
+        else:
+            fields["text"] = decision.literal
+        if decision.distance is not None and abs(decision.distance - DELTA) <= NEAR_THRESHOLD:
+            verdict = "a parameter" if decision.parameter else "a literal"
+            notes.append(f"step {index}: '{label}' has distance {decision.distance:.4f}, within "
+                         f"{NEAR_THRESHOLD} of δ = {DELTA}; it is {verdict} — check it")
+        fields.update(distance=distance, samples=decision.samples)
+        reported = FieldDistance(index, label, distance, decision.parameter)
+    elif kind == "key":
+        fields.update(key=chosen.step.target, app=chosen.step.app)
+    elif kind == "switch":
+        fields["app"] = chosen.step.app
+    if unverified(kind, target):
+        notes.append(f"step {index}: {_unverified_note(kind, target)}")
+    elif kind == "click" and not chosen.step.specific:
+        notes.append(f"step {index}: the click landed in a zone of '{target.path}', not on a named "
+                     "element; replay relies on the recorded position inside it")
+    return ProgramStep(**fields), parameter, reported, notes
 
 
 def _representative(row: tuple[TraceAction, ...], reference: int) -> TraceAction:

@@ -41,7 +41,8 @@ def traces_for_recordings(db_path: str | os.PathLike[str], name: str) -> tuple[T
             if not recordings:
                 hint = (f"a recording named {name!r} is still running — stop it with "
                         "`phantom record stop`" if running else
-                        f"use `phantom record start {shlex.quote(name)}`, do the task, then `phantom record stop`")
+                        f"use `phantom record start {shlex.quote(name)}`, do the task, then "
+                        "`phantom record stop`")
                 raise ProgramCompileError(f"no finished recording named {name!r}; {hint}")
             traces = []
             for recording in recordings:

@@ -13,7 +13,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from capturer.store import open_readonly, open_store
+import apsw
+
+from capturer.store import StoreError, open_readonly, open_store
 
 from .build import CompileReport
 from .errors import UnknownProgram
@@ -50,6 +52,9 @@ def save_program(path: str | os.PathLike[str], report_or_program: CompileReport 
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (identity, program.name, program.source, int(created_ms), program.traces,
                  to_json(program).decode("utf-8")))
+    except apsw.Error as exc:   # read-only file, disk full, locked past the timeout
+        raise StoreError(f"cannot save program {identity} to {path} ({exc.__class__.__name__})",
+                         path=str(path)) from None
     finally:
         connection.close()
     return identity

@@ -30,7 +30,10 @@ def zone_near(connection: apsw.Connection, ts_ms: int) -> str | None:
 
 
 def span(connection: apsw.Connection) -> tuple[int | None, int | None]:
-    return connection.execute("SELECT min(ts_ms), max(ts_ms) FROM snapshots").fetchone()
+    """First and last instant of any snapshot or input row."""
+    return connection.execute(
+        "SELECT min(a), max(b) FROM (SELECT min(ts_ms) AS a, max(ts_ms) AS b FROM snapshots "
+        "UNION ALL SELECT min(ts_ms), max(end_ms) FROM input_events)").fetchone()
 
 
 def read(connection: apsw.Connection, since_ms: int, until_ms: int) -> Capture:

@@ -97,6 +97,7 @@ def _routine_traces(db, routine: str):
     from compiler.programs.errors import ProgramCompileError
     from compiler.programs.traces import routine_traces
 
+    routine = routine.strip().lower()
     wanted = routine[2:] if routine.startswith("r-") else routine
     capture, _ = read_window(db)
     for found in mine(sessions(derive_actions(capture))):
@@ -110,8 +111,9 @@ def format_report(report) -> str:
 
     program = report.program
     plural = "s" if len(program.parameters) != 1 else ""
+    traces = "demonstrations" if program.source == "demonstration" else "occurrences"
     lines = [f"compiled {program.id} {_quote(program.name)} ({program.source}) from {program.traces} "
-             f"demonstrations: {len(program.steps)} steps, {len(program.parameters)} "
+             f"{traces}: {len(program.steps)} steps, {len(program.parameters)} "
              f"parameter{plural}, {report.dropped_steps} recorded action(s) dropped",
              f"app {program.app or '(unknown)'}; starts at {program.guard.start_path or '(no target)'}",
              "steps:"]
@@ -139,7 +141,8 @@ def format_report(report) -> str:
 def format_programs(summaries) -> str:
     if not summaries:
         return "no programs stored; record a task twice and run `phantom compile-program NAME`"
-    header = f"{'id':<15} {'source':<13} {'traces':>6} {'steps':>5} {'params':>6}  {'created (UTC)':<17}  name"
+    header = (f"{'id':<15} {'source':<13} {'traces':>6} {'steps':>5} {'params':>6}  "
+              f"{'created (UTC)':<17}  name")
     lines = [header, "-" * len(header)]
     for s in summaries:
         steps = "?" if s.steps is None else str(s.steps)

@@ -125,6 +125,8 @@ def _pace(ws: Workspace, begin: int, lunch: int, lunch_end: int, end: int) -> No
     desk.filler = min(0.95, max(0.1, 0.5 * inputs ** 3))
     elements = 0.97 * TARGET_ELEMENTS * share / max(1, desk.element_count)
     ws.scale = min(3.0, max(0.25, elements ** 3))
+    # ahead of the element budget: keep cached walks longer (fewer stale trees)
+    desk.reuse_ms = 45_000 if elements >= 1 else int(45_000 + (1 - elements) * 6_000_000)
 
 
 def _run(ws: Workspace, rng: random.Random, item: Item) -> None:

@@ -81,6 +81,7 @@ class Desk:
         self.awake = False
         self.filler = 0.55            # how often a pause holds a scroll or paging key (paced)
         self.element_count = 0
+        self.reuse_ms = TREE_REUSE_MS       # a refocused window keeps its walk this long (paced)
         self.last_action_ms = 0       # conservative: any input that may be an action, any focus/title change
         self._walks: dict[int, tuple] = {}
         self._thumbs = THUMBNAILS_PER_DAY
@@ -258,7 +259,7 @@ class Desk:
         assert window is not None
         ts = self.t
         if window.app.accessible:
-            if window.dirty or window.tree is None or ts - window.tree_ms > TREE_REUSE_MS:
+            if window.dirty or window.tree is None or ts - window.tree_ms > self.reuse_ms:
                 took = self._walk(window, ts)
             else:
                 took = self.rng.randint(2, 9)

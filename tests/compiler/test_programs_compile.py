@@ -297,3 +297,22 @@ def test_bad_name_and_source():
         compile_program("  ", traces, source="demonstration")
     with pytest.raises(ProgramCompileError, match="source"):
         compile_program("x", traces, source="magic")
+
+
+def test_same_id_across_processes_hash_seeds_and_zones():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    script = ("from test_programs_compile import form_report, ADA, ALAN\n"
+              "print(form_report([ADA, ALAN]).program.id)")
+    ids = set()
+    for seed, zone in (("1", "UTC"), ("2", "Asia/Tokyo"), ("3", "America/Lima")):
+        env = dict(os.environ, PYTHONHASHSEED=seed, TZ=zone, LC_ALL="C",
+                   PYTHONPATH=os.pathsep.join([str(here.parents[1]), str(here)]))
+        out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                             check=True).stdout.strip()
+        ids.add(out)
+    assert ids == {form_report([ADA, ALAN]).program.id}

@@ -339,7 +339,8 @@ def test_nocta_layout_compiles_with_activity_frames(tmp_path):
             os.environ["TZ"] = old_tz
         time.tzset()
     assert "USER ACTIVITY (2026-03-02" in block
-    assert "Firefox/github.com" in block and "Thunderbird" in block
+    apps = {(frame.app, frame.site) for frame in document.frames}
+    assert ("Firefox", "github.com") in apps and ("Thunderbird", None) in apps
     clicks = sum(frame.input.clicks for frame in document.frames)
     assert clicks > 300
 
