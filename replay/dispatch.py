@@ -63,7 +63,7 @@ class Dispatcher:
             seen = f"'{hit.display}' ({hit.role})" if hit else "nothing"
             raise DispatchError(f"refusing a blind click: {seen} is under ({cx},{cy}), "
                                 f"not '{element.display}'")
-        self.xinput.click(cx, cy, settle=0.0)
+        self.xinput.click(cx, cy, settle=0.0, hold=0.02)
         if self.xinput.pointer() != (cx, cy):
             raise DispatchError("the pointer was not where it was sent", sent=True)
 

@@ -43,6 +43,16 @@ class Decision:
 
 
 def decide(step: ProgramStep, window, matcher: LabelMatcher) -> Decision:
+    decision = _decide(step, window, matcher)
+    element = decision.element
+    if decision.may_act and element is not None and "sensitive" not in element.states():
+        # Acting on a disabled control does nothing and would look like success.
+        return Decision(ESCALATE, None, f"'{element.display or element.role}' is disabled",
+                        decision.score, decision.runner_up, decision.candidates)
+    return decision
+
+
+def _decide(step: ProgramStep, window, matcher: LabelMatcher) -> Decision:
     target = step.target
     if step.action in ("key", "switch") or target is None or step.precondition.kind == "always_true":
         return Decision(DIRECT, None, "no target to check")

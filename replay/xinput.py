@@ -47,11 +47,15 @@ class XTestInput:
         xtest.fake_input(self._display, X.MotionNotify, x=int(x), y=int(y))
         self._display.sync()
 
-    def click(self, x: int, y: int, button: int = 1, *, settle: float = 0.03) -> None:
+    def click(self, x: int, y: int, button: int = 1, *, settle: float = 0.03,
+              hold: float = 0.06) -> None:
+        """Move, wait `settle`, press, hold the button `hold` seconds (about
+        what a person's click takes), release."""
         self.move(x, y)
         time.sleep(settle)
         xtest.fake_input(self._display, X.ButtonPress, button)
         self._display.sync()
+        time.sleep(hold)
         xtest.fake_input(self._display, X.ButtonRelease, button)
         self._display.sync()
 

@@ -37,6 +37,7 @@ ADDRESS_BAR_NAMES = frozenset({"address and search bar", "search or enter addres
                                "address bar", "location", "search with google or enter address"})
 HIT_TOLERANCE_PX = 6
 FIELD_QUERY_DELAY_MS = 60
+HIT_RETRY_S = 0.12
 FIELD_QUERY_RETRIES = 3
 HUNG_BACKOFF_S = 10.0
 CACHED_WINDOWS = 8
@@ -256,10 +257,15 @@ class AccessibilityWorker:
         if frame is None:
             return HitResult(None, "none")
         chain = hit_test(frame, x, y)
+        if len(chain) < 2 or _is_container(chain[-1]):
+            # Right after a click the application may be re-laying itself out
+            # (a label grew, the window resized) and report transient extents;
+            # look once more after it has settled.
+            time.sleep(HIT_RETRY_S)
+            chain = hit_test(frame, x, y)
         cached = self._trees.get(window.window_id)
         deepest = chain[-1]
-        role = deepest.getRoleName()
-        named = bool(deepest.name) or role not in CONTAINER_ROLES
+        named = not _is_container(deepest)
         if len(chain) > 1 and named:
             return HitResult(self._element_id_for(chain, window, cached), "exact")
         if cached is not None:
@@ -459,6 +465,10 @@ def _is_timeout(exc: Exception) -> bool:
         return True
     text = str(exc).lower()
     return "timeout" in text or "timed out" in text or "noreply" in text
+
+
+def _is_container(accessible) -> bool:
+    return not accessible.name and accessible.getRoleName() in CONTAINER_ROLES
 
 
 def _ancestors(accessible) -> list:

@@ -180,7 +180,10 @@ def hit_test(window, x: int, y: int, max_depth: int = 32) -> list:
     """The chain of accessibles under a desktop point, outermost first.
 
     GTK answers `getAccessibleAtPoint` with the direct child only, so the
-    search recurses until no deeper child contains the point.
+    search recurses. GTK3 containers also sometimes answer "nothing" for a
+    point that one of their children plainly covers (seen right after a
+    window grows); then the children's own extents are checked, so a click
+    on a button is not mistaken for a click on the panel around it.
     """
     import pyatspi
 
@@ -190,12 +193,32 @@ def hit_test(window, x: int, y: int, max_depth: int = 32) -> list:
         try:
             child = current.queryComponent().getAccessibleAtPoint(x, y, pyatspi.DESKTOP_COORDS)
         except NotImplementedError:
-            break
+            child = None
         if child is None or child.path == current.path:
+            child = _child_covering(current, x, y)
+        if child is None:
             break
         chain.append(child)
         current = child
     return chain
+
+
+def _child_covering(parent, x: int, y: int, limit: int = 200):
+    """The showing child whose extents contain the point (smallest first)."""
+    import pyatspi
+
+    count = parent.childCount
+    best, best_area = None, None
+    for index in range(min(max(count, 0), limit)):
+        child = parent.getChildAtIndex(index)
+        if child is None or not child.getState().contains(pyatspi.STATE_SHOWING):
+            continue
+        cx, cy, cw, ch = read_extents(child)
+        if None in (cx, cy, cw, ch) or cw <= 0 or ch <= 0:
+            continue
+        if cx <= x < cx + cw and cy <= y < cy + ch and (best_area is None or cw * ch < best_area):
+            best, best_area = child, cw * ch
+    return best
 
 
 def path_of(chain: list, app: str) -> str:

@@ -85,6 +85,14 @@ def _check_days(days: int) -> None:
         raise SynthError(f"--days must be between 1 and {MAX_DAYS} (got {days})")
 
 
+def _remove_sidecars(path: Path) -> None:
+    for suffix in ("-wal", "-shm", "-journal"):
+        try:
+            os.unlink(f"{path}{suffix}")
+        except FileNotFoundError:
+            pass
+
+
 def _remove(path: Path) -> None:
     for suffix in ("", "-wal", "-shm", "-journal"):
         try:
@@ -149,6 +157,8 @@ def synthesize(db_path: str | os.PathLike[str], *, days: int, seed: int = DEFAUL
         raise
     if overwrite:
         _remove(path)
+    else:
+        _remove_sidecars(path)   # orphans of a deleted database would be read as part of this one
     os.replace(partial, path)
     return SynthSummary(str(path), layout, seed, days, calendar[0].iso, calendar[-1].iso, tz, totals["snapshots"],
                         totals["input_events"], totals["elements"], totals["trees"], totals["blind_spots"],

@@ -69,11 +69,15 @@ def unique_click(ws: Workspace, rng: random.Random, button: int = 1) -> bool:
     window = ws.desk.focus
     if window is None or not window.view.content or not window.app.accessible:
         return False
-    targets = present(ws, [t for t in window.view.content if t[0] != "page tab"])
+    # never the same item twice a day: a list that stays on screen must not
+    # turn its items into common targets
+    targets = present(ws, [t for t in window.view.content if t[0] != "page tab" and (window.app.app, *t)
+                           not in ws.clicked])
     if not targets:
         return False
     role, label = rng.choice(targets)
     ws.desk.click(role, label, resolution="exact" if rng.random() < 0.9 else "tolerance", button=button)
+    ws.clicked.add((window.app.app, role, label))
     ws.last_c = None
     return True
 
@@ -222,11 +226,14 @@ def tab_click(ws: Workspace, rng: random.Random, site: str | None = None) -> boo
     """Click a tab whose title carries an id (unique content)."""
     options = [i for i, tab in enumerate(ws.tabs) if i != ws.active and tab.site and tab.page.distinct
                and (site is None or tab.site == site)]
-    options = [i for i in options if ws.desk.has_node(ws.firefox, "page tab", ws.tabs[i].page.title)]
+    options = [i for i in options if ws.desk.has_node(ws.firefox, "page tab", ws.tabs[i].page.title)
+               and ("firefox", "page tab", ws.tabs[i].page.title) not in ws.clicked]
     if not options:
         return False
     before = ws.site
-    ws.select_tab(rng.choice(options))
+    index = rng.choice(options)
+    ws.clicked.add(("firefox", "page tab", ws.tabs[index].page.title))
+    ws.select_tab(index)
     ws.last_c = None
     note_site(ws, before)
     return True
@@ -414,9 +421,10 @@ def _sheet(ws: Workspace, window: Window, rng: random.Random) -> None:
     if r < 0.32:
         unique_click(ws, rng)
     elif r < 0.52:
-        cells = present(ws, view.content)
+        cells = present(ws, [c for c in view.content if ("libreoffice-calc", *c) not in ws.clicked])
         if cells:
             role, label = rng.choice(cells)
+            ws.clicked.add(("libreoffice-calc", role, label))
             desk.click(role, label)
             desk.wait(rng.randint(300, 1500))
             desk.type(role, label, rng.randint(1, 12))

@@ -266,8 +266,8 @@ def _hn(r):
 def _arxiv(r):
     number = f"26{r.randint(1, 5):02d}.{r.randint(1000, 29999):05d}"
     t = f"{_pick(r, 'On', 'Towards', 'Learning', 'Measuring', 'Scaling')} {r.choice(W.PAPER_TOPICS)}"
-    return Page(f"https://arxiv.org/abs/{number}", f"[{number}] {t}",
-                many(r, person, 3, 8) + ("View PDF", "HTML (experimental)"), t)
+    cited = many(r, lambda q: f"[{r.randint(1, 60)}] {person(r)} et al., {r.randint(2015, 2026)}", 6, 20)
+    return Page(f"https://arxiv.org/abs/{number}", f"[{number}] {t}", many(r, person, 3, 8) + cited, t)
 
 
 def _pypi(r):

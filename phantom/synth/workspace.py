@@ -142,6 +142,7 @@ class Workspace:
         self.channel = rng.choice(("general", "engineering", "random", "berlin-office"))
         self.chat = Window(SLACK, place(SLACK, secondary), pid(), slack_view(self.channel, rng))
         self.last_c: tuple | None = None   # see noise.py: the last common specific step
+        self.clicked: set[tuple[str, str, str]] = set()   # content clicked today (noise.unique_click)
         self.scale = 1.0                   # page text volume, paced by the day planner
         self.keepass = Window(KEEPASS, place(KEEPASS, secondary), pid(),
                               View(KEEPASS, "vault", "Passwords.kdbx - KeePassXC", None, None))
