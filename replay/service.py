@@ -33,7 +33,7 @@ DEFAULT_IDLE_TIMEOUT_S = 120.0
 
 StrDict = Annotated[dict[str, str], DBusSignature("a{ss}")]
 ProgramList = Annotated[list[tuple[str, str, int, int]], DBusSignature("a(ssuu)")]
-RunReply = Annotated[tuple[str, int, str], DBusSignature("(sus)")]
+RunReply = Annotated[tuple[str, int, str], DBusSignature("sus")]
 
 
 def _error(name: str, message: str) -> DBusError:
@@ -50,9 +50,16 @@ class ReplayInterface(ServiceInterface):
     def ListPrograms(self) -> ProgramList:
         """(id, name, steps, parameters) of every stored program."""
         self._service.touch()
+        from capturer.store import StoreError
         from compiler.programs.store import list_programs
 
-        return [[p.id, p.name, p.steps, p.parameters] for p in list_programs(self._service.db)]
+        if not self._service.db.exists():
+            return []  # nothing captured or compiled yet
+        try:
+            programs = list_programs(self._service.db)
+        except StoreError as exc:
+            raise _error("StoreUnavailable", str(exc)) from None
+        return [[p.id, p.name, p.steps or 0, p.parameters or 0] for p in programs]
 
     @dbus_method()
     def Describe(self, program: "s") -> "s":
@@ -116,6 +123,25 @@ class ReplayInterface(ServiceInterface):
         return [token, status, result]
 
 
+SIGNATURES = {"ListPrograms": "", "Describe": "s", "Replay": "sa{ss}", "ReplayAsync": "sa{ss}",
+              "Cancel": "", "Context": "sss", "ListRoutines": ""}
+
+
+def check_arguments(message) -> bool:
+    """A call to one of our methods with the wrong argument types gets
+    org.phantom.Error.InvalidArguments, naming what the method takes (the
+    library alone would answer UnknownMethod, which misleads a shortcut author)."""
+    from dbus_fast.constants import MessageType
+
+    if (message.message_type == MessageType.METHOD_CALL and message.path == OBJECT_PATH
+            and message.interface in (INTERFACE, None) and message.member in SIGNATURES
+            and message.signature != SIGNATURES[message.member]):
+        expected = SIGNATURES[message.member] or "no arguments"
+        raise _error("InvalidArguments", f"{message.member} takes ({expected}), "
+                     f"not ({message.signature or 'nothing'}); nothing was sent")
+    return False
+
+
 class ReplayService:
     def __init__(self, db: Path, idle_timeout: float = DEFAULT_IDLE_TIMEOUT_S) -> None:
         self.db = db
@@ -141,6 +167,7 @@ class ReplayService:
         self._loop = asyncio.get_running_loop()
         bus = await MessageBus(bus_type=BusType.SESSION).connect()
         bus.export(OBJECT_PATH, self.interface)
+        bus.add_message_handler(check_arguments)
         reply = await bus.request_name(BUS_NAME, NameFlag.DO_NOT_QUEUE)
         if reply not in (RequestNameReply.PRIMARY_OWNER, RequestNameReply.ALREADY_OWNER):
             bus.disconnect()
@@ -163,11 +190,14 @@ class ReplayService:
         return 0
 
     def load(self, name_or_id: str):
+        from capturer.store import StoreError
         from compiler.programs.records import ProgramFormatError
         from compiler.programs.store import UnknownProgram, load_program
 
         try:
             return load_program(self.db, name_or_id)
+        except StoreError as exc:
+            raise _error("UnknownProgram", f"no program {name_or_id!r}: {exc}") from None
         except UnknownProgram as exc:
             raise _error("UnknownProgram", str(exc).strip("'\"")) from None
         except ProgramFormatError as exc:
