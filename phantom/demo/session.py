@@ -40,3 +40,20 @@ def work_session(user: ScriptedUser) -> SessionLog:
     for scene in scenes:
         scene()
     return SessionLog(user.keys, user.clicks, form_fills=4)
+
+
+SIGN_UPS = (("Barbara Liskov", "barbara@example.org"), ("Donald Knuth", "don@example.org"))
+
+
+def record_demonstrations(user: ScriptedUser, phantom) -> list[str]:
+    """Two explicit demonstrations of the sign-up form under one name, with
+    different values, so the compiler finds two parameters."""
+    names = []
+    for name, email in SIGN_UPS:
+        user.focus("phantom-form")
+        phantom("record", "start", "sign up")
+        user.fill_form(name, email)
+        phantom("record", "stop")
+        user.click("phantom-form", "push button", name="Clear")
+        names.append(name)
+    return names

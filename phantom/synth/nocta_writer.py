@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -112,6 +113,7 @@ def _key_code(name: str) -> tuple[int | None, int]:
 
 class NoctaSink:
     def __init__(self, path: Path) -> None:
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))   # private like a capture store
         self.connection = apsw.Connection(str(path))
         self.connection.execute(DDL)
         self.next_frame = 1

@@ -1,0 +1,161 @@
+"""Phantom's MCP server: activity memory, routines, recording and replay as
+`phantom_*` tools over stdio, for agents.
+
+Each tool is a thin typed shell over a module that does one job
+(`memory`, `programs`, `recording`); the shells carry the names,
+descriptions and hints a model reads when it chooses a tool. Tools are
+plain functions, so the SDK runs each call in a worker thread: a slow
+compile or a replay on the desktop never blocks the protocol loop."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from . import memory, programs, recording
+from .logs import configure_logging
+
+log = logging.getLogger(__name__)
+
+VERSION = "0.1.0"
+INSTRUCTIONS = (
+    "Phantom is the user's local desktop memory. phantom_context gives a compact, deterministic "
+    "account of what the user did in a time window (apps, sites, documents, input counts, gaps); "
+    "phantom_frames gives the same as measured data. phantom_routines lists repeated routines and "
+    "whether they are worth automating. To automate a task: phantom_record, let the user do it, "
+    "phantom_stop_record, twice or more, then phantom_compile_program. phantom_programs lists "
+    "programs and the parameters each takes; phantom_replay runs one on the live desktop and, "
+    "where the screen no longer matches, stops with the step, the reason and the candidates so "
+    "you can take over from there. Times are ISO 8601; without an offset they are in the zone "
+    "the capture recorded.")
+
+Since = Annotated[str, Field(description="window start, ISO 8601, e.g. 2026-03-02T09:00 or "
+                             "2026-03-02T09:00:00+01:00 (no offset: the captured zone)")]
+Until = Annotated[str, Field(description="window end (exclusive), ISO 8601, after since")]
+
+
+def build_server(db_path: str | Path):
+    """The server for one store. Logging is set up first: `MCPServer()`
+    configures the root logger itself, and ours must win (stderr only)."""
+    configure_logging()
+    from mcp.server.mcpserver import MCPServer
+    from mcp.types import ToolAnnotations
+
+    db = Path(db_path)
+    server = MCPServer("phantom", title="Phantom", version=VERSION, instructions=INSTRUCTIONS)
+    read = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
+                           open_world_hint=False)
+
+    def annotations(title: str, base: ToolAnnotations) -> ToolAnnotations:
+        return base.model_copy(update={"title": title})
+
+    @server.tool(name="phantom_context", title="Activity context block", structured_output=False,
+                 annotations=annotations("Activity context block", read))
+    def phantom_context(
+        since: Since,
+        until: Until,
+        format: Annotated[Literal["compact", "json", "markdown"], Field(
+            description="compact: a token-budgeted block for a prompt; json: the full canonical "
+                        "document; markdown: for people")] = "compact",
+        budget: Annotated[int, Field(ge=100, le=100_000, description="token budget of the compact "
+                                     "block (cl100k_base, estimated)")] = 2000,
+    ) -> str:
+        """What the user did in a window of time, compiled from the local capture: activity
+        frames (app, site, document, active minutes, input counts, interruptions), coverage gaps
+        and blind spots. Deterministic: the same window gives the same text as `phantom compile`."""
+        return memory.context_text(db, since, until, format, budget)
+
+    @server.tool(name="phantom_frames", title="Measured activity frames",
+                 annotations=annotations("Measured activity frames", read))
+    def phantom_frames(since: Since, until: Until) -> dict[str, Any]:
+        """The measured activity frames of a window as data, with coverage (active minutes,
+        gaps), blind spots (what the capture could not or would not see) and provenance (a digest
+        of the input rows). No inferred interpretation."""
+        return memory.measured_frames(db, since, until)
+
+    @server.tool(name="phantom_routines", title="Recurring routines",
+                 annotations=annotations("Recurring routines", read))
+    def phantom_routines(
+        since: Annotated[str | None, Field(description="window start, ISO 8601; omit with until "
+                                           "for the whole history")] = None,
+        until: Annotated[str | None, Field(description="window end (exclusive), ISO 8601")] = None,
+        limit: Annotated[int, Field(ge=0, le=1000, description="at most this many routines "
+                                    "(0: all)")] = 20,
+    ) -> dict[str, Any]:
+        """Action sequences the user repeats (3-60 steps, 3+ times), each with its measures
+        (support, days seen, UI and task entropy, overhead ratios, timing variation) and the
+        crystallization verdicts: the structural gates, then a Gittins index against the
+        break-even threshold."""
+        return memory.routine_candidates(db, since, until, limit)
+
+    @server.tool(name="phantom_programs", title="Stored programs",
+                 annotations=annotations("Stored programs", read))
+    def phantom_programs() -> dict[str, Any]:
+        """The compiled programs in the store: id, name, app, what each step does, and the
+        parameters to pass to phantom_replay (name, the field it fills, recorded sample values)."""
+        return programs.list_stored(db)
+
+    @server.tool(name="phantom_record", title="Start recording a demonstration",
+                 annotations=ToolAnnotations(title="Start recording a demonstration",
+                                             read_only_hint=False, destructive_hint=False,
+                                             idempotent_hint=False, open_world_hint=False))
+    def phantom_record(
+        name: Annotated[str, Field(min_length=1, max_length=200, description="the task's name; "
+                                   "every recording with this name is one demonstration of it")],
+    ) -> dict[str, Any]:
+        """Ask the running capture daemon to start an explicit demonstration. Until
+        phantom_stop_record, typed text is kept (never in password fields) so that varying values
+        can become parameters."""
+        return recording.start(name)
+
+    @server.tool(name="phantom_stop_record", title="Stop recording",
+                 annotations=ToolAnnotations(title="Stop recording", read_only_hint=False,
+                                             destructive_hint=False, idempotent_hint=False,
+                                             open_world_hint=False))
+    def phantom_stop_record() -> dict[str, Any]:
+        """End the demonstration in progress; returns its id and name."""
+        return recording.stop()
+
+    @server.tool(name="phantom_compile_program", title="Compile recordings into a program",
+                 annotations=ToolAnnotations(title="Compile recordings into a program",
+                                             read_only_hint=False, destructive_hint=False,
+                                             idempotent_hint=True, open_world_hint=False))
+    def phantom_compile_program(
+        name: Annotated[str, Field(min_length=1, max_length=200, description="the recording name "
+                                   "(at least two finished recordings); also the program's name")],
+    ) -> dict[str, Any]:
+        """Align the finished recordings with this name, keep the steps they share, turn typed
+        fields that vary into parameters P0, P1, ... and store the program. Returns its id, steps,
+        parameters, every typed field's distance (parameter when > delta) and warnings."""
+        return programs.compile_recordings(db, name)
+
+    @server.tool(name="phantom_replay", title="Replay a program on the desktop",
+                 annotations=ToolAnnotations(title="Replay a program on the desktop",
+                                             read_only_hint=False, destructive_hint=True,
+                                             idempotent_hint=False, open_world_hint=True))
+    def phantom_replay(
+        program: Annotated[str, Field(description="program name (latest with that name) or id "
+                                      "(p-...), see phantom_programs")],
+        parameters: Annotated[dict[str, str], Field(
+            default_factory=dict, description="a value for every parameter the program declares, "
+            "e.g. {\"P0\": \"Ada Lovelace\"}")],
+        dry_run: Annotated[bool, Field(description="check the guard and resolve every step on the "
+                                       "current screen, sending no input")] = False,
+    ) -> dict[str, Any]:
+        """Replay a program on the live desktop, step by step, only where the screen still
+        matches. The result has status success, escalated or refused (with the step, policy,
+        reason and on-screen candidates in `escalation`: take over from that step) or failed.
+        Sends real input to the user's applications."""
+        return programs.replay(db, program, parameters, dry_run)
+
+    @server.resource("phantom://context/today", name="today", title="Today's activity",
+                     description="Today's compact activity block (as `phantom compile --day "
+                     "TODAY` prints it)", mime_type="text/plain")
+    def today() -> str:
+        return memory.today_text(db)
+
+    log.info("serving store %s", db)
+    return server
