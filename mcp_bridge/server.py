@@ -157,5 +157,8 @@ def build_server(db_path: str | Path):
     def today() -> str:
         return memory.today_text(db)
 
-    log.info("serving store %s", db)
+    if db.exists():
+        log.info("serving store %s", db)
+    else:  # the capture daemon creates it; until then each tool says so
+        log.warning("serving store %s, which does not exist yet", db)
     return server

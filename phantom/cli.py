@@ -20,7 +20,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     from .commands import (capture, compile, demo, install, programs, record, replay, routines,
-                           service)
+                           service, synth)
 
     parser = _Parser(prog="phantom", description="Phantom: local-first desktop memory and "
                      "routine replay for X11. Capture what you do, compile it into deterministic "
@@ -38,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     service.add_parsers(sub, common)
     install.add_parsers(sub, common)
     demo.add_parsers(sub, common)
+    synth.add_parsers(sub, common)
     return parser
 
 

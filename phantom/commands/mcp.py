@@ -5,21 +5,26 @@ the handler, and never by the other sub-commands."""
 
 from __future__ import annotations
 
+import argparse
 import os
 
 from ..errors import CliError
 
-CLIENT_HINT = ('client config: {"mcpServers": {"phantom": {"command": "phantom", "args": ["mcp"], '
-               '"env": {"DISPLAY": ":0"}}}} (DISPLAY only for replay)')
+DESCRIPTION = """\
+Serve Phantom to an MCP client over stdio: the context block, measured frames,
+routines, stored programs, recording, compiling and replaying programs (the
+phantom_* tools) and the resource phantom://context/today. Logs go to stderr;
+stdout carries only the protocol."""
+
+EPILOG = """\
+client config: {"mcpServers": {"phantom": {"command": "phantom", "args": ["mcp"]}}}
+(replay needs DISPLAY; add "env": {"DISPLAY": ":0"} if the client does not pass it)"""
 
 
 def add_parsers(sub, common) -> None:
-    p = sub.add_parser(
-        "mcp", parents=[common], help="serve the MCP tools over stdio (for agents)",
-        description="Serve Phantom to an MCP client over stdio: the context block, measured "
-        "frames, routines, stored programs, recording, compiling and replaying programs "
-        "(phantom_* tools) and the resource phantom://context/today. Logs go to stderr; stdout "
-        "carries only the protocol.", epilog=CLIENT_HINT)
+    p = sub.add_parser("mcp", parents=[common], help="serve the MCP tools over stdio (for agents)",
+                       description=DESCRIPTION, epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.set_defaults(handler=run_mcp)
 
 

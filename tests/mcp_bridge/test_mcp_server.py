@@ -1,0 +1,307 @@
+"""`phantom mcp` over stdio with the SDK's own client: the tool list and its
+hints, context byte-identical to `phantom compile`, errors as `isError`
+results that leave the server serving, programs with their parameters, the
+today resource, and a stdout that carries nothing but protocol."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import queue
+import shutil
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from mcp_harness import FIXTURE_STORE, PHANTOM, REPO, SINCE, UNTIL, McpServer, error_text, server_env
+
+READ_TOOLS = {"phantom_context", "phantom_frames", "phantom_routines", "phantom_programs"}
+ACTING_TOOLS = {"phantom_record", "phantom_stop_record", "phantom_compile_program", "phantom_replay"}
+NO_BUS = "unix:path=/nonexistent/phantom-test-bus"
+
+
+@pytest.fixture(scope="module")
+def fixture_server():
+    """One server on the recorded fixture store for the module (read-only use);
+    no session bus, no display: what a bare host gives."""
+    with McpServer(FIXTURE_STORE, env=server_env(DBUS_SESSION_BUS_ADDRESS=NO_BUS)) as server:
+        yield server
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([PHANTOM, *args], capture_output=True, encoding="utf-8", env=server_env(),
+                          timeout=120)
+
+
+# -- the tool list ------------------------------------------------------------------------------
+def test_exactly_the_phantom_tools_with_hints_and_typed_schemas(fixture_server):
+    tools = fixture_server.tools()
+    assert set(tools) == READ_TOOLS | ACTING_TOOLS
+    for name in READ_TOOLS:
+        assert tools[name].annotations.read_only_hint is True, name
+        assert tools[name].title
+    for name in ACTING_TOOLS:
+        assert not tools[name].annotations.read_only_hint, name
+        assert tools[name].title
+    assert tools["phantom_replay"].annotations.destructive_hint is True
+    assert tools["phantom_record"].annotations.destructive_hint is False
+
+    context = tools["phantom_context"].input_schema
+    assert context["required"] == ["since", "until"]
+    assert context["properties"]["since"]["type"] == "string"
+    assert context["properties"]["since"]["description"]
+    assert context["properties"]["format"]["enum"] == ["compact", "json", "markdown"]
+    replay = tools["phantom_replay"].input_schema
+    assert replay["required"] == ["program"]
+    assert replay["properties"]["parameters"]["type"] == "object"
+    assert replay["properties"]["parameters"]["additionalProperties"] == {"type": "string"}
+    assert tools["phantom_routines"].input_schema["properties"]["limit"]["type"] == "integer"
+    # Data tools give structured output; the context block is text only.
+    assert tools["phantom_frames"].output_schema["type"] == "object"
+    assert tools["phantom_context"].output_schema is None
+
+
+# -- context and frames -------------------------------------------------------------------------
+@pytest.mark.parametrize("fmt", ["compact", "json", "markdown"])
+def test_context_is_byte_identical_to_phantom_compile(fixture_server, fmt):
+    result = fixture_server.call("phantom_context", {"since": SINCE, "until": UNTIL, "format": fmt})
+    assert not result.is_error, result
+    printed = cli("compile", "--db", str(FIXTURE_STORE), "--since", SINCE, "--until", UNTIL,
+                  "--format", fmt)
+    assert printed.returncode == 0, printed.stderr
+    assert len(result.content) == 1 and result.structured_content is None
+    assert result.content[0].text == printed.stdout
+    if fmt == "compact":
+        assert result.content[0].text.startswith("ACTIVITY 2026-11-29T00:00:00+00:00/")
+
+
+def test_frames_are_the_measured_part_of_the_json_document(fixture_server):
+    result = fixture_server.call("phantom_frames", {"since": SINCE, "until": UNTIL})
+    assert not result.is_error, result
+    document = json.loads(fixture_server.call(
+        "phantom_context", {"since": SINCE, "until": UNTIL, "format": "json"}).content[0].text)
+    frames = result.structured_content
+    assert set(frames) == {"schema", "window", "coverage", "frames", "blind_spots", "provenance"}
+    assert frames == {key: document[key] for key in frames}
+    assert frames["frames"] and frames["provenance"]["input_digest"].startswith("sha256:")
+
+
+def test_routines_match_phantom_routines(fixture_server):
+    result = fixture_server.call("phantom_routines", {"limit": 20})
+    assert not result.is_error, result
+    printed = cli("routines", "--db", str(FIXTURE_STORE), "--format", "json", "--limit", "20")
+    assert printed.returncode == 0, printed.stderr
+    report = dict(result.structured_content)
+    assert report.pop("window") == {"label": "all", "zone": "Etc/UTC"}
+    assert report == json.loads(printed.stdout)
+    assert report["routines"] and "decision" in report["routines"][0]
+
+
+# -- errors are results, and the server keeps serving ------------------------------------------
+@pytest.mark.parametrize("tool, arguments, message", [
+    ("phantom_context", {"since": "yesterday", "until": UNTIL}, "not an ISO 8601 time: 'yesterday'"),
+    ("phantom_context", {"since": UNTIL, "until": SINCE}, "reversed range"),
+    ("phantom_frames", {"since": SINCE, "until": "2026-13-45"}, "not an ISO 8601 time"),
+    ("phantom_routines", {"since": SINCE}, "give both since and until"),
+    ("phantom_replay", {"program": "no such program"}, "no program named or with id 'no such program'"),
+    ("phantom_compile_program", {"name": "sign up"}, "no finished recording named 'sign up'"),
+    ("phantom_record", {"name": "sign up"}, "capture daemon not reachable"),
+    ("phantom_stop_record", {}, "capture daemon not reachable"),
+])
+def test_bad_requests_are_one_line_tool_errors(fixture_server, tool, arguments, message):
+    result = fixture_server.call(tool, arguments)
+    text = error_text(result)
+    assert message in text and "\n" not in text and "Traceback" not in text
+    after = fixture_server.call("phantom_programs")  # still serving
+    assert not after.is_error and after.structured_content == {"programs": []}
+
+
+def test_schema_violations_are_tool_errors_too(fixture_server):
+    assert fixture_server.call("phantom_context", {"since": SINCE, "until": UNTIL,
+                                                   "format": "csv"}).is_error
+    assert fixture_server.call("phantom_replay", {"program": "x", "parameters": {"P0": 3}}).is_error
+    assert fixture_server.call("phantom_routines", {"limit": -1}).is_error
+    assert not fixture_server.call("phantom_frames", {"since": SINCE, "until": UNTIL}).is_error
+
+
+def test_today_resource_is_a_compact_block(fixture_server):
+    read = fixture_server.read("phantom://context/today")
+    (content,) = read.contents
+    assert content.mime_type == "text/plain"
+    assert content.text.startswith("ACTIVITY ")
+
+
+# -- programs: compile, list, replay refusals -------------------------------------------------
+def _program_fixtures():
+    """The hand-built form captures of the program-compiler tests (a module
+    of helpers, loaded by path: it is not a package)."""
+    path = REPO / "tests" / "compiler" / "test_programs_fixtures.py"
+    spec = importlib.util.spec_from_file_location("phantom_program_fixtures", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up while being built
+    spec.loader.exec_module(module)
+    return module
+
+
+def _saved_program(db) -> str:
+    """Save a program compiled from hand-built traces; return its id."""
+    from compiler.programs.build import compile_program
+    from compiler.programs.store import save_program
+    from compiler.programs.traces import Trace, TraceAction
+    from compiler.records import Action, Step
+
+    def act(kind: str, role: str, label: str, ts: int, text: str | None = None) -> TraceAction:
+        path = f"Notes/frame[@name='Notes']/panel/{role}[@name='{label}']"
+        return TraceAction(Action(Step(kind, "Notes", path, role, label, True), ts, ts, 0,
+                                  (f"input_events:{ts}",), text))
+
+    def demo(origin: str, title: str) -> Trace:
+        return Trace(origin, (act("click", "text", "Title", 1), act("type", "text", "Title", 2, title),
+                              act("click", "push button", "Save", 3)))
+
+    report = compile_program("save note", [demo("recording:7", "Groceries"),
+                                           demo("recording:8", "Quarterly plan")],
+                             source="demonstration")
+    return save_program(db, report, created_ms=1_796_000_000_000)
+
+
+@pytest.fixture(scope="module")
+def program_store(tmp_path_factory):
+    fixtures = _program_fixtures()
+    db = tmp_path_factory.mktemp("mcp-programs") / "phantom.sqlite3"
+    capture, recordings = fixtures.form_capture([("Ada Lovelace", "ada@analytical.engine"),
+                                                 ("Alan Turing", "turing@bletchley.uk")])
+    fixtures.write_store(db, capture, recordings)
+    saved = _saved_program(db)
+    return db, saved
+
+
+@pytest.fixture(scope="module")
+def program_server(program_store):
+    db, _ = program_store
+    # The initialize handshake that current desktop hosts use, and no DISPLAY.
+    with McpServer(db, mode="legacy", env=server_env(DBUS_SESSION_BUS_ADDRESS=NO_BUS)) as server:
+        yield server
+
+
+def test_programs_list_parameters_an_agent_can_fill(program_server, program_store):
+    _, saved = program_store
+    listed = program_server.call("phantom_programs")
+    assert not listed.is_error, listed
+    (program,) = listed.structured_content["programs"]
+    assert program["id"] == saved and program["name"] == "save note"
+    assert program["app"] == "Notes" and program["steps"] == 3
+    assert program["outline"] == ["click text 'Title'", "type $P0 into text 'Title'",
+                                  "click push button 'Save'"]
+    assert program["parameters"] == [{"name": "P0", "field": "Title", "step": 1,
+                                      "samples": ["Groceries", "Quarterly plan"]}]
+    assert program["created"] == "2026-11-30T00:53:20+00:00"
+
+
+def test_compile_program_from_recordings_then_listed(program_server):
+    compiled = program_server.call("phantom_compile_program", {"name": "sign up"})
+    assert not compiled.is_error, compiled
+    report = compiled.structured_content
+    assert report["id"].startswith("p-") and report["traces"] == 2
+    assert [p["name"] for p in report["parameters"]] == ["P0", "P1"]
+    assert report["parameters"][0]["samples"] == ["Ada Lovelace", "Alan Turing"]
+    assert [d["step"] for d in report["distances"]] == [p["step"] for p in report["parameters"]]
+    assert all(d["parameterized"] and d["distance"] > report["delta"] for d in report["distances"])
+    assert report["warnings"]  # two demonstrations only: said so
+    names = [p["name"] for p in program_server.call("phantom_programs").structured_content["programs"]]
+    assert sorted(names) == ["save note", "sign up"]
+
+
+@pytest.mark.parametrize("parameters, message", [
+    ({}, "missing P0 (the Title field, e.g. 'Groceries'); nothing was sent"),
+    ({"P0": "x", "P9": "y"}, "has no parameter P9"),
+    ({"P0": "bad\x07value"}, "P0 contains control characters"),
+    ({"P0": "Holiday"}, "DISPLAY is not set"),
+])
+def test_replay_refuses_before_sending_anything(program_server, parameters, message):
+    text = error_text(program_server.call("phantom_replay", {"program": "save note",
+                                                             "parameters": parameters}))
+    assert message in text and "\n" not in text
+
+
+def test_corrupt_program_is_listed_with_its_problem_and_refused(program_server, program_store,
+                                                                tmp_path):
+    db, saved = program_store
+    copy = tmp_path / "corrupt.sqlite3"
+    shutil.copy(db, copy)
+    import apsw
+
+    connection = apsw.Connection(str(copy))
+    connection.execute("UPDATE programs SET body = '{\"format\": 1, \"steps\": 7}' WHERE id = ?",
+                       (saved,))
+    connection.close()
+    with McpServer(copy, env=server_env(DISPLAY=":99")) as server:
+        listed = {p["id"]: p for p in server.call("phantom_programs").structured_content["programs"]}
+        assert listed[saved]["problem"].startswith("unreadable:")
+        text = error_text(server.call("phantom_replay", {"program": saved,
+                                                         "parameters": {"P0": "x"}}))
+        assert saved in text and "\n" not in text
+
+
+# -- stdout is the protocol, logs are on stderr ------------------------------------------------
+class _Lines:
+    """Lines of a pipe, read on a thread, so the test can wait with a timeout."""
+
+    def __init__(self, stream) -> None:
+        self.lines: queue.Queue = queue.Queue()
+        self.all: list[bytes] = []
+        threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
+
+    def _pump(self, stream) -> None:
+        for line in iter(stream.readline, b""):
+            self.all.append(line)
+            self.lines.put(line)
+
+    def reply(self, request_id: int, timeout: float = 60.0) -> dict:
+        while True:
+            message = json.loads(self.lines.get(timeout=timeout))
+            if message.get("id") == request_id:
+                return message
+
+
+def test_raw_stdio_carries_only_json_rpc_and_logs_go_to_stderr():
+    process = subprocess.Popen([PHANTOM, "mcp", "--db", str(FIXTURE_STORE)], env=server_env(),
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    stdout = _Lines(process.stdout)
+
+    def send(message: dict) -> None:
+        process.stdin.write(json.dumps({"jsonrpc": "2.0", **message}).encode() + b"\n")
+        process.stdin.flush()
+
+    try:
+        send({"id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw-test", "version": "0"}}})
+        assert stdout.reply(1)["result"]["serverInfo"]["name"] == "phantom"
+        send({"method": "notifications/initialized"})
+        send({"id": 2, "method": "tools/list"})
+        assert len(stdout.reply(2)["result"]["tools"]) == 8
+        send({"id": 3, "method": "tools/call", "params": {
+            "name": "phantom_replay", "arguments": {"program": "nope"}}})  # logged by the SDK
+        assert stdout.reply(3)["result"]["isError"] is True
+        send({"id": 4, "method": "tools/call", "params": {
+            "name": "phantom_context", "arguments": {"since": SINCE, "until": UNTIL}}})
+        assert stdout.reply(4)["result"]["content"][0]["text"].startswith("ACTIVITY")
+    finally:
+        process.stdin.close()  # EOF: the server exits on its own
+        code = process.wait(timeout=20)
+        stderr = process.stderr.read().decode(errors="replace")
+    assert code == 0, stderr
+    assert stdout.all, "no protocol output"
+    for line in stdout.all:
+        assert json.loads(line)["jsonrpc"] == "2.0", line
+    assert "phantom-mcp: INFO mcp_bridge.server: serving store" in stderr
+    assert "Tool 'phantom_replay' failed" in stderr
+
+
+def test_help_names_the_command_and_a_client_config():
+    shown = cli("mcp", "--help")
+    assert shown.returncode == 0
+    assert "stdio" in shown.stdout and '"args": ["mcp"]' in shown.stdout
