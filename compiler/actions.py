@@ -25,6 +25,7 @@ from .pages import site_of
 from .records import Action, Capture, InputEvent, Snapshot, Step
 
 SESSION_GAP_MS = 90_000
+_MISSING = object()
 NAVIGATION_KEYS = frozenset({"Tab", "Up", "Down", "Left", "Right", "Home", "End", "Page_Up",
                              "Page_Down", "space", "Caps_Lock", "Num_Lock", "Scroll_Lock",
                              "Insert", "Menu", "Print", "Pause"})
@@ -37,10 +38,17 @@ def derive_actions(capture: Capture) -> tuple[Action, ...]:
     replayed = [(run.start_ms, run.end_ms if run.end_ms is not None else capture.until_ms)
                 for run in capture.replay_runs]
     actions = list(_switches(capture.snapshots))
+    steps: dict[tuple, Step | None] = {}  # the same element in the same app is the same Step
     for event in capture.inputs:
-        if any(start <= event.ts_ms <= end for start, end in replayed):
+        if replayed and any(start <= event.ts_ms <= end for start, end in replayed):
             continue
-        step = _input_step(event, focus.app_at(event.monitor, event.ts_ms))
+        app = focus.app_at(event.monitor, event.ts_ms)
+        element = event.element
+        memo = (event.kind, app, event.resolution, element.id if element is not None else None,
+                event.key)
+        step = steps.get(memo, _MISSING)
+        if step is _MISSING:
+            step = steps[memo] = _input_step(event, app)
         if step is not None:
             actions.append(Action(step, event.ts_ms, event.end_ms, event.monitor,
                                   (f"input_events:{event.id}",), event.text, event.recording_id))

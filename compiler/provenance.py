@@ -21,12 +21,13 @@ def input_digest(capture: Capture) -> str:
     for table, rows in (("snapshots", capture.snapshots), ("input_events", capture.inputs),
                         ("blind_spots", capture.blind_spots), ("replay_runs", capture.replay_runs)):
         digest.update(table.encode())
-        digest.update(orjson.dumps(list(rows)))
+        digest.update(orjson.dumps(list(rows), default=tuple))
     return digest.hexdigest()
 
 
 def provenance(capture: Capture, zone: str) -> Provenance:
+    digest = capture.digest or input_digest(capture)
     return Provenance(DOCUMENT_SCHEMA, COMPILER_VERSION, capture.source, capture.schema_version,
-                      capture.since_ms, capture.until_ms, zone, input_digest(capture),
+                      capture.since_ms, capture.until_ms, zone, digest,
                       (("snapshots", len(capture.snapshots)), ("input_events", len(capture.inputs)),
                        ("blind_spots", len(capture.blind_spots))))

@@ -23,7 +23,10 @@ SESSION_GAP_MS = 300_000
 
 @dataclass(frozen=True, slots=True)
 class Run:
-    """Consecutive snapshots on one monitor with one (app, site) key."""
+    """Consecutive snapshots on one monitor with one (app, site) key.
+
+    `end_ms` is when the run stopped holding attention: its last credited
+    moment (idle snapshots show the screen was on, not that anyone was there)."""
 
     monitor: int
     session: int
@@ -31,21 +34,19 @@ class Run:
     site: str | None
     snapshots: tuple[Snapshot, ...]
     credits: tuple[int, ...]          # dwell credit per snapshot, ms
+    end_ms: int
+    active_ms: int
+
+    @classmethod
+    def of(cls, monitor: int, session: int, app: str, site: str | None,
+           snapshots: tuple[Snapshot, ...], credits: tuple[int, ...]) -> "Run":
+        active = [s.ts_ms + c for s, c in zip(snapshots, credits) if not s.idle]
+        return cls(monitor, session, app, site, snapshots, credits,
+                   max(active) if active else snapshots[0].ts_ms, sum(credits))
 
     @property
     def start_ms(self) -> int:
         return self.snapshots[0].ts_ms
-
-    @property
-    def end_ms(self) -> int:
-        """When the run stopped holding attention: its last credited moment
-        (idle snapshots show the screen was on, not that anyone was there)."""
-        active = [s.ts_ms + c for s, c in zip(self.snapshots, self.credits) if not s.idle]
-        return max(active) if active else self.snapshots[0].ts_ms
-
-    @property
-    def active_ms(self) -> int:
-        return sum(self.credits)
 
     @property
     def key(self) -> tuple[str, str | None]:
@@ -109,15 +110,16 @@ def runs(snapshots: tuple[Snapshot, ...]) -> tuple[Run, ...]:
             if current:
                 first = stream[current[0]]
                 app, site = frame_key(first)
-                result.append(Run(monitor, session, app, site, tuple(stream[i] for i in current),
-                                  tuple(dwell[i] for i in current)))
+                result.append(Run.of(monitor, session, app, site, tuple(stream[i] for i in current),
+                                     tuple(dwell[i] for i in current)))
                 current.clear()
 
-        for index, snapshot in enumerate(stream):
+        keys = [frame_key(snapshot) for snapshot in stream]
+        for index in range(len(stream)):
             if breaks[index]:
                 close()
                 session += 1
-            elif current and frame_key(stream[current[0]]) != frame_key(snapshot):
+            elif current and keys[current[0]] != keys[index]:
                 close()
             current.append(index)
         close()

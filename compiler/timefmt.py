@@ -25,6 +25,9 @@ class TimeFormat:
         return moment.astimezone(timezone(timedelta(minutes=minutes)))
 
     def hm(self, ms: int, offset_min: int | None = None) -> str:
+        if self._override is None:  # integer arithmetic: no datetime per call
+            minutes = (ms // 60_000 + (self._default if offset_min is None else offset_min)) % 1440
+            return f"{minutes // 60:02d}:{minutes % 60:02d}"
         return self.local(ms, offset_min).strftime("%H:%M")
 
     def iso(self, ms: int, offset_min: int | None = None) -> str:

@@ -1,11 +1,14 @@
 """The compact context block for system prompts, within a token budget.
 
-Lines, in order: a header, coverage, gaps, one line per frame, blind spots,
-then the inferred tier under its own marker, then provenance. When the block
-is over budget, lines go in this order until it fits: inferred items, then
-frames from the shortest active time up (the kept frames stay in time order
-and a line says how many were left out), then blind-spot detail. The header,
-coverage and provenance always stay.
+Lines, in order: a header, coverage, gaps, one line per frame, blind spots
+(grouped by kind and reason), then the inferred tier under its own marker,
+then provenance. When the block is over budget, lines go in this order until
+it fits: inferred items, then frames from the shortest active time up (the
+kept frames stay in time order and a line says how many were left out), then
+blind-spot detail. The header, coverage and provenance always stay.
+
+Each line's token estimate is computed once, so trimming a day of several
+hundred frames costs a sum, not a re-render per dropped line.
 """
 
 from __future__ import annotations
@@ -16,57 +19,72 @@ from ..timefmt import TimeFormat, duration
 from .text import frame_summary, gap_line, input_summary, where
 
 DEFAULT_BUDGET = 2000
+LISTED_SPOTS = 3   # a blind-spot kind with more stretches than this is summarized
+OMITTED = "(+{n} shorter frame(s) left out for the token budget)"
 
 
 def render_compact(document: Document, times: TimeFormat, label: str,
                    budget: int = DEFAULT_BUDGET) -> bytes:
-    coverage = document.coverage
-    zone = document.provenance.zone
-    head = [f"ACTIVITY {label} — local time {zone}; measured from screen capture, no interpretation "
-            "above the 'inferred' line"]
-    if coverage.first_activity_ms is None:
-        head.append("coverage: nothing captured in this window")
-    else:
-        apps = len({f.app for f in document.frames})
-        head.append(f"coverage: {times.hm(coverage.first_activity_ms)}-{times.hm(coverage.last_activity_ms)}, "
-                    f"{duration(coverage.active_ms)} active over {duration(coverage.span_ms)}; "
-                    f"{len(coverage.monitors)} monitor(s), {apps} app(s), {len(document.frames)} frame(s)")
-        if coverage.gaps:
-            head.append("gaps: " + "; ".join(gap_line(gap, times) for gap in coverage.gaps))
+    head = _head(document, times, label)
     frames = list(document.frames)
+    frame_lines = {frame.id: _frame_line(frame, times) for frame in frames}
     spots = _blind_lines(document, times)
     inferred = _inferred_lines(document)
     tail = [f"provenance: {document.provenance.source} store v{document.provenance.store_schema}, "
             f"compiler {document.provenance.compiler_version}, input sha256:"
             f"{document.provenance.input_digest[:16]}"]
 
-    dropped = 0
-    by_priority = sorted(frames, key=lambda f: (f.active_ms, f.end_ms - f.start_ms, f.id))
-    while True:
-        text = _assemble(head, [f for f in frames], dropped, spots, inferred, tail, times)
-        if estimate_tokens(text) <= budget:
-            return text.encode()
-        if inferred:
-            inferred = inferred[:-1] if len(inferred) > 2 else []
-        elif by_priority:
-            frames.remove(by_priority.pop(0))
-            dropped += 1
-        elif spots:
-            spots = spots[:-1]
-        else:
-            return text.encode()  # header and coverage alone exceed a tiny budget
+    # Choose frames longest first, costing only the lines it looks at: a
+    # day of several hundred frames stops after the few dozen that fit.
+    reserve = estimate_tokens(OMITTED.format(n=len(frames)) + "\n")
+    fixed = estimate_tokens(_assemble(head, [], {}, set(), 0, spots, [], tail))
+    remaining = budget - fixed - reserve
+    kept: set[str] = set()
+    overflow = False
+    for frame in sorted(frames, key=lambda f: (-f.active_ms, -(f.end_ms - f.start_ms), f.id)):
+        cost = estimate_tokens(frame_lines[frame.id] + "\n")
+        if cost > remaining:
+            overflow = True
+            break
+        kept.add(frame.id)
+        remaining -= cost
+    if overflow or (inferred and estimate_tokens("\n".join(inferred) + "\n") > remaining + reserve):
+        inferred = []   # interpretation goes before any measured frame
+    dropped = len(frames) - len(kept)
+    while spots and fixed > budget:
+        spots = spots[:-1]
+        fixed = estimate_tokens(_assemble(head, [], {}, set(), 0, spots, [], tail))
+    return _assemble(head, frames, frame_lines, kept, dropped, spots, inferred, tail).encode()
 
 
-def _assemble(head, frames: list[Frame], dropped: int, spots, inferred, tail, times) -> str:
+def _assemble(head, frames, frame_lines, kept, dropped, spots, inferred, tail) -> str:
     lines = list(head)
-    lines += [_frame_line(frame, times) for frame in frames]
+    lines += [frame_lines[f.id] for f in frames if f.id in kept]
     if dropped:
-        lines.append(f"(+{dropped} shorter frame(s) left out for the token budget)")
+        lines.append(OMITTED.format(n=dropped))
     if spots:
         lines.append("blind spots: " + "; ".join(spots))
     lines += inferred
     lines += tail
     return "\n".join(lines) + "\n"
+
+
+def _head(document: Document, times: TimeFormat, label: str) -> list[str]:
+    coverage = document.coverage
+    zone = document.provenance.zone
+    head = [f"ACTIVITY {label} — local time {zone}; measured from screen capture, no interpretation "
+            "above the 'inferred' line"]
+    if coverage.first_activity_ms is None:
+        head.append("coverage: nothing captured in this window")
+        return head
+    apps = len({f.app for f in document.frames})
+    head.append(f"coverage: {times.hm(coverage.first_activity_ms)}-{times.hm(coverage.last_activity_ms)}, "
+                f"{duration(coverage.active_ms)} active over {duration(coverage.span_ms)}; "
+                f"{_n(len(coverage.monitors), 'monitor')}, {_n(apps, 'app')}, "
+                f"{_n(len(document.frames), 'frame')}")
+    if coverage.gaps:
+        head.append("gaps: " + "; ".join(gap_line(gap, times) for gap in coverage.gaps))
+    return head
 
 
 def _frame_line(frame: Frame, times: TimeFormat) -> str:
@@ -77,19 +95,29 @@ def _frame_line(frame: Frame, times: TimeFormat) -> str:
     if volume:
         line += f" | {volume}"
     if frame.interruptions:
-        line += f" | {len(frame.interruptions)} interruption(s)"
+        line += f" | {_n(len(frame.interruptions), 'interruption')}"
     return line
 
 
 def _blind_lines(document: Document, times: TimeFormat) -> list[str]:
+    """Stored blind spots grouped by (kind, reason): a few are listed with
+    their times, many are summarized with a count and total duration."""
+    groups: dict[tuple[str, str], list] = {}
     lines = []
     for note in document.blind_spots:
         if note.start_ms is not None and note.end_ms is not None:
-            lines.append(f"{note.kind} {times.hm(note.start_ms)}-{times.hm(note.end_ms)}"
-                         + (f" ({note.detail})" if note.detail else ""))
+            groups.setdefault((note.kind, note.detail), []).append(note)
         else:
             lines.append(f"{note.count} {note.kind.replace('_', ' ')}")
-    return lines
+    timed = []
+    for (kind, detail), notes in sorted(groups.items(), key=lambda item: item[1][0].start_ms):
+        reason = f" ({detail})" if detail else ""
+        if len(notes) <= LISTED_SPOTS:
+            timed += [f"{kind} {times.hm(n.start_ms)}-{times.hm(n.end_ms)}{reason}" for n in notes]
+        else:
+            total = sum(n.end_ms - n.start_ms for n in notes)
+            timed.append(f"{kind}{reason} ×{len(notes)}, {duration(total)} in all")
+    return timed + lines
 
 
 def _inferred_lines(document: Document) -> list[str]:
@@ -101,3 +129,7 @@ def _inferred_lines(document: Document) -> list[str]:
         lines.append(f"- {item.kind} {details.get('id', '')} ×{details.get('support', '?')} "
                      f"[{item.confidence}]: {item.label}")
     return lines
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")

@@ -16,7 +16,8 @@ def render_markdown(document: Document, times: TimeFormat, label: str) -> bytes:
     else:
         lines += [f"- **Coverage:** {times.hm(coverage.first_activity_ms)}–"
                   f"{times.hm(coverage.last_activity_ms)}, {duration(coverage.active_ms)} active "
-                  f"over {duration(coverage.span_ms)}, {len(coverage.monitors)} monitor(s)"]
+                  f"over {duration(coverage.span_ms)}, {len(coverage.monitors)} "
+                  f"monitor{'' if len(coverage.monitors) == 1 else 's'}"]
         for gap in coverage.gaps:
             lines.append(f"- **Gap:** {gap_line(gap, times)}")
         lines += ["", "## Frames", "",

@@ -27,16 +27,9 @@ def frame_summary(frame: Frame, *, pages: int = 3) -> str:
 
 def input_summary(frame: Frame) -> str:
     volume = frame.input
-    parts = []
-    if volume.keys:
-        parts.append(f"{volume.keys} keys")
-    if volume.clicks:
-        parts.append(f"{volume.clicks} clicks")
-    if volume.copies:
-        parts.append(f"{volume.copies} copies")
-    if volume.scrolls:
-        parts.append(f"{volume.scrolls} scrolls")
-    return ", ".join(parts)
+    counts = ((volume.keys, "key", "keys"), (volume.clicks, "click", "clicks"),
+              (volume.copies, "copy", "copies"), (volume.scrolls, "scroll", "scrolls"))
+    return ", ".join(f"{n} {one if n == 1 else many}" for n, one, many in counts if n)
 
 
 def gap_line(gap: Gap, times: TimeFormat) -> str:

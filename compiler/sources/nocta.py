@@ -12,7 +12,6 @@ name and role; a click without them is unresolved, never guessed.
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import replace
 from datetime import datetime, timezone
 
 import apsw
@@ -97,7 +96,7 @@ def _on_nearest_monitor(inputs, snapshots) -> tuple[InputEvent, ...]:
         index = bisect_left(times, event.ts_ms)
         candidates = [i for i in (index - 1, index) if 0 <= i < len(times)]
         nearest = min(candidates, key=lambda i: (abs(times[i] - event.ts_ms), i))
-        placed.append(replace(event, monitor=snapshots[nearest].monitor))
+        placed.append(event._replace(monitor=snapshots[nearest].monitor))
     return tuple(placed)
 
 

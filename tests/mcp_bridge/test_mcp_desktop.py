@@ -65,13 +65,14 @@ def test_record_compile_replay_and_escalate_over_mcp(desktop, apps, user, tmp_pa
         assert [p["name"] for p in report["parameters"]] == ["P0"]
         assert report["parameters"][0]["samples"] == ["Ada Lovelace", "Alan Turing"]
 
-        apps("form", *GEOMETRY)
+        plain = apps("form", *GEOMETRY)
         replayed = server.call("phantom_replay", {"program": "fill form",
                                                   "parameters": {"P0": "Grace Hopper"}})
         assert not replayed.is_error, replayed
         result = replayed.structured_content
         assert result["status"] == "success" and result["vlm_calls"] == 0, result
         assert form_state() == ("Grace Hopper", EMAIL, f"Submitted: Grace Hopper <{EMAIL}>")
+    desktop.close_app(plain)
 
     # A form without its Submit button: an escalation, returned as data.
     apps("form", *GEOMETRY, "--no-submit")
