@@ -131,8 +131,6 @@ def _run(db: Path, program, parameters: dict[str, str], dry_run: bool) -> dict[s
         raise ToolError(f"{exc}; nothing was sent") from None
     except LiveTreeError as exc:
         raise ToolError(str(exc)) from None
-    except ToolError:
-        raise
     except Exception as exc:  # noqa: BLE001 - the agent gets one line; the traceback goes to stderr
         log.exception("replay of %s failed", program.id)
         raise ToolError(f"replay of {program.id} failed: {exc.__class__.__name__}: {exc}") from None

@@ -63,9 +63,11 @@ class McpServer:
                 Client(stdio_client(params, errlog=self._errlog), mode=self.mode,
                        read_timeout_seconds=self.timeout))
             self.client = self._client_cm.__enter__()
-        except BaseException:
-            self._portal_cm.__exit__(*sys.exc_info())
-            raise
+        except BaseException as exc:
+            self._portal_cm.__exit__(None, None, None)
+            said = self.stderr().strip().splitlines()
+            raise RuntimeError(f"`phantom mcp` did not start ({exc.__class__.__name__}); its stderr: "
+                               f"{said[-1] if said else '(nothing)'}") from exc
         self.portal = portal
         return self
 
