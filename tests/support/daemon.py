@@ -77,13 +77,20 @@ class CaptureProcess:
         return self
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 20.0) -> int:
+        """Signal and wait; a daemon that does not exit in time is killed (so
+        a failing test never leaves one behind) and the timeout re-raised."""
         if self.process is None:
             return 0
         if self.process.poll() is None:
             self.process.send_signal(sig)
-        code = self.process.wait(timeout)
-        self.notify.close()
-        return code
+        try:
+            return self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)
+            raise
+        finally:
+            self.notify.close()
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
