@@ -14,7 +14,11 @@ and the difference (target: MCP adds ≤ 50 ms). Also the cold start: spawn
 `phantom mcp` → first tool result. The transport's answer is checked to be
 the compiler's bytes.
 
-One function per section; `main` runs them (the D-Bus sections join here).
+D-Bus section: cold activation of org.phantom.Replay1 from its .service
+file to the first answer (the embedding model is not loaded), and what a
+warm `Replay` round trip adds over the engine's own time.
+
+One function per section; `main` runs them.
 Timings go to stdout; nothing is asserted except that the answers agree.
 """
 
@@ -136,6 +140,90 @@ def section_mcp(data: Corpus, runs: int, cold_runs: int) -> str:
     ], "MCP (phantom mcp over stdio, SDK client)")
 
 
+async def _dbus_replays(runs: int) -> tuple[list[float], list[float]]:
+    """Warm `Replay` calls through a dbus-fast client: the client's round
+    trip, and the engine's own elapsed time from the result."""
+    import json
+
+    from dbus_fast import Message, MessageType
+    from dbus_fast.aio import MessageBus
+
+    bus = await MessageBus().connect()
+    round_trips, engine = [], []
+    try:
+        for index in range(runs + 1):
+            message = Message(destination="org.phantom.Replay1", path="/org/phantom/Replay1",
+                              interface="org.phantom.Replay1", member="Replay", signature="sa{ss}",
+                              body=["fill form", {"P0": f"Person {index}"}])
+            started = time.perf_counter()
+            reply = await bus.call(message)
+            elapsed = (time.perf_counter() - started) * 1000
+            if reply.message_type == MessageType.ERROR:
+                raise SystemExit(f"Replay failed: {reply.error_name}: {reply.body}")
+            result = json.loads(reply.body[2])
+            if result["status"] != "success":
+                raise SystemExit(f"Replay did not succeed: {result['escalation']}")
+            if index:  # the first call warms the service
+                round_trips.append(elapsed)
+                engine.append(float(result["elapsed_ms"]))
+    finally:
+        bus.disconnect()
+    return round_trips, engine
+
+
+def section_dbus(runs: int, cold_runs: int) -> str:
+    """Cold D-Bus activation to first answer (no embedding model loaded), and
+    what a warm `Replay` round trip adds over the engine itself."""
+    import asyncio
+    import tempfile
+
+    from compiler.programs.store import save_program
+    from phantom.desktop.fixture_programs import form_program
+    from phantom.desktop.harness import VirtualDesktop
+
+    store = Path(tempfile.mkdtemp(prefix="phantom-bench-dbus-")) / "store.sqlite3"
+    save_program(store, form_program(), created_ms=0)
+    with VirtualDesktop() as desktop:
+        os.environ.update(desktop.env)
+        services = Path(desktop.env["XDG_DATA_HOME"]) / "dbus-1" / "services"
+        services.mkdir(parents=True)
+        (services / "org.phantom.Replay1.service").write_text(
+            f"[D-BUS Service]\nName=org.phantom.Replay1\nExec={PHANTOM} replay-service --db {store} "
+            "--idle-timeout 1\n")
+        call = ["gdbus", "call", "--session", "--dest", "org.phantom.Replay1", "--object-path",
+                "/org/phantom/Replay1", "--method", "org.phantom.Replay1.ListPrograms"]
+        owner = ["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path",
+                 "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.NameHasOwner",
+                 "org.phantom.Replay1"]
+        colds, gdbus_warm = [], []
+        for _ in range(cold_runs):
+            while "true" in desktop.run(owner).stdout:
+                time.sleep(0.2)
+            started = time.perf_counter()
+            assert desktop.run(call).returncode == 0
+            colds.append((time.perf_counter() - started) * 1000)
+            started = time.perf_counter()
+            desktop.run(call)
+            gdbus_warm.append((time.perf_counter() - started) * 1000)
+        # A long idle timeout for the replay runs.
+        (services / "org.phantom.Replay1.service").write_text(
+            f"[D-BUS Service]\nName=org.phantom.Replay1\nExec={PHANTOM} replay-service --db {store} "
+            "--idle-timeout 60\n")
+        while "true" in desktop.run(owner).stdout:
+            time.sleep(0.2)
+        desktop.launch_fixture("form", "--geometry", "320x230+20+20")
+        round_trips, engine = asyncio.run(_dbus_replays(runs))
+    added = [r - e for r, e in zip(round_trips, engine)]
+    return table([
+        (f"cold activation → first answer (median of {cold_runs})",
+         f"{median(colds):.0f} ms (runs: {', '.join(f'{c:.0f}' for c in colds)}; target ≤ 2000 ms)"),
+        ("the same call warm, via gdbus (process start included)", f"{median(gdbus_warm):.0f} ms"),
+        (f"warm Replay round trip (median of {runs})", f"{median(round_trips):.0f} ms"),
+        ("  of which the engine (result's elapsed_ms)", f"{median(engine):.0f} ms"),
+        ("  D-Bus adds", f"{median(added):+.1f} ms (target ≤ 10 ms)"),
+    ], "D-Bus (org.phantom.Replay1, activated on a private session bus)")
+
+
 def _first_difference(expected: str, got: str) -> str:
     for number, (want, have) in enumerate(zip(expected.splitlines(), got.splitlines()), 1):
         if want != have:
@@ -149,7 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cold-runs", type=int, default=3, help="server spawns for the cold start")
     args = parser.parse_args(argv)
     data = corpus()
-    sections = [lambda: section_mcp(data, args.runs, args.cold_runs)]
+    sections = [lambda: section_mcp(data, args.runs, args.cold_runs),
+                lambda: section_dbus(min(args.runs, 10), args.cold_runs)]
     for section in sections:
         print(section(), flush=True)
         print()

@@ -18,7 +18,6 @@ Rules (activity-frames §7, phantom.md §5):
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from dataclasses import replace
 
 from .pages import site_of
@@ -34,15 +33,14 @@ ACTION_KEYS = frozenset({"Return", "KP_Enter", "Escape", "Delete", "BackSpace"})
 
 def derive_actions(capture: Capture) -> tuple[Action, ...]:
     """All actions of a capture, in time order (ties broken by evidence)."""
-    focus = _FocusTimeline(capture.snapshots)
+    apps = _apps_at(capture.snapshots, capture.inputs)
     replayed = [(run.start_ms, run.end_ms if run.end_ms is not None else capture.until_ms)
                 for run in capture.replay_runs]
     actions = list(_switches(capture.snapshots))
     steps: dict[tuple, Step | None] = {}  # the same element in the same app is the same Step
-    for event in capture.inputs:
+    for event, app in zip(capture.inputs, apps):
         if replayed and any(start <= event.ts_ms <= end for start, end in replayed):
             continue
-        app = focus.app_at(event.monitor, event.ts_ms)
         element = event.element
         memo = (event.kind, app, event.resolution, element.id if element is not None else None,
                 event.key)
@@ -125,21 +123,28 @@ def _switches(snapshots: tuple[Snapshot, ...]):
                      snapshot.ts_ms, snapshot.monitor, (f"snapshots:{snapshot.id}",))
 
 
-class _FocusTimeline:
-    """Which app had focus on a monitor at a given time (the last focused
-    snapshot at or before it), by binary search."""
+def _apps_at(snapshots: tuple[Snapshot, ...], inputs) -> list[str]:
+    """For each input event, the app of the last focused snapshot on its
+    monitor at or before it (the first one, for events before any) — one
+    vectorized binary search per monitor."""
+    import numpy as np
 
-    def __init__(self, snapshots: tuple[Snapshot, ...]) -> None:
-        self._times: dict[int, list[int]] = {}
-        self._apps: dict[int, list[str]] = {}
-        for snapshot in snapshots:
-            if snapshot.focused:
-                self._times.setdefault(snapshot.monitor, []).append(snapshot.ts_ms)
-                self._apps.setdefault(snapshot.monitor, []).append(snapshot.app)
-
-    def app_at(self, monitor: int, ts_ms: int) -> str:
-        times = self._times.get(monitor)
-        if not times:
-            return ""
-        index = bisect_right(times, ts_ms) - 1
-        return self._apps[monitor][max(index, 0)]
+    apps = [""] * len(inputs)
+    by_monitor: dict[int, tuple[list[int], list[str]]] = {}
+    for snapshot in snapshots:
+        if snapshot.focused:
+            times, names = by_monitor.setdefault(snapshot.monitor, ([], []))
+            times.append(snapshot.ts_ms)
+            names.append(snapshot.app)
+    if not by_monitor or not inputs:
+        return apps
+    event_time = np.fromiter((e.ts_ms for e in inputs), dtype=np.int64, count=len(inputs))
+    event_monitor = np.fromiter((e.monitor for e in inputs), dtype=np.int64, count=len(inputs))
+    for monitor, (times, names) in by_monitor.items():
+        positions = np.flatnonzero(event_monitor == monitor)
+        if not positions.size:
+            continue
+        index = np.searchsorted(np.asarray(times, dtype=np.int64), event_time[positions], side="right") - 1
+        for position, i in zip(positions.tolist(), np.maximum(index, 0).tolist()):
+            apps[position] = names[i]
+    return apps

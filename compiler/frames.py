@@ -3,8 +3,6 @@ targets and the evidence pointers back to every row they were built from."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 from .attribute import Attribution
 from .flicker import FoldedRun
 from .pages import type_url
@@ -23,9 +21,11 @@ def build_frames(folded: tuple[FoldedRun, ...], attribution: Attribution) -> tup
 def _frame(index: int, item: FoldedRun, attribution: Attribution) -> Frame:
     snapshots = tuple(s for run in item.runs for s in run.snapshots)
     detour_ids = tuple(i for interruption in item.interruptions for i in interruption.snapshots)
-    events = tuple(sorted((e for sid in (*(s.id for s in snapshots), *detour_ids)
-                           for e in attribution.by_snapshot.get(sid, ())),
-                          key=lambda e: (e.ts_ms, e.id)))
+    owned = attribution.by_snapshot
+    events = [e for s in snapshots for e in owned.get(s.id, ())]
+    if detour_ids:
+        events += [e for sid in detour_ids for e in owned.get(sid, ())]
+        events.sort(key=lambda e: (e.ts_ms, e.id))  # detours interleave; runs alone are in order
     first = snapshots[0]
     return Frame(
         id=f"f-{index:04d}", monitor=first.monitor, app=item.first.app, site=item.first.site,
@@ -57,30 +57,36 @@ def _pages(snapshots) -> tuple[PageVisit, ...]:
     return tuple(PageVisit(kind, entity, count) for (kind, entity), count in counts.items())
 
 
-def _volume(events: tuple[InputEvent, ...]) -> InputVolume:
+def _volume(events) -> InputVolume:
     keys = clicks = scrolls = copies = bursts = 0
-    resolutions = Counter()
+    resolutions = {"exact": 0, "tolerance": 0, "zone": 0, "none": 0}
     for event in events:
-        if event.kind in ("key", "text", "copy"):
+        kind = event.kind
+        if kind == "text":
             keys += event.count
-        if event.kind == "text":
             bursts += 1
-        elif event.kind == "copy":
+        elif kind == "key":
+            keys += event.count
+        elif kind == "copy":
+            keys += event.count
             copies += event.count
-        elif event.kind == "scroll":
+        elif kind == "scroll":
             scrolls += event.count
-        elif event.kind == "click":
+        elif kind == "click":
             clicks += event.count
             resolutions[event.resolution or "none"] += event.count
     return InputVolume(keys, clicks, scrolls, copies, bursts, resolutions["exact"],
                        resolutions["tolerance"], resolutions["zone"], resolutions["none"])
 
 
-def _targets(events: tuple[InputEvent, ...]) -> tuple[ClickTarget, ...]:
-    counts: Counter = Counter()
+def _targets(events) -> tuple[ClickTarget, ...]:
+    counts: dict[tuple[str, str], int] = {}
     for event in events:
         if (event.kind == "click" and event.element is not None
                 and event.resolution in ("exact", "tolerance") and event.element.label):
-            counts[(event.element.role, event.element.label)] += 1
+            key = (event.element.role, event.element.label)
+            counts[key] = counts.get(key, 0) + 1
+    if not counts:
+        return ()
     ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     return tuple(ClickTarget(role, label, n) for (role, label), n in ranked[:MAX_TARGETS])

@@ -22,6 +22,7 @@ from functools import lru_cache
 __all__ = ["ENCODING", "count_tokens"]
 
 ENCODING = "cl100k_base"
+CHUNK_CHARS = 200_000  # well under the encoder's 200,000-token limit per call
 
 
 @lru_cache(maxsize=1)
@@ -43,4 +44,17 @@ def count_tokens(text: str) -> int:
         raise TypeError(f"text must be a str, got {type(text).__name__}")
     if not text:
         return 0
-    return len(_encoder().encode_ordinary(text))
+    encoder = _encoder()
+    if len(text) <= CHUNK_CHARS:
+        return len(encoder.encode_ordinary(text))
+    # bpe-openai refuses more than 200,000 tokens per call: count long texts in
+    # pieces cut just after a newline, where the pre-tokenizer cuts anyway.
+    total, start = 0, 0
+    while start < len(text):
+        end = min(len(text), start + CHUNK_CHARS)
+        if end < len(text):
+            newline = text.rfind("\n", start, end)
+            end = newline + 1 if newline > start else end
+        total += len(encoder.encode_ordinary(text[start:end]))
+        start = end
+    return total

@@ -136,6 +136,8 @@ def _run(db: Path, program, parameters: dict[str, str], dry_run: bool) -> dict[s
         raise ToolError(f"replay of {program.id} failed: {exc.__class__.__name__}: {exc}") from None
     finally:
         engine.dispatcher.close()
+        if engine.telemetry is not None:
+            engine.telemetry.close()
     return result_dict(result)
 
 

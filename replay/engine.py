@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from capturer.clock import now_ms
 from capturer.sources.a11y_tree import LABELLED_ROLES
@@ -114,6 +114,7 @@ class ReplayEngine:
             self.telemetry.finish_run(run_id, now_ms(), result.status, done,
                                       int(result.escalation is not None),
                                       result.escalation.reason if result.escalation else "")
+            result = replace(result, elapsed_ms=_ms_since(clock))  # the telemetry is the engine's too
         return result
 
     # -- the run ------------------------------------------------------------------------

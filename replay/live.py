@@ -194,15 +194,30 @@ def _matches(accessible, segment: Segment) -> bool:
     return not name or segment.role in CONTAINER_ROLES
 
 
+_x_connection = None
+
+
+def _x():
+    """One X connection per process, opened on first use and reopened if the
+    server went away (opening one costs more than the query itself)."""
+    global _x_connection
+    from Xlib import display
+
+    if _x_connection is None:
+        _x_connection = display.Display(os.environ.get("DISPLAY"))
+    return _x_connection
+
+
 def _pids_with_class(app: str) -> set[int]:
     """Pids of X top-level windows whose WM_CLASS names this app."""
+    global _x_connection
     try:
-        from Xlib import X, display, error
+        from Xlib import X, error
     except ImportError:
         return set()
     pids: set[int] = set()
     try:
-        connection = display.Display(os.environ.get("DISPLAY"))
+        connection = _x()
     except Exception:  # noqa: BLE001 - no X: fall back to names
         return pids
     try:
@@ -223,6 +238,6 @@ def _pids_with_class(app: str) -> set[int]:
                         stack.append(child)
             except error.XError:
                 continue
-    finally:
-        connection.close()
+    except (error.ConnectionClosedError, OSError):
+        _x_connection = None  # reconnect next time
     return pids

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import logging
 import threading
 import time
@@ -153,6 +154,9 @@ class ReplayService:
         self._busy = False
         self._token = 0
         self._engine = None
+        self._telemetry = None
+        self._programs: dict[str, object] = {}   # name or id -> Program, while the store is unchanged
+        self._programs_version = None
         self._stop = threading.Event()
 
     @property
@@ -195,7 +199,13 @@ class ReplayService:
         from compiler.programs.store import UnknownProgram, load_program
 
         try:
-            return load_program(self.db, name_or_id)
+            version = _store_version(self.db)
+            if version != self._programs_version:
+                self._programs, self._programs_version = {}, version
+            program = self._programs.get(name_or_id)
+            if program is None:
+                program = self._programs[name_or_id] = load_program(self.db, name_or_id)
+            return program
         except StoreError as exc:
             raise _error("UnknownProgram", f"no program {name_or_id!r}: {exc}") from None
         except UnknownProgram as exc:
@@ -218,17 +228,24 @@ class ReplayService:
             self._busy = True
             self._token += 1
             token = self._token
-        try:
-            await self._loop.run_in_executor(None, _check_guard, program)
-        except DBusError:
-            self._busy = False
-            raise
+        if not wait:
+            # ReplayAsync answers at once, so the guard is checked before it does.
+            try:
+                await self._loop.run_in_executor(None, _check_guard, program)
+            except DBusError:
+                self._busy = False
+                raise
         self._stop.clear()
         self.interface.emit_properties_changed({"Busy": True})
         future = self._loop.run_in_executor(None, self._run, program, parameters, token)
         if not wait:
             return token
-        return await future
+        result = await future
+        if result["status"] == "refused" and not result["steps"] and not result["sent_input"]:
+            # The engine's own guard refused before any step: the application
+            # or its window is not there.
+            raise _error("GuardMismatch", f"{result['escalation']['reason']}; nothing was sent")
+        return result
 
     def _run(self, program, parameters: dict[str, str], token: int) -> dict:
         """Runs in a worker thread; signals go back through the loop."""
@@ -240,8 +257,9 @@ class ReplayService:
         try:
             if self._engine is None:
                 self._engine = ReplayEngine()
+                self._telemetry = Telemetry(self.db)
             engine = self._engine
-            engine.telemetry = Telemetry(self.db)
+            engine.telemetry = self._telemetry
             engine.stop = self._stop
             engine.on_step = lambda outcome: emit(self.interface.StepFinished, token, outcome.index,
                                                   outcome.policy, outcome.outcome)
@@ -301,6 +319,13 @@ class ReplayService:
             return json.dumps(report_dict(report_routines(capture, window.zone, limit=50)),
                               sort_keys=True)
         return await self._loop.run_in_executor(None, work)
+
+
+def _store_version(db: Path) -> tuple:
+    """Changes whenever the store file does (programs compiled since, runs…):
+    cached programs are reused only while it stays the same."""
+    stats = [os.stat(f"{db}{suffix}") for suffix in ("", "-wal") if os.path.exists(f"{db}{suffix}")]
+    return tuple((s.st_mtime_ns, s.st_size) for s in stats)
 
 
 def _check_guard(program) -> None:

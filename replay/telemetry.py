@@ -11,8 +11,8 @@ from capturer.store import open_store
 
 
 class Telemetry:
-    """Holds one write connection for the length of a run (closed by
-    `finish_run`), so logging a step costs one short transaction."""
+    """Holds one write connection (until `close`), so logging a step costs
+    one short transaction; a long-lived replay service keeps it across runs."""
 
     def __init__(self, db_path) -> None:
         self._db = db_path
@@ -54,11 +54,8 @@ class Telemetry:
     def finish_run(self, run_id: int, finished_ms: int, status: str, steps_done: int,
                    escalations: int, reason: str) -> None:
         connection = self._open()
-        try:
-            with connection:
-                connection.execute(
-                    "UPDATE replay_runs SET finished_ms = ?, status = ?, steps_done = ?, "
-                    "escalations = ?, reason = ? WHERE id = ?",
-                    (finished_ms, status, steps_done, escalations, reason, run_id))
-        finally:
-            self.close()
+        with connection:
+            connection.execute(
+                "UPDATE replay_runs SET finished_ms = ?, status = ?, steps_done = ?, "
+                "escalations = ?, reason = ? WHERE id = ?",
+                (finished_ms, status, steps_done, escalations, reason, run_id))

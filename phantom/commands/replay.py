@@ -60,6 +60,8 @@ def run_replay(args) -> int:
         raise CliError(str(exc)) from None
     finally:
         engine.dispatcher.close()
+        if engine.telemetry is not None:
+            engine.telemetry.close()
     if args.format == "json":
         print(json.dumps(result_dict(result), sort_keys=True, indent=2))
     else:
