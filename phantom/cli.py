@@ -19,8 +19,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .commands import (capture, compile, demo, install, mcp, programs, record, replay,
-                           routines, service, synth)
+    from .commands import (capture, compile, demo, doctor, importing, install, mcp, programs,
+                           record, replay, routines, service, synth)
 
     parser = _Parser(prog="phantom", description="Phantom: local-first desktop memory and "
                      "routine replay for X11. Capture what you do, compile it into deterministic "
@@ -39,6 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_parsers(sub, common)
     install.add_parsers(sub, common)
     demo.add_parsers(sub, common)
+    doctor.add_parsers(sub, common)
+    importing.add_parsers(sub, common)
     synth.add_parsers(sub, common)
     return parser
 

