@@ -13,7 +13,7 @@ from typing import Annotated
 
 from dbus_fast import BusType, DBusError, NameFlag, RequestNameReply
 from dbus_fast.aio import MessageBus
-from dbus_fast.annotations import DBusSignature
+from dbus_fast.annotations import DBusBool, DBusSignature, DBusStr, DBusUInt32
 from dbus_fast.constants import PropertyAccess
 from dbus_fast.service import ServiceInterface, dbus_method, dbus_property, dbus_signal
 
@@ -33,22 +33,22 @@ class CaptureInterface(ServiceInterface):
         self._daemon = daemon
 
     @dbus_method()
-    def Status(self) -> "s":
+    def Status(self) -> DBusStr:
         """The daemon's status as a JSON object."""
         return json.dumps(self._daemon.status(), sort_keys=True)
 
     @dbus_method()
-    def Pause(self) -> "b":
+    def Pause(self) -> DBusBool:
         """Stop capturing; returns false if already paused."""
         return self._daemon.pause()
 
     @dbus_method()
-    async def Resume(self) -> "b":
+    async def Resume(self) -> DBusBool:
         """Capture again; returns false if not paused."""
         return await self._daemon.resume()
 
     @dbus_method()
-    def StartRecording(self, name: "s") -> "u":
+    def StartRecording(self, name: DBusStr) -> DBusUInt32:
         """Begin an explicit demonstration; typed text (never passwords) is kept until stop."""
         return self._call(self._daemon.start_recording, name)
 
@@ -62,16 +62,16 @@ class CaptureInterface(ServiceInterface):
             raise DBusError(ERROR_PREFIX + exc.name, str(exc)) from None
 
     @dbus_property(access=PropertyAccess.READ)
-    def Paused(self) -> "b":
+    def Paused(self) -> DBusBool:
         return self._daemon.state.paused
 
     @dbus_property(access=PropertyAccess.READ)
-    def Recording(self) -> "s":
+    def Recording(self) -> DBusStr:
         recording = self._daemon.state.recording
         return recording.name if recording else ""
 
     @dbus_signal()
-    def PausedChanged(self, paused: bool) -> "b":
+    def PausedChanged(self, paused: bool) -> DBusBool:
         return paused
 
     @staticmethod

@@ -6,7 +6,7 @@ from __future__ import annotations
 from .attribute import Attribution
 from .flicker import FoldedRun
 from .pages import type_url
-from .records import ClickTarget, Frame, InputEvent, InputVolume, PageVisit
+from .records import ClickTarget, Frame, InputVolume, PageVisit
 
 MAX_TARGETS = 5
 

@@ -30,7 +30,7 @@ from . import conditions, live
 from .dispatch import DispatchError, Dispatcher
 from .embedding import LabelMatcher
 from .params import bind
-from .policy import DIRECT, EMBED, ESCALATE, REFUSED, Candidate, Decision, decide
+from .policy import ESCALATE, REFUSED, Candidate, Decision, decide
 
 
 @dataclass(frozen=True, slots=True)

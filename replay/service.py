@@ -20,7 +20,7 @@ from typing import Annotated
 
 from dbus_fast import BusType, DBusError, NameFlag, RequestNameReply
 from dbus_fast.aio import MessageBus
-from dbus_fast.annotations import DBusSignature
+from dbus_fast.annotations import DBusBool, DBusSignature, DBusStr, DBusUInt32
 from dbus_fast.constants import PropertyAccess
 from dbus_fast.service import ServiceInterface, dbus_method, dbus_property, dbus_signal
 
@@ -63,7 +63,7 @@ class ReplayInterface(ServiceInterface):
         return [[p.id, p.name, p.steps or 0, p.parameters or 0] for p in programs]
 
     @dbus_method()
-    def Describe(self, program: "s") -> "s":
+    def Describe(self, program: DBusStr) -> DBusStr:
         """A program's steps, parameter map and guard, as JSON."""
         self._service.touch()
         loaded = self._service.load(program)
@@ -75,36 +75,36 @@ class ReplayInterface(ServiceInterface):
 
     # -- replay ----------------------------------------------------------------------------
     @dbus_method()
-    async def Replay(self, program: "s", parameters: StrDict) -> RunReply:
+    async def Replay(self, program: DBusStr, parameters: StrDict) -> RunReply:
         """Replay and wait: (status, run id, result JSON)."""
         result = await self._service.replay(program, parameters, wait=True)
         return [result["status"], result["run_id"] or 0, json.dumps(result, sort_keys=True)]
 
     @dbus_method()
-    async def ReplayAsync(self, program: "s", parameters: StrDict) -> "u":
+    async def ReplayAsync(self, program: DBusStr, parameters: StrDict) -> DBusUInt32:
         """Start a replay and return its token at once; follow StepFinished,
         Escalated and RunFinished signals."""
         return await self._service.replay(program, parameters, wait=False)
 
     @dbus_method()
-    def Cancel(self) -> "b":
+    def Cancel(self) -> DBusBool:
         """Stop the running replay before its next step."""
         return self._service.cancel()
 
     # -- memory ----------------------------------------------------------------------------
     @dbus_method()
-    async def Context(self, since: "s", until: "s", format: "s") -> "s":
+    async def Context(self, since: DBusStr, until: DBusStr, format: DBusStr) -> DBusStr:
         """The compiled window (ISO 8601 times; since='' and until='' for today) in
         compact, json or markdown format."""
         return await self._service.context(since, until, format)
 
     @dbus_method()
-    async def ListRoutines(self) -> "s":
+    async def ListRoutines(self) -> DBusStr:
         """Routine candidates with measures and gate verdicts, as JSON."""
         return await self._service.routines()
 
     @dbus_property(access=PropertyAccess.READ)
-    def Busy(self) -> "b":
+    def Busy(self) -> DBusBool:
         return self._service.busy
 
     # -- signals -----------------------------------------------------------------------------

@@ -4,7 +4,6 @@ through the guarded policy engine, and show replay telemetry."""
 from __future__ import annotations
 
 import json
-import sys
 
 from ..errors import EXIT_USAGE, CliError
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from support.apps import focus
 from support.daemon import CaptureProcess, query, settle
 
 pytestmark = pytest.mark.desktop
@@ -27,9 +28,6 @@ def gdbus(desktop, *args: str) -> subprocess.CompletedProcess:
                         "--object-path", "/org/phantom/Capture1", *args])
 
 
-def focus(desktop, wm_class: str) -> None:
-    desktop.run(["xdotool", "windowfocus", "--sync", str(desktop.wait_for_window(wm_class))])
-    settle(0.3)
 
 
 def test_status_pause_and_resume(desktop, apps, tmp_path):

@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from support.apps import app_named, center, find
+from support.apps import app_named, center, find, focus
 from support.daemon import CaptureProcess, query, settle, wait_for_rows
 
 pytestmark = pytest.mark.desktop
 
 
-def focus(desktop, wm_class: str) -> None:
-    window = desktop.wait_for_window(wm_class)
-    assert desktop.run(["xdotool", "windowfocus", "--sync", str(window)]).returncode == 0
-    settle(0.3)
 
 
 def test_two_apps_give_snapshots_counts_and_resolved_clicks(desktop, apps, user, tmp_path):

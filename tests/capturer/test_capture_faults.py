@@ -11,6 +11,7 @@ import pytest
 
 from phantom.desktop.harness import VirtualDesktop
 from phantom.desktop.waiting import wait_until
+from support.apps import focus
 from support.daemon import CaptureProcess, query, settle, wait_for_rows
 
 pytestmark = pytest.mark.desktop
@@ -24,10 +25,6 @@ def own_desktop():
     instance.stop()
 
 
-def focus(desktop, wm_class: str) -> None:
-    window = desktop.wait_for_window(wm_class)
-    desktop.run(["xdotool", "windowfocus", "--sync", str(window)])
-    settle(0.3)
 
 
 def xdotool_type(desktop, text: str, delay_ms: int = 40) -> None:

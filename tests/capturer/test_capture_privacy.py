@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from support.apps import app_named, center, find
+from support.apps import app_named, center, find, focus
 from support.daemon import CaptureProcess, query, settle
 
 pytestmark = pytest.mark.desktop
@@ -37,10 +37,6 @@ def assert_absent(db: Path, *needles: str) -> None:
                 assert encoded not in data, f"{needle!r} found in {where}"
 
 
-def focus(desktop, wm_class: str) -> None:
-    window = desktop.wait_for_window(wm_class)
-    desktop.run(["xdotool", "windowfocus", "--sync", str(window)])
-    settle(0.3)
 
 
 def gdbus(desktop, method: str, *args: str) -> subprocess.CompletedProcess:

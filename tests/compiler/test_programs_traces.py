@@ -84,7 +84,7 @@ def test_password_field_becomes_a_parameter_never_an_empty_literal():
 
 def test_stopping_the_recorder_from_a_terminal_is_trimmed():
     builder = CaptureBuilder().snapshot(500)
-    recording = fill_form(builder, 1000, 1, "Ada", "a@x")
+    fill_form(builder, 1000, 1, "Ada", "a@x")
     builder.snapshot(5500, "Terminal", title="~")
     builder.type(5600, None, "phantom record stop", recording=1)
     builder.key(5900, "Return", recording=1)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_harness import McpServer, error_text
-from support.apps import app_named, center, find, text_of
+from support.apps import app_named, center, find, form_state
 from support.daemon import CaptureProcess, settle
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
@@ -31,10 +31,6 @@ def fill_form(desktop, user, name: str) -> None:
     settle(0.8)
 
 
-def form_state() -> tuple[str, str, str]:
-    form = app_named("phantom-form")
-    return (text_of(find(form, "text", label="Name:")), text_of(find(form, "text", label="Email:")),
-            text_of(find(form, "label", name="Status")))
 
 
 def test_record_compile_replay_and_escalate_over_mcp(desktop, apps, user, tmp_path):

@@ -5,7 +5,6 @@ exits after its idle timeout."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import time

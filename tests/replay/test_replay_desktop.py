@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from support.apps import app_named, center, find, text_of
+from support.apps import app_named, center, find, focus, form_state, text_of
 from support.cli import phantom
 from support.daemon import CaptureProcess, settle
 
@@ -17,9 +17,6 @@ pytestmark = pytest.mark.desktop
 EMAIL = "team@example.org"
 
 
-def focus(desktop, wm_class: str) -> None:
-    desktop.run(["xdotool", "windowfocus", "--sync", str(desktop.wait_for_window(wm_class))])
-    settle(0.3)
 
 
 def record_form_fill(desktop, user, name: str) -> None:
@@ -73,10 +70,6 @@ def form_program(recorded_form, tmp_path):
     return copy, report
 
 
-def form_state() -> tuple[str, str, str]:
-    form = app_named("phantom-form")
-    return (text_of(find(form, "text", label="Name:")), text_of(find(form, "text", label="Email:")),
-            text_of(find(form, "label", name="Status")))
 
 
 def replay(desktop, db, *args):

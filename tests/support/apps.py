@@ -3,4 +3,20 @@ shares the session desktop's accessibility bus)."""
 
 from phantom.desktop.scripted_user import app_named, center, find, text_of
 
-__all__ = ["app_named", "center", "find", "text_of"]
+__all__ = ["app_named", "center", "find", "focus", "form_state", "text_of"]
+
+
+def focus(desktop, wm_class: str) -> None:
+    """Give a window keyboard focus as a window manager would, and let it settle."""
+    import time
+
+    window = desktop.wait_for_window(wm_class)
+    assert desktop.run(["xdotool", "windowfocus", "--sync", str(window)]).returncode == 0
+    time.sleep(0.3)
+
+
+def form_state() -> tuple[str, str, str]:
+    """The fixture form's Name and Email fields and its status line."""
+    form = app_named("phantom-form")
+    return (text_of(find(form, "text", label="Name:")), text_of(find(form, "text", label="Email:")),
+            text_of(find(form, "label", name="Status")))
