@@ -2,13 +2,13 @@
 
 Lines, in order: a header, coverage, gaps, one line per frame, blind spots
 (grouped by kind and reason), then the inferred tier under its own marker,
-then provenance. When the block is over budget, lines go in this order until
-it fits: inferred items, then frames from the shortest active time up (the
-kept frames stay in time order and a line says how many were left out), then
-blind-spot detail. The header, coverage and provenance always stay.
+then provenance. When the block is over budget: blind-spot detail is cut to
+at most half the budget, the inferred tier goes, then frames go from the
+shortest active time up (the kept frames stay in time order and a line says
+how many were left out). The header, coverage and provenance always stay.
 
-Each line's token estimate is computed once, so trimming a day of several
-hundred frames costs a sum, not a re-render per dropped line.
+Frames are costed longest first and only until the budget is spent, so a
+day of several hundred frames does not estimate every line.
 """
 
 from __future__ import annotations
@@ -38,6 +38,11 @@ def render_compact(document: Document, times: TimeFormat, label: str,
     # day of several hundred frames stops after the few dozen that fit.
     reserve = estimate_tokens(OMITTED.format(n=len(frames)) + "\n")
     fixed = estimate_tokens(_assemble(head, [], {}, set(), 0, spots, [], tail))
+    while spots and fixed > budget // 2:
+        # Blind-spot detail may take at most half a tight budget: a few
+        # frames say more than the tail of that list.
+        spots = spots[:-1]
+        fixed = estimate_tokens(_assemble(head, [], {}, set(), 0, spots, [], tail))
     remaining = budget - fixed - reserve
     kept: set[str] = set()
     overflow = False

@@ -4,6 +4,10 @@ seeds, time zones and locales) and compare bytes; when the compiler changes
 on purpose, regenerate them and review the diff:
 
     .venv/bin/python tests/support/goldens.py --write
+
+fixtures/synthetic/day.sqlite3 itself is rebuilt (from `phantom synth`) with
+`--make-synthetic-store`; fixtures/recorded/desktop.sqlite3 was recorded
+once by `phantom demo` on the virtual desktop and is kept as it is.
 """
 
 from __future__ import annotations
@@ -46,7 +50,38 @@ def _compile_cases(name: str, store: str, day: str) -> list[GoldenCase]:
 
 CASES: list[GoldenCase] = [
     *_compile_cases("recorded", "recorded/desktop.sqlite3", "2026-11-29"),
+    *_compile_cases("synthetic", "synthetic/day.sqlite3", "2026-03-02"),
 ]
+
+
+def make_synthetic_store() -> Path:
+    """fixtures/synthetic/day.sqlite3: `phantom synth --days 1 --seed 7`,
+    pruned to what the compiler reads (accessibility trees and images that
+    no input row needs are dropped) so the fixture stays small."""
+    import tempfile
+
+    import apsw
+
+    target = FIXTURES / "synthetic" / "day.sqlite3"
+    target.parent.mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        full = Path(scratch) / "day.sqlite3"
+        subprocess.run([PHANTOM, "synth", "--days", "1", "--seed", "7", "--db", str(full)],
+                       check=True, capture_output=True)
+        connection = apsw.Connection(str(full))
+        with connection:
+            connection.execute(
+                "UPDATE snapshots SET tree_id = NULL, screenshot = NULL;"
+                "UPDATE input_events SET crop = NULL;"
+                "DELETE FROM elements WHERE id NOT IN "
+                "  (SELECT element_id FROM input_events WHERE element_id IS NOT NULL);"
+                "UPDATE elements SET tree_id = NULL, parent_id = NULL;"
+                "DELETE FROM a11y_trees; DELETE FROM blobs;")
+        connection.execute("VACUUM")
+        connection.pragma("journal_mode", "delete")
+        connection.close()
+        target.write_bytes(full.read_bytes())
+    return target
 
 
 def run_case(case: GoldenCase, env: dict[str, str] | None = None) -> bytes:
@@ -64,6 +99,11 @@ def write_all() -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: goldens.py --write   (regenerates every golden file; review the diff)")
-    write_all()
+    if sys.argv[1:] == ["--make-synthetic-store"]:
+        print(f"wrote {make_synthetic_store().relative_to(ROOT)}")
+    elif sys.argv[1:] == ["--write"]:
+        write_all()
+    else:
+        sys.exit("usage: goldens.py --write | --make-synthetic-store\n"
+                 "  --write                  regenerate every golden output (review the diff)\n"
+                 "  --make-synthetic-store   rebuild fixtures/synthetic/day.sqlite3 from phantom synth")
