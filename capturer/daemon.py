@@ -22,13 +22,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .blind_spots import BlindSpots
+from .count_writer import CountWriter
 from .clock import now_ms, zone_at
 from .config import Config
-from .input_counts import TEXT_GAP_MS, FieldRef, InputCount, InputCounter
+from .input_counts import TEXT_GAP_MS, InputCount, InputCounter
 from .notify import Notifier
 from .privacy import WindowIdentity, first_matching_rule
-from .store import (BlobRow, InputEventRow, RecordingRow, Replace, SetEnd, SetMeta, SnapshotRow,
-                    StoreWriter)
+from .store import BlobRow, InputEventRow, RecordingRow, SetEnd, SetMeta, SnapshotRow, StoreWriter
 from .store.connection import open_readonly
 from .sources.a11y import A11yContext, AccessibilityWorker, HitResult
 from .sources.input_listener import InputListener, RawClick, RawKey, RawScroll
@@ -65,9 +65,7 @@ class _MonitorState:
 @dataclass
 class _Counters:
     snapshots: int = 0
-    input_events: int = 0
     clicks: int = 0
-    keys: int = 0
 
 
 @dataclass
@@ -113,10 +111,7 @@ class CaptureDaemon:
         self._stop = asyncio.Event()
         self._reconnect_attempt = 0
         self._next_reconnect = 0.0
-        self._pending: set[asyncio.Task] = set()
-        self._burst_fields: dict[int, Future] = {}
-        self._burst_rows: dict[int, int] = {}        # burst seq -> input_events row id
-        self._checkpointed: dict[int, tuple] = {}    # burst seq -> (count, end) last written
+        self.counts: CountWriter | None = None
         self._redact_cache: tuple[float, list] | None = None
         self._pending_changes: set[str] = set()
         self._focus_task: asyncio.Task | None = None
@@ -136,6 +131,7 @@ class CaptureDaemon:
             self._loop.add_signal_handler(sig, self.request_stop)
         self.writer = StoreWriter(self.db_path)
         self.blind = BlindSpots(self.writer)
+        self.counts = CountWriter(self.writer, self._count_monitor)
         self.state.paused = self._stored_pause_state()
         now = now_ms()
         self.state.last_input_ms = now
@@ -161,7 +157,7 @@ class CaptureDaemon:
         self.notifier.stopping()
         self._drain_inputs()
         self._write_counts(self.counter.close())
-        await self._drain_pending()
+        await self.counts.drain()
         now = now_ms()
         if self.state.recording is not None:
             self._end_recording(now)
@@ -462,15 +458,13 @@ class CaptureDaemon:
                                        keep_text=self.state.recording is not None)
             if started is not None and self.a11y is not None:
                 # Which field is this burst going into? Asked once per burst.
-                self._burst_fields[started] = (raw.field_query
-                                               or self.a11y.focused_field(self.state.focus))
+                self.counts.expect_field(started, raw.field_query
+                                         or self.a11y.focused_field(self.state.focus))
         elif isinstance(raw, RawScroll):
             self.counter.scroll(raw.ts_ms, raw.x, raw.y, raw.steps)
         elif isinstance(raw, RawClick):
             self.counter.click(raw.ts_ms)
-            task = asyncio.ensure_future(self._store_click(raw, self.state.focus))
-            self._pending.add(task)
-            task.add_done_callback(self._pending.discard)
+            self.counts.track(asyncio.ensure_future(self._store_click(raw, self.state.focus)))
         self._write_counts(self.counter.emit())
 
     def _capturing_input(self) -> bool:
@@ -498,7 +492,6 @@ class CaptureDaemon:
             monitor=monitor.index, kind="click", count=1, button=raw.button, x=raw.x, y=raw.y,
             element_id=hit.element_id, resolution=hit.resolution, crop=crop,
             recording_id=recording.id if recording else None))
-        self.counters.input_events += 1
         self.counters.clicks += 1
 
     def _close_bursts(self) -> list[InputCount]:
@@ -506,74 +499,19 @@ class CaptureDaemon:
         return self.counter.emit()
 
     def _write_counts(self, counts: list[InputCount]) -> None:
-        """Write closed bursts and runs (each under the row id it was
-        checkpointed with, if any). A text burst waits for its field."""
         recording = self.state.recording  # as it was when the input happened
-        for count in counts:
-            future = self._burst_fields.pop(count.burst, None) if count.kind == "text" else None
-            if future is None or future.done():
-                field = future.result() if future is not None else None
-                self._store_count(count, field, recording, final=True)
-                continue
-            task = asyncio.ensure_future(self._store_text_burst(count, future, recording))
-            self._pending.add(task)
-            task.add_done_callback(self._pending.discard)
-
-    async def _store_text_burst(self, count: InputCount, future: Future,
-                                recording: _Recording | None) -> None:
-        field = await self._await_future(future, HIT_TEST_BUDGET_S, None)
-        self._store_count(count, field, recording, final=True)
+        self.counts.write(counts, recording.id if recording else None)
 
     def _checkpoint_open_counts(self) -> None:
-        """Write the bursts still growing, so a crash cannot lose them whole."""
         recording = self.state.recording
-        for count in self.counter.open_counts():
-            if self._checkpointed.get(count.burst) == (count.count, count.end_ms):
-                continue
-            future = self._burst_fields.get(count.burst)
-            field = future.result() if future is not None and future.done() else None
-            self._store_count(count, field, recording, final=False)
+        self.counts.checkpoint(self.counter.open_counts(), recording.id if recording else None)
 
-    def _store_count(self, count: InputCount, field: FieldRef | None,
-                     recording: _Recording | None, *, final: bool) -> None:
-        """Write one count. Text survives only inside a recording, and only
-        when the field is known and is not a password field."""
-        keep = recording is not None and field is not None and not field.secret
+    def _count_monitor(self, count: InputCount) -> int:
         if count.x is not None:
-            monitor = self._monitor_of(count.x, count.y).index
-        elif self.state.focus is not None:
-            monitor = self._monitor_of(*self.state.focus.center).index
-        else:
-            monitor = 0
-        seq = count.burst
-        row_id = self._burst_rows.get(seq) if seq is not None else None
-        rewrite = row_id is not None
-        if row_id is None:
-            row_id = self.writer.ids.next("input_events")
-        row = InputEventRow(
-            id=row_id, ts_ms=count.start_ms, end_ms=count.end_ms, monitor=monitor,
-            kind=count.kind, count=count.count, key=count.key, x=count.x, y=count.y,
-            element_id=field.element_id if field else None,
-            recording_id=recording.id if recording else None,
-            text=count.text if keep else None)
-        self.writer.submit(Replace(row) if rewrite else row, urgent=not final)
-        if final:
-            self._burst_rows.pop(seq, None)
-            self._checkpointed.pop(seq, None)
-            self.counters.input_events += 1
-            if count.kind in ("key", "text", "copy"):
-                self.counters.keys += count.count
-        elif seq is not None:
-            self._burst_rows[seq] = row_id
-            self._checkpointed[seq] = (count.count, count.end_ms)
-
-    async def _drain_pending(self) -> None:
-        """Wait for clicks and text bursts still resolving their targets."""
-        for task in list(self._pending):
-            try:
-                await asyncio.wait_for(asyncio.shield(task), HIT_TEST_BUDGET_S * 2)
-            except Exception:  # noqa: BLE001 - a late click is not worth hanging
-                task.cancel()
+            return self._monitor_of(count.x, count.y).index
+        if self.state.focus is not None:
+            return self._monitor_of(*self.state.focus.center).index
+        return 0
 
     # -- control (D-Bus and tests) --------------------------------------------------------
     def pause(self) -> bool:
@@ -634,7 +572,7 @@ class CaptureDaemon:
         if recording is None:
             raise CaptureControlError("NotRecording", "no recording is in progress")
         self._write_counts(self.counter.close())
-        await self._drain_pending()
+        await self.counts.drain()
         self._end_recording(now_ms())
         await asyncio.get_running_loop().run_in_executor(None, self.writer.flush)
         return recording.id, recording.name
@@ -673,7 +611,7 @@ class CaptureDaemon:
             "recording": self.state.recording.name if self.state.recording else None,
             "accessibility": self.a11y.status if self.a11y else "disabled",
             "snapshots": self.counters.snapshots,
-            "input_events": self.counters.input_events,
+            "input_events": self.counts.rows_written + self.counters.clicks,
             "blind_spots_open": self.blind.open_kinds() if self.blind else [],
             "writer_errors": stats.last_error if stats else None,
             "monitors": len(self.state.monitors),

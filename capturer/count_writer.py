@@ -1,0 +1,99 @@
+"""Writing input counts to the store: one row per burst or run, written
+while it grows (checkpoints under a stable row id, so a crash loses at most
+half a second) and finally when it closes. A text burst waits, briefly, for
+the answer to "which field did this go into?" before its final row; its
+text is kept only inside a recording and only for a known, non-password
+field."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import Future
+
+from .input_counts import FieldRef, InputCount
+from .store import InputEventRow, Replace, StoreWriter
+
+FIELD_ANSWER_BUDGET_S = 0.5
+
+
+class CountWriter:
+    def __init__(self, writer: StoreWriter, monitor_of: Callable[[InputCount], int]) -> None:
+        self._writer = writer
+        self._monitor_of = monitor_of
+        self._fields: dict[int, Future] = {}      # burst seq -> pending field answer
+        self._rows: dict[int, int] = {}           # burst seq -> input_events row id
+        self._written: dict[int, tuple] = {}      # burst seq -> (count, end) last written
+        self._pending: set[asyncio.Task] = set()
+        self.rows_written = 0
+        self.keys_written = 0
+
+    def expect_field(self, seq: int, answer: Future) -> None:
+        """The field a text burst went into will be answered by `answer`."""
+        self._fields[seq] = answer
+
+    def write(self, counts: list[InputCount], recording_id: int | None) -> None:
+        """Final rows for closed bursts and runs."""
+        for count in counts:
+            answer = self._fields.pop(count.burst, None) if count.kind == "text" else None
+            if answer is None or answer.done():
+                self._store(count, answer.result() if answer is not None else None, recording_id,
+                            final=True)
+                continue
+            task = asyncio.ensure_future(self._store_when_answered(count, answer, recording_id))
+            self.track(task)
+
+    def checkpoint(self, growing: list[InputCount], recording_id: int | None) -> None:
+        """Rows for bursts still growing, rewritten only when they changed."""
+        for count in growing:
+            if self._written.get(count.burst) == (count.count, count.end_ms):
+                continue
+            answer = self._fields.get(count.burst)
+            field = answer.result() if answer is not None and answer.done() else None
+            self._store(count, field, recording_id, final=False)
+
+    def track(self, task: asyncio.Task) -> None:
+        """Keep a task that will write a row, so shutdown can wait for it."""
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def drain(self) -> None:
+        """Wait (boundedly) for rows still waiting on their targets."""
+        for task in list(self._pending):
+            try:
+                await asyncio.wait_for(asyncio.shield(task), FIELD_ANSWER_BUDGET_S * 2)
+            except Exception:  # noqa: BLE001 - a late answer is not worth hanging shutdown
+                task.cancel()
+
+    async def _store_when_answered(self, count: InputCount, answer: Future,
+                                   recording_id: int | None) -> None:
+        try:
+            field = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(answer)),
+                                           FIELD_ANSWER_BUDGET_S)
+        except Exception:  # noqa: BLE001 - no answer in time: the field stays unknown
+            field = None
+        self._store(count, field, recording_id, final=True)
+
+    def _store(self, count: InputCount, field: FieldRef | None, recording_id: int | None, *,
+               final: bool) -> None:
+        keep = recording_id is not None and field is not None and not field.secret
+        seq = count.burst
+        row_id = self._rows.get(seq) if seq is not None else None
+        rewrite = row_id is not None
+        if row_id is None:
+            row_id = self._writer.ids.next("input_events")
+        row = InputEventRow(
+            id=row_id, ts_ms=count.start_ms, end_ms=count.end_ms, monitor=self._monitor_of(count),
+            kind=count.kind, count=count.count, key=count.key, x=count.x, y=count.y,
+            element_id=field.element_id if field else None, recording_id=recording_id,
+            text=count.text if keep else None)
+        self._writer.submit(Replace(row) if rewrite else row, urgent=not final)
+        if final:
+            self._rows.pop(seq, None)
+            self._written.pop(seq, None)
+            self.rows_written += 1
+            if count.kind in ("key", "text", "copy"):
+                self.keys_written += count.count
+        elif seq is not None:
+            self._rows[seq] = row_id
+            self._written[seq] = (count.count, count.end_ms)
