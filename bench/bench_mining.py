@@ -147,13 +147,42 @@ def _median_time(fn, repeats: int) -> tuple[float, object]:
     return statistics.median(samples), result
 
 
+def corpus_end_to_end(path: Path) -> None:
+    """Read a store, derive the action stream and mine it, as `phantom
+    routines` does, timing each stage; peak RSS of this process after."""
+    from compiler.actions import derive_actions, sessions as split
+    from compiler.api import read_window
+
+    started = time.perf_counter()
+    capture, _ = read_window(path)
+    read_s = time.perf_counter() - started
+    actions = derive_actions(capture)
+    derive_s = time.perf_counter() - started - read_s
+    grouped = split(actions)
+    begin = time.perf_counter()
+    found = mine(grouped)
+    mine_s = time.perf_counter() - begin
+    total = time.perf_counter() - started
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"store {path.name}: {len(capture.snapshots):,} snapshots, {len(capture.inputs):,} input rows "
+          f"→ {len(actions):,} actions in {len(grouped):,} sessions")
+    print(f"  read {read_s:.2f} s, action stream {derive_s:.2f} s, mine {mine_s:.2f} s; "
+          f"end to end {total:.2f} s; peak RSS {rss:.0f} MB; {len(found)} routines "
+          f"(supports {', '.join(str(r.support) for r in found[:10])})")
+    print()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--slice", type=int, default=1000, help="actions for the brute force")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--corpus", type=Path, help="also mine this store end to end (e.g. the "
+                        "51-day `phantom synth` corpus in .bench-cache/)")
     args = parser.parse_args(argv)
+    if args.corpus is not None:
+        corpus_end_to_end(args.corpus)
 
     start = time.perf_counter()
     sessions = generate(args.actions, args.seed)
