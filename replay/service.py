@@ -181,16 +181,20 @@ class ReplayService:
         try:
             while True:
                 await asyncio.sleep(min(1.0, self.idle_timeout / 4))
+                if not bus.connected:
+                    log.info("the session bus went away; exiting")
+                    break
                 idle = time.monotonic() - self._last_activity
                 if not self._busy and idle >= self.idle_timeout:
                     log.info("idle for %.0f s; exiting", idle)
                     break
         finally:
-            try:
-                await bus.release_name(BUS_NAME)
-            except Exception:  # noqa: BLE001 - the bus may be gone
-                pass
-            bus.disconnect()
+            if bus.connected:
+                try:
+                    await bus.release_name(BUS_NAME)
+                except Exception:  # noqa: BLE001 - the bus may be going away
+                    pass
+                bus.disconnect()
         return 0
 
     def load(self, name_or_id: str):
