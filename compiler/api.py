@@ -35,23 +35,13 @@ def compile_window(db_path: str | Path, *, day: str | None = None, since: str | 
                    until: str | None = None, tz: str | None = None,
                    inferred: bool = True) -> Compiled:
     """Compile one window. `day` or both `since` and `until` must be given."""
-    if (day is None) == (since is None and until is None) or ((since is None) != (until is None)):
+    if day is None and since is None and until is None:
         raise CompileError("give either a day or both since and until")
     try:
         override = zone_info(tz) if tz else None
-        with CaptureSource(db_path) as source:
-            if day is not None:
-                parsed = parse_day(day)
-                zone = tz or source.zone_near(_noon_utc_ms(parsed)) or "UTC"
-                window = day_window(parsed, zone)
-            else:
-                zone = tz or source.zone_near(_rough_ms(since)) or "UTC"
-                window = range_window(since, until, zone)
-            capture = source.read(window.since_ms, window.until_ms)
-    except (WindowError, SourceError) as exc:
+    except WindowError as exc:
         raise CompileError(str(exc)) from None
-    except ValueError as exc:  # a malformed source table
-        raise CompileError(f"cannot read {db_path}: {exc}") from None
+    capture, window = read_window(db_path, day=day, since=since, until=until, tz=tz)
     document = compile_capture(capture, CompileOptions(zone=window.zone, inferred=inferred))
     default_offset = (document.frames[0].utc_offset_min if document.frames
                       else _offset_of(window.zone, window.since_ms))
@@ -95,23 +85,29 @@ def read_window(db_path: str | Path, *, day: str | None = None, since: str | Non
                 until: str | None = None, tz: str | None = None):
     """(capture, window) for a day, a range, or — with neither — the whole
     history in the store."""
+    if day is not None and (since is not None or until is not None):
+        raise CompileError("give either a day or both since and until")
+    if (since is None) != (until is None):
+        raise CompileError("give both since and until")
     try:
         with CaptureSource(db_path) as source:
-            if day is not None:
-                parsed = parse_day(day)
-                zone = tz or source.zone_near(_noon_utc_ms(parsed)) or "UTC"
-                window = day_window(parsed, zone)
-            elif since is not None or until is not None:
-                if since is None or until is None:
-                    raise CompileError("give both since and until")
-                zone = tz or source.zone_near(_rough_ms(since)) or "UTC"
-                window = range_window(since, until, zone)
-            else:
-                first, last = source.span()
-                zone = tz or (source.zone_near(last) if last is not None else None) or "UTC"
-                window = Window(first or 0, (last or 0) + 1, zone, "all")
+            window = _resolve_window(source, day, since, until, tz)
             return source.read(window.since_ms, window.until_ms), window
     except (WindowError, SourceError) as exc:
         raise CompileError(str(exc)) from None
-    except ValueError as exc:
+    except ValueError as exc:  # a malformed source table
         raise CompileError(f"cannot read {db_path}: {exc}") from None
+
+
+def _resolve_window(source: CaptureSource, day: str | None, since: str | None,
+                    until: str | None, tz: str | None) -> Window:
+    """The window asked for, in `tz` or else the zone the capture recorded
+    nearest to it (UTC for an empty store)."""
+    if day is not None:
+        parsed = parse_day(day)
+        return day_window(parsed, tz or source.zone_near(_noon_utc_ms(parsed)) or "UTC")
+    if since is not None:
+        return range_window(since, until, tz or source.zone_near(_rough_ms(since)) or "UTC")
+    first, last = source.span()
+    zone = tz or (source.zone_near(last) if last is not None else None) or "UTC"
+    return Window(first or 0, (last or 0) + 1, zone, "all")
