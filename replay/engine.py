@@ -123,12 +123,12 @@ class ReplayEngine:
         if window is None:
             reason = f"{program.app} is not running with a window"
             return self._stopped(program, run_id, clock, (), Escalation(0, REFUSED, reason), "refused")
-        planned = self._preflight(program, window, dry_run)
+        planned, blocked_candidates = self._preflight(program, window, dry_run)
         blocked = next((o for o in planned if o.outcome in ("escalated", "refused")), None)
         if blocked is not None or dry_run:
             if blocked is not None:
                 escalation = Escalation(blocked.index, blocked.policy, blocked.reason,
-                                        self._last_candidates)
+                                        blocked_candidates)
                 status = "refused" if blocked.outcome == "refused" else "escalated"
                 return self._stopped(program, run_id, clock, tuple(planned), escalation, status)
             return RunResult(None, program.id, program.name, "dry_run", tuple(planned), None,
@@ -160,10 +160,10 @@ class ReplayEngine:
             return None
         return live.main_window(application)
 
-    _last_candidates: tuple = ()
-
-    def _preflight(self, program: Program, window, dry_run: bool) -> list[StepOutcome]:
-        """Decide (without acting) every step the starting screen must hold."""
+    def _preflight(self, program: Program, window,
+                   dry_run: bool) -> tuple[list[StepOutcome], tuple[Candidate, ...]]:
+        """Decide (without acting) every step the starting screen must hold;
+        returns the outcomes and, when a step is blocked, its near candidates."""
         outcomes = []
         for step in program.steps:
             began = time.monotonic()
@@ -171,12 +171,11 @@ class ReplayEngine:
             outcome = "planned" if decision.may_act else (
                 "refused" if decision.policy == REFUSED else "escalated")
             outcomes.append(_outcome(step, decision, outcome, None, 0, began))
-            self._last_candidates = decision.candidates
             if not decision.may_act:
-                break
+                return outcomes, decision.candidates
             if not dry_run and _may_change_screen(step):
                 break
-        return outcomes
+        return outcomes, ()
 
     def _step(self, program: Program, step: ProgramStep, values: dict[str, str], window):
         began = time.monotonic()
