@@ -300,7 +300,6 @@ class ReplayService:
             try:
                 if not since and not until:
                     from capturer.clock import local_zone_name, now_ms
-                    from compiler.timefmt import TimeFormat  # noqa: F401
 
                     compiled = compile_window(self.db, day=_today(now_ms(), local_zone_name()))
                 else:
