@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -58,6 +59,12 @@ class Demo:
             raise DemoError(f"phantom {' '.join(args)} failed: {result.stderr.strip()}")
         return result
 
+    def _daemon_state(self) -> str | None:
+        """The capture daemon's state as `phantom status` reports it, or None
+        while it is not on the bus yet."""
+        daemon = json.loads(self.phantom("status", "--format", "json").stdout)["daemon"]
+        return daemon["state"] if daemon else None
+
     def run(self) -> int:
         if self.out.exists():
             shutil.rmtree(self.out)
@@ -102,9 +109,7 @@ class Demo:
             [PHANTOM, "capture", "--db", str(self.db), "--config", str(config)],
             env=dict(desktop.env, PATH=os.environ.get("PATH", "")), stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=open(self.out / "capture.log", "wb"))
-        wait_until(lambda: self.phantom("status", "--format", "json", check=False).returncode == 0
-                   and '"state": "capturing"' in self.phantom("status", "--format", "json").stdout
-                   or '"state": "idle"' in self.phantom("status", "--format", "json").stdout,
+        wait_until(lambda: self._daemon_state() in ("capturing", "idle"),
                    timeout=30, what="the capture daemon to start")
         say(f"desktop {desktop.display}: phantom-form, phantom-notes, phantom-browser; "
             f"capture daemon pid {daemon.pid}")
@@ -132,8 +137,6 @@ class Demo:
         indent(block)
 
     def routines(self) -> str | None:
-        import json
-
         table = self.phantom("routines", "--db", str(self.db)).stdout
         indent(table)
         report = json.loads(self.phantom("routines", "--db", str(self.db), "--format", "json").stdout)
