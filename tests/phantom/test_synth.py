@@ -13,13 +13,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import apsw
 import orjson
 import pytest
 
+from capturer.store import open_sqlite_readonly
 from compiler.actions import derive_actions, sessions, step_key
 from compiler.pages import site_of
-from compiler.records import BlindSpot, Capture, Element, InputEvent, Snapshot
+from compiler.records import Capture
+from compiler.sources import CaptureSource
 from phantom.errors import CliError
 from phantom.synth import SynthError, planted_routines, synthesize
 
@@ -30,29 +31,10 @@ SEED = 11
 TARGETS = {"snapshots": 2_510, "input_events": 4_200, "elements": 157_000}
 
 
-# -- a tiny reader (the lead replaces it with compiler.sources) -----------------------------------
-def connect(path: Path) -> apsw.Connection:
-    return apsw.Connection(f"file:{path}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
-
-
 def read_capture(path: Path) -> Capture:
-    db = connect(path)
-    snapshots = tuple(
-        Snapshot(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], bool(row[9]), bool(row[10]))
-        for row in db.execute("SELECT id, ts_ms, utc_offset_min, tz_name, monitor, trigger, app, title, url, idle, "
-                              "focused FROM snapshots ORDER BY ts_ms, id"))
-    inputs = []
-    for row in db.execute(
-            "SELECT i.id, i.ts_ms, i.end_ms, i.monitor, i.kind, i.count, i.key, i.x, i.y, i.resolution, "
-            "i.recording_id, i.text, e.id, e.role, e.name, e.labelled_by, e.path "
-            "FROM input_events i LEFT JOIN elements e ON e.id = i.element_id ORDER BY i.ts_ms, i.id"):
-        element = Element(row[12], row[13], row[14], row[15], row[16]) if row[12] is not None else None
-        inputs.append(InputEvent(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9],
-                                 element, row[10], row[11]))
-    blind = tuple(BlindSpot(*row) for row in db.execute(
-        "SELECT id, start_ms, end_ms, kind, reason, monitor FROM blind_spots ORDER BY start_ms, id"))
-    db.close()
-    return Capture("phantom", 1, 0, 2**62, snapshots, tuple(inputs), blind)
+    """The whole corpus, through the compiler's own reader."""
+    with CaptureSource(path) as source:
+        return source.read(0, 2**62)
 
 
 def count_non_overlapping(sequences, pattern) -> int:
@@ -108,7 +90,7 @@ def test_nocta_layout_is_reproducible_too(tmp_path):
 
 # -- scale and shape ----------------------------------------------------------------------------------
 def test_per_day_volumes_match_the_published_scale(corpus):
-    db = connect(corpus)
+    db = open_sqlite_readonly(corpus)
     manifest = orjson.loads(db.execute("SELECT value FROM meta WHERE key = 'synth_manifest'").get)
     per_day = {}
     for date in manifest["dates"]:
@@ -129,7 +111,7 @@ def test_per_day_volumes_match_the_published_scale(corpus):
 
 
 def test_two_monitors_triggers_and_desktop_coordinates(corpus):
-    db = connect(corpus)
+    db = open_sqlite_readonly(corpus)
     monitors = dict(db.execute("SELECT monitor, count(*) FROM snapshots GROUP BY monitor"))
     assert set(monitors) == {0, 1}
     triggers = dict(db.execute("SELECT trigger, count(*) FROM snapshots GROUP BY trigger"))
@@ -159,7 +141,7 @@ def test_two_monitors_triggers_and_desktop_coordinates(corpus):
 
 
 def test_lunch_and_working_hours(corpus):
-    db = connect(corpus)
+    db = open_sqlite_readonly(corpus)
     times = [row[0] for row in db.execute("SELECT ts_ms FROM snapshots ORDER BY ts_ms")]
     gaps = [b - a for a, b in zip(times, times[1:])]
     assert sum(1 for g in gaps if 30 * 60_000 <= g <= 3 * 3_600_000) >= 2      # a lunch each day
@@ -171,7 +153,7 @@ def test_lunch_and_working_hours(corpus):
 
 
 def test_blind_spots_and_privacy(corpus, tmp_path):
-    db = connect(corpus)
+    db = open_sqlite_readonly(corpus)
     kinds = Counter(row[0] for row in db.execute("SELECT kind FROM blind_spots"))
     assert {"excluded", "no_accessibility"} <= set(kinds)
     assert db.execute("SELECT count(*) FROM blind_spots WHERE end_ms IS NULL OR end_ms < start_ms").get == 0
@@ -190,12 +172,12 @@ def test_blind_spots_and_privacy(corpus, tmp_path):
     # paused and display_lost appear on their days in a longer corpus
     days3 = tmp_path / "three.sqlite3"
     synthesize(days3, days=3, seed=SEED)
-    kinds3 = {row[0] for row in connect(days3).execute("SELECT DISTINCT kind FROM blind_spots")}
+    kinds3 = {row[0] for row in open_sqlite_readonly(days3).execute("SELECT DISTINCT kind FROM blind_spots")}
     assert {"excluded", "no_accessibility", "paused", "display_lost"} <= kinds3
 
 
 def test_browser_urls_cover_many_sites(corpus):
-    db = connect(corpus)
+    db = open_sqlite_readonly(corpus)
     urls = [row[0] for row in db.execute("SELECT DISTINCT url FROM snapshots WHERE url IS NOT NULL")]
     sites = {site_of(url) for url in urls}
     assert len(sites) >= 25, sorted(sites)
@@ -205,7 +187,7 @@ def test_browser_urls_cover_many_sites(corpus):
 
 
 def test_store_integrity_and_foreign_keys(corpus):
-    db = connect(corpus)
+    db = open_sqlite_readonly(corpus)
     assert db.execute("PRAGMA integrity_check").get == "ok"
     assert list(db.execute("PRAGMA foreign_key_check")) == []
     assert db.execute("SELECT count(*) FROM elements e JOIN elements p ON p.id = e.parent_id "
@@ -265,7 +247,7 @@ def test_each_planted_routine_occurs_exactly_as_often_as_planted(corpus):
     for routine in routines:
         pattern = tuple(step_key(step) for step in routine.steps)
         assert count_non_overlapping(sequences, pattern) == routine.occurrences, routine.name
-    manifest = orjson.loads(connect(corpus).execute("SELECT value FROM meta WHERE key = 'synth_manifest'").get)
+    manifest = orjson.loads(open_sqlite_readonly(corpus).execute("SELECT value FROM meta WHERE key = 'synth_manifest'").get)
     assert Counter(o["routine"] for o in manifest["occurrences"]) == {r.name: r.occurrences for r in routines}
 
 
@@ -314,7 +296,7 @@ def test_nocta_layout_compiles_with_activity_frames(tmp_path):
     af = pytest.importorskip("activity_frames")
     out = tmp_path / "nocta.sqlite3"
     synthesize(out, days=1, seed=7, layout="nocta")
-    db = connect(out)
+    db = open_sqlite_readonly(out)
     devices = {row[0] for row in db.execute("SELECT DISTINCT device_name FROM frames")}
     assert devices == {"monitor_0", "monitor_1"}
     assert db.execute("SELECT count(*) FROM frames WHERE browser_url IS NOT NULL AND app_name != 'Firefox'").get == 0
@@ -436,5 +418,5 @@ def test_row_batch_inserts_rows_and_refuses_bad_ones(tmp_path):
     assert writer.flush()
     assert writer.stats().dropped_ops == 1
     writer.close()
-    db = connect(tmp_path / "s.sqlite3")
+    db = open_sqlite_readonly(tmp_path / "s.sqlite3")
     assert [row[0] for row in db.execute("SELECT id FROM snapshots ORDER BY id")] == [1, 2, 3, 4, 5, 6]
