@@ -56,6 +56,14 @@ def test_bad_windows_and_formats():
     one_line_error(phantom("compile", "--db", RECORDED), "one of the arguments --day --since")
 
 
+def test_routines_shares_the_window_errors():
+    """`phantom routines` resolves windows through the same front door; a
+    half range is the user's mistake, not an unreadable database."""
+    one_line_error(phantom("routines", "--db", RECORDED, "--since", "2026-11-29T10:00"),
+                   "phantom: give both since and until")
+    one_line_error(phantom("routines", "--db", RECORDED, "--day", "2026-13-45"), "not a date")
+
+
 def test_foreign_missing_and_corrupt_databases(tmp_path):
     other = tmp_path / "other.sqlite3"
     with sqlite3.connect(other) as connection:
