@@ -4,7 +4,6 @@ one-line errors for bad input."""
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 
@@ -12,33 +11,7 @@ from compiler.actions import derive_actions, sessions
 from compiler.mining import mine
 from compiler.programs.store import list_programs, load_program
 from phantom import cli
-from phantom.commands import programs
-from phantom.errors import CliError
 from test_programs_fixtures import APP, NAME, SUBMIT, CaptureBuilder, form_capture, write_store
-
-
-def registered() -> bool:
-    parser = cli.build_parser()
-    return any("compile-program" in getattr(action, "choices", None) or {}
-               for action in parser._subparsers._group_actions)
-
-
-def main(argv: list[str]) -> int:
-    """`phantom.cli.main` once the command is registered there; until then
-    the same parse-dispatch-report loop over this module's parsers."""
-    if registered():
-        return cli.main(argv)
-    parser = cli._Parser(prog="phantom")
-    common = cli._Parser(add_help=False)
-    common.add_argument("--db")
-    programs.add_parsers(parser.add_subparsers(dest="command", parser_class=cli._Parser), common)
-    try:
-        args = parser.parse_args(argv)
-        return int(args.handler(args) or 0)
-    except CliError as exc:
-        message = str(exc)
-        print(message if message.startswith("phantom") else f"phantom: {message}", file=sys.stderr)
-        return exc.exit_code
 
 
 @pytest.fixture
@@ -60,7 +33,7 @@ def one_line_error(capsys, code: int) -> str:
 
 
 def test_compile_program_text(store, capsys):
-    assert main(["compile-program", "sign up", "--db", str(store)]) == 0
+    assert cli.main(["compile-program", "sign up", "--db", str(store)]) == 0
     out = capsys.readouterr().out
     (stored,) = list_programs(store)
     assert stored.id in out and "5 steps, 1 parameter" in out
@@ -70,9 +43,9 @@ def test_compile_program_text(store, capsys):
 
 
 def test_compile_program_json_is_canonical_and_deterministic(store, capsys):
-    assert main(["compile-program", "sign up", "--db", str(store), "--format", "json"]) == 0
+    assert cli.main(["compile-program", "sign up", "--db", str(store), "--format", "json"]) == 0
     first = capsys.readouterr().out
-    assert main(["compile-program", "sign up", "--db", str(store), "--format", "json"]) == 0
+    assert cli.main(["compile-program", "sign up", "--db", str(store), "--format", "json"]) == 0
     assert capsys.readouterr().out == first
     report = json.loads(first)
     assert report["id"] == list_programs(store)[0].id
@@ -82,14 +55,14 @@ def test_compile_program_json_is_canonical_and_deterministic(store, capsys):
 
 
 def test_programs_table_and_json(store, capsys):
-    assert main(["programs", "--db", str(store)]) == 0
+    assert cli.main(["programs", "--db", str(store)]) == 0
     assert "no programs stored" in capsys.readouterr().out
-    main(["compile-program", "sign up", "--db", str(store)])
+    cli.main(["compile-program", "sign up", "--db", str(store)])
     capsys.readouterr()
-    assert main(["programs", "--db", str(store)]) == 0
+    assert cli.main(["programs", "--db", str(store)]) == 0
     table = capsys.readouterr().out
     assert "sign up" in table and "demonstration" in table
-    assert main(["programs", "--db", str(store), "--format", "json"]) == 0
+    assert cli.main(["programs", "--db", str(store), "--format", "json"]) == 0
     (row,) = json.loads(capsys.readouterr().out)
     assert (row["name"], row["steps"], row["parameters"], row["traces"]) == ("sign up", 5, 1, 2)
 
@@ -108,7 +81,7 @@ def test_compile_program_from_a_routine(tmp_path, capsys):
     write_store(path, capture, ())
     routine = next(r for r in mine(sessions(derive_actions(capture)))
                    if any(s.kind == "type" for s in r.steps))
-    assert main(["compile-program", "daily", "--routine", f"r-{routine.id}", "--db", str(path)]) == 0
+    assert cli.main(["compile-program", "daily", "--routine", f"r-{routine.id}", "--db", str(path)]) == 0
     out = capsys.readouterr().out
     assert "(routine)" in out and "(not recorded)" in out
     program = load_program(path, "daily")
@@ -124,7 +97,7 @@ def test_compile_program_from_a_routine(tmp_path, capsys):
     (["programs", "--format", "xml"], "invalid choice"),
 ])
 def test_bad_input_is_one_line(store, capsys, argv, expected):
-    code = main([*argv, "--db", str(store)])
+    code = cli.main([*argv, "--db", str(store)])
     assert expected in one_line_error(capsys, code)
 
 
@@ -132,28 +105,28 @@ def test_one_demonstration_is_not_enough(tmp_path, capsys):
     path = tmp_path / "phantom.sqlite3"
     capture, recordings = form_capture([("Ada", "a@x")])
     write_store(path, capture, recordings)
-    line = one_line_error(capsys, main(["compile-program", "sign up", "--db", str(path)]))
+    line = one_line_error(capsys, cli.main(["compile-program", "sign up", "--db", str(path)]))
     assert "record at least two demonstrations (have 1)" in line
 
 
 def test_missing_and_foreign_databases(tmp_path, capsys):
     missing = tmp_path / "missing.sqlite3"
-    assert "no database" in one_line_error(capsys, main(["compile-program", "x", "--db", str(missing)]))
-    assert "missing.sqlite3" in one_line_error(capsys, main(["programs", "--db", str(missing)]))
+    assert "no database" in one_line_error(capsys, cli.main(["compile-program", "x", "--db", str(missing)]))
+    assert "missing.sqlite3" in one_line_error(capsys, cli.main(["programs", "--db", str(missing)]))
     text = tmp_path / "notes.txt"
     text.write_text("hello")
-    one_line_error(capsys, main(["compile-program", "x", "--db", str(text)]))
-    one_line_error(capsys, main(["programs", "--db", str(text)]))
+    one_line_error(capsys, cli.main(["compile-program", "x", "--db", str(text)]))
+    one_line_error(capsys, cli.main(["programs", "--db", str(text)]))
 
 
 def test_corrupt_program_is_listed_not_fatal(store, capsys):
     from capturer.store import open_store
 
-    main(["compile-program", "sign up", "--db", str(store)])
+    cli.main(["compile-program", "sign up", "--db", str(store)])
     connection = open_store(store)
     with connection:
         connection.execute("UPDATE programs SET body = '{'")
     connection.close()
     capsys.readouterr()
-    assert main(["programs", "--db", str(store)]) == 0
+    assert cli.main(["programs", "--db", str(store)]) == 0
     assert "unreadable" in capsys.readouterr().out

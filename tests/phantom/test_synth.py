@@ -21,7 +21,6 @@ from compiler.actions import derive_actions, sessions, step_key
 from compiler.pages import site_of
 from compiler.records import Capture
 from compiler.sources import CaptureSource
-from phantom.errors import CliError
 from phantom.synth import SynthError, planted_routines, synthesize
 
 REPO = Path(__file__).resolve().parents[2]
@@ -329,27 +328,9 @@ def test_nocta_layout_compiles_with_activity_frames(tmp_path):
 
 # -- the CLI ------------------------------------------------------------------------------------------
 def run_cli(argv: list[str]) -> int:
-    """`phantom.cli.main` once the lead has registered `synth`; until then the
-    same parser classes around `add_parsers`."""
     from phantom import cli
-    from phantom.commands import synth
 
-    parser = cli.build_parser()
-    choices = getattr(parser._subparsers._group_actions[0], "choices", {}) if parser._subparsers else {}
-    if "synth" in choices:
-        return cli.main(argv)
-    parser = cli._Parser(prog="phantom")
-    common = cli._Parser(add_help=False)
-    common.add_argument("--db", type=Path)
-    sub = parser.add_subparsers(dest="command", parser_class=cli._Parser)
-    synth.add_parsers(sub, common)
-    try:
-        args = parser.parse_args(argv)
-        return int(args.handler(args) or 0)
-    except CliError as exc:
-        message = str(exc)
-        print(message if message.startswith("phantom") else f"phantom: {message}", file=sys.stderr)
-        return exc.exit_code
+    return cli.main(argv)
 
 
 def test_cli_writes_and_refuses(tmp_path, capsys):
