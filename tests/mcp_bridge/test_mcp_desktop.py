@@ -8,29 +8,13 @@ from __future__ import annotations
 import pytest
 
 from mcp_harness import McpServer, error_text
-from support.apps import app_named, center, find, form_state
+from support.apps import app_named, center, find, focus, form_state, type_into_form
 from support.daemon import CaptureProcess, settle
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 
 EMAIL = "team@example.org"
 GEOMETRY = ("--geometry", "320x230+20+20")
-
-
-def fill_form(desktop, user, name: str) -> None:
-    desktop.run(["xdotool", "windowfocus", "--sync", str(desktop.wait_for_window("phantom-form"))])
-    settle()
-    form = app_named("phantom-form")
-    user.click(*center(find(form, "text", label="Name:")))
-    settle()
-    user.type(name)
-    user.click(*center(find(form, "text", label="Email:")))
-    settle()
-    user.type(EMAIL)
-    user.click(*center(find(form, "push button", name="Submit")))
-    settle(0.8)
-
-
 
 
 def test_record_compile_replay_and_escalate_over_mcp(desktop, apps, user, tmp_path):
@@ -43,7 +27,8 @@ def test_record_compile_replay_and_escalate_over_mcp(desktop, apps, user, tmp_pa
                 started = server.call("phantom_record", {"name": "fill form"})
                 assert not started.is_error, started
                 assert started.structured_content["recording"] is True
-                fill_form(desktop, user, name)
+                focus(desktop, "phantom-form")
+                type_into_form(user, name, EMAIL)
                 stopped = server.call("phantom_stop_record")
                 assert not stopped.is_error, stopped
                 assert stopped.structured_content["name"] == "fill form"

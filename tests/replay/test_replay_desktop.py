@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from support.apps import app_named, center, find, focus, form_state, text_of
+from support.apps import app_named, center, find, focus, form_state, text_of, type_into_form
 from support.cli import phantom
 from support.daemon import CaptureProcess, settle
 
@@ -20,20 +20,12 @@ EMAIL = "team@example.org"
 
 
 def record_form_fill(desktop, user, name: str) -> None:
-    form = app_named("phantom-form")
     assert phantom(desktop, "record", "start", "fill form").returncode == 0
     focus(desktop, "phantom-form")
-    user.click(*center(find(form, "text", label="Name:")))
-    settle()
-    user.type(name)
-    user.click(*center(find(form, "text", label="Email:")))
-    settle()
-    user.type(EMAIL)
-    user.click(*center(find(form, "push button", name="Submit")))
-    settle(0.8)
+    type_into_form(user, name, EMAIL)
     stopped = phantom(desktop, "record", "stop")
     assert stopped.returncode == 0, stopped.stderr
-    user.click(*center(find(form, "push button", name="Clear")))  # outside the recording
+    user.click(*center(find(app_named("phantom-form"), "push button", name="Clear")))  # outside the recording
     settle(0.5)
 
 

@@ -3,7 +3,7 @@ shares the session desktop's accessibility bus)."""
 
 from phantom.desktop.scripted_user import app_named, center, find, text_of
 
-__all__ = ["app_named", "center", "find", "focus", "form_state", "text_of"]
+__all__ = ["app_named", "center", "find", "focus", "form_state", "text_of", "type_into_form"]
 
 
 def focus(desktop, wm_class: str) -> None:
@@ -20,3 +20,19 @@ def form_state() -> tuple[str, str, str]:
     form = app_named("phantom-form")
     return (text_of(find(form, "text", label="Name:")), text_of(find(form, "text", label="Email:")),
             text_of(find(form, "label", name="Status")))
+
+
+def type_into_form(user, name: str, email: str) -> None:
+    """Fill the focused fixture form as a person would: click each field,
+    type, submit — the demonstration the replay and MCP tests record."""
+    import time
+
+    form = app_named("phantom-form")
+    user.click(*center(find(form, "text", label="Name:")))
+    time.sleep(0.3)
+    user.type(name)
+    user.click(*center(find(form, "text", label="Email:")))
+    time.sleep(0.3)
+    user.type(email)
+    user.click(*center(find(form, "push button", name="Submit")))
+    time.sleep(0.8)
