@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from .collector import collector_paused
 from .document import CompileOptions, compile_capture
 from .records import Document
 from .render import render_compact, render_json, render_markdown
@@ -41,8 +42,9 @@ def compile_window(db_path: str | Path, *, day: str | None = None, since: str | 
         override = zone_info(tz) if tz else None
     except WindowError as exc:
         raise CompileError(str(exc)) from None
-    capture, window = read_window(db_path, day=day, since=since, until=until, tz=tz)
-    document = compile_capture(capture, CompileOptions(zone=window.zone, inferred=inferred))
+    with collector_paused():
+        capture, window = read_window(db_path, day=day, since=since, until=until, tz=tz)
+        document = compile_capture(capture, CompileOptions(zone=window.zone, inferred=inferred))
     default_offset = (document.frames[0].utc_offset_min if document.frames
                       else _offset_of(window.zone, window.since_ms))
     return Compiled(document, window, TimeFormat(override, default_offset))
@@ -90,7 +92,7 @@ def read_window(db_path: str | Path, *, day: str | None = None, since: str | Non
     if (since is None) != (until is None):
         raise CompileError("give both since and until")
     try:
-        with CaptureSource(db_path) as source:
+        with collector_paused(), CaptureSource(db_path) as source:
             window = _resolve_window(source, day, since, until, tz)
             return source.read(window.since_ms, window.until_ms), window
     except (WindowError, SourceError) as exc:

@@ -1,0 +1,26 @@
+"""Pausing Python's cyclic garbage collector around a compilation.
+
+A compile allocates tens of thousands of small, acyclic objects (row
+tuples, records, strings) that all stay alive until the document is built.
+Each allocation burst triggers the cyclic collector, which then walks every
+live object — including the ones just made — only to find nothing to free:
+on a one-day compile that was about a fifth of the time. Reference counting
+still frees everything as usual; only the cycle search waits until the
+compile is over. Nested pauses leave the collector as the outermost found it.
+"""
+
+from __future__ import annotations
+
+import gc
+from contextlib import contextmanager
+
+
+@contextmanager
+def collector_paused():
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
