@@ -18,7 +18,7 @@ Rules (activity-frames §7, phantom.md §5):
 
 from __future__ import annotations
 
-from dataclasses import replace
+from operator import attrgetter
 
 from .pages import site_of
 from .records import Action, Capture, InputEvent, Snapshot, Step
@@ -50,7 +50,7 @@ def derive_actions(capture: Capture) -> tuple[Action, ...]:
         if step is not None:
             actions.append(Action(step, event.ts_ms, event.end_ms, event.monitor,
                                   (f"input_events:{event.id}",), event.text, event.recording_id))
-    actions.sort(key=lambda a: (a.ts_ms, a.evidence))
+    actions.sort(key=attrgetter("ts_ms", "evidence"))
     return tuple(actions)
 
 
@@ -64,8 +64,8 @@ def sessions(actions: tuple[Action, ...], gap_ms: int = SESSION_GAP_MS) -> tuple
             current = []
         if current and current[-1].step == action.step and not action.text and not current[-1].text:
             last = current[-1]
-            current[-1] = replace(last, end_ms=max(last.end_ms, action.end_ms),
-                                  evidence=last.evidence + action.evidence)
+            current[-1] = last._replace(end_ms=max(last.end_ms, action.end_ms),
+                                       evidence=last.evidence + action.evidence)
             continue
         current.append(action)
     if current:
@@ -111,6 +111,7 @@ def _input_step(event: InputEvent, app: str) -> Step | None:
 def _switches(snapshots: tuple[Snapshot, ...]):
     """A switch wherever the focused app (or the browser site) changes."""
     last_target = None
+    steps: dict[tuple[str, str], Step] = {}
     for snapshot in snapshots:
         if not snapshot.focused or snapshot.idle:
             continue
@@ -119,8 +120,10 @@ def _switches(snapshots: tuple[Snapshot, ...]):
         if target == last_target:
             continue
         last_target = target
-        yield Action(Step("switch", snapshot.app, target, specific=bool(site)), snapshot.ts_ms,
-                     snapshot.ts_ms, snapshot.monitor, (f"snapshots:{snapshot.id}",))
+        step = steps.get((snapshot.app, target))
+        if step is None:
+            step = steps[snapshot.app, target] = Step("switch", snapshot.app, target, specific=bool(site))
+        yield Action(step, snapshot.ts_ms, snapshot.ts_ms, snapshot.monitor, (f"snapshots:{snapshot.id}",))
 
 
 def _apps_at(snapshots: tuple[Snapshot, ...], inputs) -> list[str]:
@@ -140,11 +143,11 @@ def _apps_at(snapshots: tuple[Snapshot, ...], inputs) -> list[str]:
         return apps
     event_time = np.fromiter((e.ts_ms for e in inputs), dtype=np.int64, count=len(inputs))
     event_monitor = np.fromiter((e.monitor for e in inputs), dtype=np.int64, count=len(inputs))
+    found = np.full(len(inputs), "", dtype=object)
     for monitor, (times, names) in by_monitor.items():
         positions = np.flatnonzero(event_monitor == monitor)
         if not positions.size:
             continue
         index = np.searchsorted(np.asarray(times, dtype=np.int64), event_time[positions], side="right") - 1
-        for position, i in zip(positions.tolist(), np.maximum(index, 0).tolist()):
-            apps[position] = names[i]
-    return apps
+        found[positions] = np.asarray(names, dtype=object)[np.maximum(index, 0)]
+    return found.tolist()

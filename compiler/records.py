@@ -131,9 +131,9 @@ class Step:
         return f"{verb} {what} in {self.app}"
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One step as it happened: when, on which monitor, with what evidence."""
+class Action(NamedTuple):
+    """One step as it happened: when, on which monitor, with what evidence.
+    A NamedTuple like the input rows: a day derives thousands of them."""
 
     step: Step
     ts_ms: int

@@ -107,8 +107,9 @@ def merge_type_bursts(actions: tuple[TraceAction, ...]) -> tuple[TraceAction, ..
             previous = merged[-1]
             text = (previous.text + current.text
                     if previous.text is not None and current.text is not None else None)
-            action = replace(previous.action, end_ms=max(previous.action.end_ms, current.action.end_ms),
-                             evidence=previous.action.evidence + current.action.evidence, text=text)
+            action = previous.action._replace(
+                end_ms=max(previous.action.end_ms, current.action.end_ms),
+                evidence=previous.action.evidence + current.action.evidence, text=text)
             merged[-1] = replace(previous, action=action)
             continue
         merged.append(current)
