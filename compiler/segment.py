@@ -13,6 +13,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter, ne
+
+import numpy as np
 
 from .pages import site_of
 from .records import Snapshot
@@ -37,13 +40,6 @@ class Run:
     end_ms: int
     active_ms: int
 
-    @classmethod
-    def of(cls, monitor: int, session: int, app: str, site: str | None,
-           snapshots: tuple[Snapshot, ...], credits: tuple[int, ...]) -> "Run":
-        active = [s.ts_ms + c for s, c in zip(snapshots, credits) if not s.idle]
-        return cls(monitor, session, app, site, snapshots, credits,
-                   max(active) if active else snapshots[0].ts_ms, sum(credits))
-
     @property
     def start_ms(self) -> int:
         return self.snapshots[0].ts_ms
@@ -51,6 +47,11 @@ class Run:
     @property
     def key(self) -> tuple[str, str | None]:
         return self.app, self.site
+
+
+_TIME_ID = attrgetter("ts_ms", "id")
+_NEVER = np.iinfo(np.int64).min
+_TS, _IDLE, _APP, _URL = attrgetter("ts_ms"), attrgetter("idle"), attrgetter("app"), attrgetter("url")
 
 
 def frame_key(snapshot: Snapshot) -> tuple[str, str | None]:
@@ -61,66 +62,60 @@ def by_monitor(snapshots: tuple[Snapshot, ...]) -> dict[int, tuple[Snapshot, ...
     streams: dict[int, list[Snapshot]] = {}
     for snapshot in snapshots:
         streams.setdefault(snapshot.monitor, []).append(snapshot)
-    return {monitor: tuple(sorted(stream, key=lambda s: (s.ts_ms, s.id)))
-            for monitor, stream in sorted(streams.items())}
+    return {monitor: tuple(sorted(stream, key=_TIME_ID)) for monitor, stream in sorted(streams.items())}
 
 
-def credits(stream: tuple[Snapshot, ...]) -> tuple[int, ...]:
-    """Dwell credit of each snapshot in one monitor's time-ordered stream."""
-    result = []
-    for index, snapshot in enumerate(stream):
-        if snapshot.idle or index + 1 == len(stream):
-            result.append(0)
-            continue
-        gap = stream[index + 1].ts_ms - snapshot.ts_ms
-        result.append(0 if gap > SESSION_GAP_MS else min(gap, DWELL_CAP_MS))
-    return tuple(result)
+def credits(ts: np.ndarray, idle: np.ndarray) -> np.ndarray:
+    """Dwell credit of each snapshot in one monitor's time-ordered stream:
+    the time to the next snapshot, capped at 90 s; nothing across a gap of
+    more than 300 s, for an idle snapshot, or for the last one."""
+    gap = np.diff(ts, append=ts[-1])
+    credit = np.minimum(gap, DWELL_CAP_MS)
+    credit[(gap > SESSION_GAP_MS) | idle] = 0
+    return credit
 
 
-def session_breaks(stream: tuple[Snapshot, ...]) -> tuple[bool, ...]:
-    """breaks[i] is True when a new session starts at snapshot i."""
-    breaks = []
-    idle_since: int | None = None
-    for index, snapshot in enumerate(stream):
-        brk = index == 0
-        if index:
-            previous = stream[index - 1]
-            if snapshot.ts_ms - previous.ts_ms > SESSION_GAP_MS:
-                brk = True
-            if not snapshot.idle and idle_since is not None and snapshot.ts_ms - idle_since > SESSION_GAP_MS:
-                brk = True
-        if snapshot.idle:
-            idle_since = snapshot.ts_ms if idle_since is None else idle_since
-        else:
-            idle_since = None
-        breaks.append(brk)
-    return tuple(breaks)
+def session_breaks(ts: np.ndarray, idle: np.ndarray) -> np.ndarray:
+    """breaks[i] is True when a new session starts at snapshot i: the first
+    snapshot, one more than 300 s after the previous, or the first active one
+    after an idle stretch that began more than 300 s before it."""
+    breaks = np.zeros(len(ts), dtype=bool)
+    breaks[0] = True
+    breaks[1:] = np.diff(ts) > SESSION_GAP_MS
+    positions = np.arange(len(ts))
+    last_active = np.maximum.accumulate(np.where(idle, -1, positions))   # at or before i
+    idle_since = ts[np.concatenate(([0], last_active[:-1] + 1))]         # start of the idle run before i
+    ends_idle = np.zeros(len(ts), dtype=bool)
+    ends_idle[1:] = ~idle[1:] & idle[:-1]
+    breaks |= ends_idle & (ts - idle_since > SESSION_GAP_MS)
+    return breaks
 
 
 def runs(snapshots: tuple[Snapshot, ...]) -> tuple[Run, ...]:
     """All runs of all monitors, each monitor's in time order."""
     result: list[Run] = []
+    sites: dict[str, str | None] = {}
     for monitor, stream in by_monitor(snapshots).items():
-        dwell = credits(stream)
-        breaks = session_breaks(stream)
-        session = -1
-        current: list[int] = []
-
-        def close() -> None:
-            if current:
-                first = stream[current[0]]
-                app, site = frame_key(first)
-                result.append(Run.of(monitor, session, app, site, tuple(stream[i] for i in current),
-                                     tuple(dwell[i] for i in current)))
-                current.clear()
-
-        keys = [frame_key(snapshot) for snapshot in stream]
-        for index in range(len(stream)):
-            if breaks[index]:
-                close()
-                session += 1
-            elif current and keys[current[0]] != keys[index]:
-                close()
-            current.append(index)
-        close()
+        count = len(stream)
+        ts = np.fromiter(map(_TS, stream), dtype=np.int64, count=count)
+        idle = np.fromiter(map(_IDLE, stream), dtype=bool, count=count)
+        dwell = credits(ts, idle)
+        breaks = session_breaks(ts, idle)
+        urls = list(map(_URL, stream))
+        for url in set(urls) - sites.keys():
+            sites[url] = (site_of(url) or None) if url else None
+        keys = list(zip(map(_APP, stream), map(sites.__getitem__, urls)))
+        changed = np.fromiter(map(ne, keys[1:], keys[:-1]), dtype=bool, count=count - 1)
+        starts = np.flatnonzero(breaks | np.concatenate(([False], changed)))
+        session = (np.cumsum(breaks) - 1)[starts].tolist()
+        attended = np.where(idle, _NEVER, ts + dwell)             # last credited moment, or never
+        last = np.maximum.reduceat(attended, starts)
+        end_ms = np.where(last == _NEVER, ts[starts], last).tolist()
+        active_ms = np.add.reduceat(dwell, starts).tolist()
+        dwell_list = dwell.tolist()
+        bounds = starts.tolist() + [count]
+        for run, (first, stop) in enumerate(zip(bounds, bounds[1:])):
+            app, site = keys[first]
+            result.append(Run(monitor, session[run], app, site, stream[first:stop],
+                              tuple(dwell_list[first:stop]), end_ms[run], active_ms[run]))
     return tuple(result)
