@@ -59,6 +59,7 @@ import hashlib
 import json
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 import numpy as np
 
@@ -84,6 +85,7 @@ MIN_SUPPORT = 3
 MIN_LENGTH = 3
 MAX_LENGTH = 60
 MIN_SPECIFIC = 2
+_STEP = attrgetter("step")
 
 KeyFn = Callable[[Step], Hashable]
 
@@ -318,12 +320,16 @@ def mine(sessions: Sequence[Sequence[Action]], *, min_support: int = MIN_SUPPORT
     if not actions:
         return ()
 
-    # integer-encode the keys; ids follow the repr order of the distinct keys
-    flat_keys = [key(a.step) for a in actions]
-    specific_keys = {k: True for k, a in zip(flat_keys, actions) if a.step.specific}
-    distinct = sorted(dict.fromkeys(flat_keys), key=repr)
+    # integer-encode the keys; ids follow the repr order of the distinct keys.
+    # A day repeats a few hundred distinct steps thousands of times, so each
+    # distinct step is keyed once.
+    steps = list(map(_STEP, actions))
+    key_of = {step: key(step) for step in dict.fromkeys(steps)}
+    specific_keys = {k for step, k in key_of.items() if step.specific}
+    distinct = sorted(set(key_of.values()), key=repr)
     ids = {k: i for i, k in enumerate(distinct)}
-    seq = np.fromiter((ids[k] for k in flat_keys), dtype=np.int64, count=len(flat_keys))
+    flat_keys = list(map(key_of.__getitem__, steps))
+    seq = np.fromiter(map(ids.__getitem__, flat_keys), dtype=np.int64, count=len(flat_keys))
     is_specific = np.array([k in specific_keys for k in distinct], dtype=bool)
 
     lengths = np.array([len(s) for s in sessions], dtype=np.int64)

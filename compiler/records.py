@@ -104,10 +104,10 @@ class Capture:
 
 
 # -- actions: the unit routines are made of -------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """What an action does, without when. Two actions are the same step when
-    every field is equal; routines are sequences of steps.
+    every field is equal; routines are sequences of steps. A NamedTuple, so
+    comparing and hashing steps (done for every action) runs at C speed.
 
     `target` is the accessibility path for clicks and text entry, the key
     combination for keys, and `app` or `app/site` for switches. `specific`
