@@ -53,12 +53,17 @@ def compile_window(db_path: str | Path, *, day: str | None = None, since: str | 
 def render(compiled: Compiled, fmt: str = "compact", *, budget: int = DEFAULT_BUDGET) -> bytes:
     if fmt not in FORMATS:
         raise CompileError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    if fmt == "compact" and budget < MIN_BUDGET:
+        raise CompileError(f"a budget of {budget} tokens is too small (minimum {MIN_BUDGET})")
+    with collector_paused():
+        return _render(compiled, fmt, budget)
+
+
+def _render(compiled: Compiled, fmt: str, budget: int) -> bytes:
     if fmt == "json":
         return render_json(compiled.document, compiled.times, compiled.window.label)
     if fmt == "markdown":
         return render_markdown(compiled.document, compiled.times, compiled.window.label)
-    if budget < MIN_BUDGET:
-        raise CompileError(f"a budget of {budget} tokens is too small (minimum {MIN_BUDGET})")
     return render_compact(compiled.document, compiled.times, compiled.window.label, budget)
 
 

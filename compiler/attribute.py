@@ -11,11 +11,15 @@ search (numpy) over all events, not one Python bisect per event.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 
 import numpy as np
 
 from .records import InputEvent, Snapshot
 from .segment import SESSION_GAP_MS
+
+_ID, _TS, _MONITOR = attrgetter("id"), attrgetter("ts_ms"), attrgetter("monitor")
+_PLACE = attrgetter("monitor", "ts_ms", "id")
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,28 +30,32 @@ class Attribution:
 
 def attribute(snapshots: tuple[Snapshot, ...], inputs: tuple[InputEvent, ...]) -> Attribution:
     owners = nearest_snapshot_ids(snapshots, inputs)
-    owned: dict[int, list[InputEvent]] = {}
-    unattributed = []
-    for event, owner in zip(inputs, owners):
-        if owner < 0:
-            unattributed.append(event)
-        else:
-            owned.setdefault(owner, []).append(event)
-    return Attribution({k: tuple(v) for k, v in owned.items()}, tuple(unattributed))
+    if not inputs:
+        return Attribution({}, ())
+    # group events by owner with one stable sort: each owner's events keep their input order
+    order = np.argsort(owners, kind="stable")
+    ordered = [inputs[i] for i in order.tolist()]
+    sorted_owners = owners[order]
+    starts = np.flatnonzero(np.concatenate(([True], sorted_owners[1:] != sorted_owners[:-1])))
+    bounds = starts.tolist() + [len(ordered)]
+    groups = {owner: tuple(ordered[a:b]) for owner, a, b in
+              zip(sorted_owners[starts].tolist(), bounds, bounds[1:])}
+    unattributed = groups.pop(-1, ())
+    return Attribution(groups, unattributed)
 
 
-def nearest_snapshot_ids(snapshots, inputs) -> list[int]:
+def nearest_snapshot_ids(snapshots, inputs) -> np.ndarray:
     """For each input event, the id of the nearest snapshot on its monitor
     within the session gap (ties: the earlier), or -1."""
     result = np.full(len(inputs), -1, dtype=np.int64)
     if not inputs or not snapshots:
-        return result.tolist()
-    event_monitor = np.fromiter((e.monitor for e in inputs), dtype=np.int64, count=len(inputs))
-    event_time = np.fromiter((e.ts_ms for e in inputs), dtype=np.int64, count=len(inputs))
-    ordered = sorted(snapshots, key=lambda s: (s.monitor, s.ts_ms, s.id))
-    snap_monitor = np.fromiter((s.monitor for s in ordered), dtype=np.int64, count=len(ordered))
-    snap_time = np.fromiter((s.ts_ms for s in ordered), dtype=np.int64, count=len(ordered))
-    snap_id = np.fromiter((s.id for s in ordered), dtype=np.int64, count=len(ordered))
+        return result
+    event_monitor = np.fromiter(map(_MONITOR, inputs), dtype=np.int64, count=len(inputs))
+    event_time = np.fromiter(map(_TS, inputs), dtype=np.int64, count=len(inputs))
+    ordered = sorted(snapshots, key=_PLACE)
+    snap_monitor = np.fromiter(map(_MONITOR, ordered), dtype=np.int64, count=len(ordered))
+    snap_time = np.fromiter(map(_TS, ordered), dtype=np.int64, count=len(ordered))
+    snap_id = np.fromiter(map(_ID, ordered), dtype=np.int64, count=len(ordered))
     for monitor in np.unique(event_monitor):
         lo, hi = np.searchsorted(snap_monitor, [monitor, monitor + 1])
         if lo == hi:
@@ -63,4 +71,4 @@ def nearest_snapshot_ids(snapshots, inputs) -> list[int]:
         pick = np.where(d_right < d_left, right, left)             # strict: ties keep the earlier
         distance = np.minimum(d_left, d_right)
         result[which] = np.where(distance <= SESSION_GAP_MS, ids[pick], -1)
-    return result.tolist()
+    return result
