@@ -1,0 +1,78 @@
+"""Coverage's array version against a plain reading of its rules on random
+windows: overlapping monitors, idle stretches, gaps just over and under
+300 s, and open, closed, overlapping and tied blind spots.
+
+The reference is the loop the compiler used before coverage was vectorized,
+kept as the oracle because each line states one rule."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compiler.coverage import coverage
+from compiler.records import BlindSpot, Snapshot
+from compiler.segment import SESSION_GAP_MS, runs
+
+T0 = 1_772_438_400_000
+
+
+def reference_coverage(run_list, snapshots, blind_spots):
+    monitors = tuple(sorted({s.monitor for s in snapshots}))
+    intervals = sorted((s.ts_ms, s.ts_ms + c) for run in run_list
+                       for s, c in zip(run.snapshots, run.credits) if not s.idle)
+    if not intervals:
+        return (None, None, 0, 0, (), monitors)
+    merged = [list(intervals[0])]
+    for start, end in intervals[1:]:
+        if start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    first, last = merged[0][0], max(end for _, end in merged)
+    active = sum(end - start for start, end in merged)
+
+    def reason(start, end):
+        best, best_overlap = None, 0
+        for spot in blind_spots:
+            spot_end = spot.end_ms if spot.end_ms is not None else end
+            overlap = min(end, spot_end) - max(start, spot.start_ms)
+            if overlap > best_overlap:
+                best, best_overlap = spot.kind, overlap
+        if best is not None and best_overlap * 2 >= end - start:
+            return best
+        if any(s.idle and start <= s.ts_ms <= end for s in snapshots):
+            return "idle"
+        return "away"
+
+    gaps = tuple((end, start, reason(end, start)) for (_, end), (start, _) in zip(merged, merged[1:])
+                 if start - end > SESSION_GAP_MS)
+    return (first, last, active, last - first, gaps, monitors)
+
+
+@st.composite
+def windows(draw):
+    count = draw(st.integers(1, 30))
+    snapshots, ts = [], T0
+    for sid in range(1, count + 1):
+        ts += draw(st.sampled_from((0, 5_000, 60_000, 100_000, 299_000, 301_000, 400_000, 2_000_000)))
+        snapshots.append(Snapshot(sid, ts, 60, "UTC", draw(st.sampled_from((0, 1))), "focus",
+                                  draw(st.sampled_from(("a", "b"))), "t", None, draw(st.booleans()), True))
+    spots = []
+    for bid in range(1, draw(st.integers(0, 5)) + 1):
+        start = T0 + draw(st.integers(0, 40)) * 100_000
+        length = draw(st.sampled_from((None, 50_000, 300_000, 1_000_000, 5_000_000)))
+        spots.append(BlindSpot(bid, start, None if length is None else start + length,
+                               draw(st.sampled_from(("paused", "excluded", "x_lost"))), "r", None))
+    return tuple(snapshots), tuple(spots)
+
+
+@settings(max_examples=400, deadline=None)
+@given(windows())
+def test_array_coverage_matches_the_rule_by_rule_loop(window):
+    snapshots, spots = window
+    run_list = runs(snapshots)
+    got = coverage(run_list, snapshots, spots)
+    assert (got.first_activity_ms, got.last_activity_ms, got.active_ms, got.span_ms,
+            tuple((g.start_ms, g.end_ms, g.reason) for g in got.gaps), got.monitors) == \
+        reference_coverage(run_list, snapshots, spots)
