@@ -1,31 +1,60 @@
 """Frames from folded runs: timing, titles, typed pages, input volume, click
-targets and the evidence pointers back to every row they were built from."""
+targets and the evidence pointers back to every row they were built from.
+
+Each frame's snapshots and events are gathered first; input volumes are
+then counted for all frames at once (numpy bincounts over the window's
+events) and click targets from the window's resolved clicks only, so no
+per-frame loop walks every key press."""
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from itertools import chain, repeat
 from operator import attrgetter
+
+import numpy as np
 
 from .attribute import Attribution
 from .flicker import FoldedRun
 from .pages import type_url
-from .records import ClickTarget, Frame, InputVolume, PageVisit
+from .records import ClickTarget, Frame, InputEvent, InputVolume, PageVisit, Snapshot
 
 MAX_TARGETS = 5
 NO_INPUT = InputVolume()
 _ID, _TITLE, _URL, _IDLE = attrgetter("id"), attrgetter("title"), attrgetter("url"), attrgetter("idle")
+_KIND, _COUNT, _RESOLUTION = attrgetter("kind"), attrgetter("count"), attrgetter("resolution")
 _WHEN = attrgetter("ts_ms", "id")
+
+# event kinds and click resolutions as small integers for the volume counts
+_KEY, _TEXT, _COPY, _SCROLL, _CLICK, _OTHER = range(6)
+_KIND_CODES = {"key": _KEY, "text": _TEXT, "copy": _COPY, "scroll": _SCROLL, "click": _CLICK}
+_RESOLUTIONS = ("exact", "tolerance", "zone", "none")
+_RESOLUTION_CODES = {name: code for code, name in enumerate(_RESOLUTIONS)}
+_NONE = _RESOLUTION_CODES["none"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Gathered:
+    """One frame's rows: its snapshots in order, every snapshot id it
+    covers (detours included) and its events in time order."""
+
+    snapshots: tuple[Snapshot, ...]
+    snapshot_ids: tuple[int, ...]
+    events: list[InputEvent]
 
 
 def build_frames(folded: tuple[FoldedRun, ...], attribution: Attribution) -> tuple[Frame, ...]:
     """Frames in chronological order (ties: monitor), numbered f-0001…"""
     ordered = sorted(folded, key=lambda f: (f.first.start_ms, f.first.monitor,
                                             f.first.snapshots[0].id))
-    return tuple(_frame(index, item, attribution) for index, item in enumerate(ordered, start=1))
+    gathered = [_gather(item, attribution) for item in ordered]
+    window = _WindowEvents([g.events for g in gathered])
+    return tuple(_frame(index, item, rows, volume, targets) for index, item, rows, volume, targets
+                 in zip(range(1, len(ordered) + 1), ordered, gathered, _volumes(window), _targets(window)))
 
 
-def _frame(index: int, item: FoldedRun, attribution: Attribution) -> Frame:
+def _gather(item: FoldedRun, attribution: Attribution) -> _Gathered:
     runs = item.runs
     snapshots = runs[0].snapshots if len(runs) == 1 else tuple(chain.from_iterable(r.snapshots for r in runs))
     snapshot_ids = list(map(_ID, snapshots))
@@ -36,6 +65,12 @@ def _frame(index: int, item: FoldedRun, attribution: Attribution) -> Frame:
         events += chain.from_iterable(map(owned.get, detour_ids, repeat(())))
         events.sort(key=_WHEN)  # detours interleave; runs alone are in order
         snapshot_ids += detour_ids
+    return _Gathered(snapshots, tuple(sorted(set(snapshot_ids))), events)
+
+
+def _frame(index: int, item: FoldedRun, rows: _Gathered, volume: InputVolume,
+           targets: tuple[ClickTarget, ...]) -> Frame:
+    runs, snapshots = item.runs, rows.snapshots
     first = snapshots[0]
     titles = dict.fromkeys(map(_TITLE, snapshots))
     titles.pop("", None)
@@ -46,10 +81,10 @@ def _frame(index: int, item: FoldedRun, attribution: Attribution) -> Frame:
         end_ms=runs[0].end_ms if len(runs) == 1 else max(run.end_ms for run in runs),
         active_ms=runs[0].active_ms if len(runs) == 1 else sum(run.active_ms for run in runs),
         utc_offset_min=first.utc_offset_min, tz_name=first.tz_name,
-        titles=tuple(titles), pages=_pages(snapshots), input=_volume(events), targets=_targets(events),
+        titles=tuple(titles), pages=_pages(snapshots), input=volume, targets=targets,
         interruptions=item.interruptions,
-        snapshot_ids=tuple(sorted(set(snapshot_ids))),
-        input_ids=tuple(map(_ID, events)),
+        snapshot_ids=rows.snapshot_ids,
+        input_ids=tuple(map(_ID, rows.events)),
         idle_snapshots=sum(map(_IDLE, snapshots)))
 
 
@@ -66,38 +101,59 @@ def _pages(snapshots) -> tuple[PageVisit, ...]:
     return tuple(PageVisit(kind, entity, count) for (kind, entity), count in counts.items())
 
 
-def _volume(events) -> InputVolume:
-    if not events:
-        return NO_INPUT
-    keys = clicks = scrolls = copies = bursts = 0
-    resolutions = {"exact": 0, "tolerance": 0, "zone": 0, "none": 0}
-    for event in events:
-        kind = event.kind
-        if kind == "text":
-            keys += event.count
-            bursts += 1
-        elif kind == "key":
-            keys += event.count
-        elif kind == "copy":
-            keys += event.count
-            copies += event.count
-        elif kind == "scroll":
-            scrolls += event.count
-        elif kind == "click":
-            clicks += event.count
-            resolutions[event.resolution or "none"] += event.count
-    return InputVolume(keys, clicks, scrolls, copies, bursts, resolutions["exact"],
-                       resolutions["tolerance"], resolutions["zone"], resolutions["none"])
+class _WindowEvents:
+    """Every frame's events laid end to end, with per-event columns."""
+
+    def __init__(self, events: list[list[InputEvent]]) -> None:
+        self.frames = len(events)
+        self.flat = flat = list(chain.from_iterable(events))
+        self.owner = np.repeat(np.arange(self.frames),
+                               np.fromiter(map(len, events), dtype=np.int64, count=self.frames))
+        self.kind = np.fromiter(map(_KIND_CODES.get, map(_KIND, flat), repeat(_OTHER)),
+                                dtype=np.int8, count=len(flat))
+        self.count = np.fromiter(map(_COUNT, flat), dtype=np.int64, count=len(flat))
+        self.resolution = np.fromiter(map(_RESOLUTION_CODES.get, map(_RESOLUTION, flat), repeat(_NONE)),
+                                      dtype=np.int8, count=len(flat))
 
 
-def _targets(events) -> tuple[ClickTarget, ...]:
-    counts: dict[tuple[str, str], int] = {}
-    for event in events:
-        if (event.kind == "click" and event.element is not None
-                and event.resolution in ("exact", "tolerance") and event.element.label):
-            key = (event.element.role, event.element.label)
-            counts[key] = counts.get(key, 0) + 1
-    if not counts:
-        return ()
-    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    return tuple(ClickTarget(role, label, n) for (role, label), n in ranked[:MAX_TARGETS])
+def _volumes(window: _WindowEvents) -> list[InputVolume]:
+    """Each frame's input volume. Keys count key presses, typed bursts'
+    characters and copies; clicks are also split by how they resolved."""
+    if not window.flat:
+        return [NO_INPUT] * window.frames
+    kind, owner, count = window.kind, window.owner, window.count
+
+    def total(where: np.ndarray, weighted: bool = True) -> np.ndarray:
+        return np.bincount(owner[where], weights=count[where] if weighted else None,
+                           minlength=window.frames).astype(np.int64)
+
+    click = kind == _CLICK
+    table = np.stack([
+        total((kind == _KEY) | (kind == _TEXT) | (kind == _COPY)), total(click),
+        total(kind == _SCROLL), total(kind == _COPY), total(kind == _TEXT, weighted=False),
+        *(total(click & (window.resolution == code)) for code in range(len(_RESOLUTIONS)))], axis=1)
+    busy = table.any(axis=1).tolist()
+    return [InputVolume(*row) if active else NO_INPUT for row, active in zip(table.tolist(), busy)]
+
+
+def _targets(window: _WindowEvents) -> list[tuple[ClickTarget, ...]]:
+    """Each frame's most clicked named elements (clicks resolved exactly or
+    within tolerance onto an element with a label), at most MAX_TARGETS."""
+    counts: list[dict[tuple[str, str], int]] = [{} for _ in range(window.frames)]
+    resolved = (window.kind == _CLICK) & (window.resolution <= _RESOLUTION_CODES["tolerance"])
+    for position, owner in zip(np.flatnonzero(resolved).tolist(), window.owner[resolved].tolist()):
+        element = window.flat[position].element
+        if element is not None and element.label:
+            key = (element.role, element.label)
+            tally = counts[owner]
+            tally[key] = tally.get(key, 0) + 1
+    return [tuple(ClickTarget(role, label, n) for (role, label), n in
+                  sorted(tally.items(), key=_MOST_CLICKED)[:MAX_TARGETS]) if tally else ()
+            for tally in counts]
+
+
+def _most_clicked(item: tuple[tuple[str, str], int]) -> tuple:
+    return -item[1], item[0]
+
+
+_MOST_CLICKED = _most_clicked
