@@ -39,11 +39,13 @@ def derive_actions(capture: Capture) -> tuple[Action, ...]:
     actions = list(_switches(capture.snapshots))
     steps: dict[tuple, Step | None] = {}  # the same element in the same app is the same Step
     for event, app in zip(capture.inputs, apps):
+        kind = event.kind
+        if kind == "scroll":  # never an action; a third of a typical day's rows
+            continue
         if replayed and any(start <= event.ts_ms <= end for start, end in replayed):
             continue
         element = event.element
-        memo = (event.kind, app, event.resolution, element.id if element is not None else None,
-                event.key)
+        memo = (kind, app, event.resolution, element.id if element is not None else None, event.key)
         step = steps.get(memo, _MISSING)
         if step is _MISSING:
             step = steps[memo] = _input_step(event, app)
