@@ -143,8 +143,8 @@ def _apps_at(snapshots: tuple[Snapshot, ...], inputs) -> list[str]:
             names.append(snapshot.app)
     if not by_monitor or not inputs:
         return apps
-    event_time = np.fromiter((e.ts_ms for e in inputs), dtype=np.int64, count=len(inputs))
-    event_monitor = np.fromiter((e.monitor for e in inputs), dtype=np.int64, count=len(inputs))
+    event_time = np.fromiter(map(attrgetter("ts_ms"), inputs), dtype=np.int64, count=len(inputs))
+    event_monitor = np.fromiter(map(attrgetter("monitor"), inputs), dtype=np.int64, count=len(inputs))
     found = np.full(len(inputs), "", dtype=object)
     for monitor, (times, names) in by_monitor.items():
         positions = np.flatnonzero(event_monitor == monitor)
