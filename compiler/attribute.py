@@ -29,27 +29,31 @@ class Attribution:
 
 
 def attribute(snapshots: tuple[Snapshot, ...], inputs: tuple[InputEvent, ...]) -> Attribution:
-    owners = nearest_snapshot_ids(snapshots, inputs)
-    if not inputs:
-        return Attribution({}, ())
-    # group events by owner with one stable sort: each owner's events keep their input order
-    order = np.argsort(owners, kind="stable")
+    owners, found = nearest_snapshots(snapshots, inputs)
+    unattributed = tuple(inputs[i] for i in np.flatnonzero(~found).tolist())
+    kept = np.flatnonzero(found)
+    if not kept.size:
+        return Attribution({}, unattributed)
+    # group the attributed events by owner with one stable sort: each
+    # owner's events keep their input order
+    order = kept[np.argsort(owners[kept], kind="stable")]
     ordered = [inputs[i] for i in order.tolist()]
     sorted_owners = owners[order]
     starts = np.flatnonzero(np.concatenate(([True], sorted_owners[1:] != sorted_owners[:-1])))
     bounds = starts.tolist() + [len(ordered)]
     groups = {owner: tuple(ordered[a:b]) for owner, a, b in
               zip(sorted_owners[starts].tolist(), bounds, bounds[1:])}
-    unattributed = groups.pop(-1, ())
     return Attribution(groups, unattributed)
 
 
-def nearest_snapshot_ids(snapshots, inputs) -> np.ndarray:
-    """For each input event, the id of the nearest snapshot on its monitor
-    within the session gap (ties: the earlier), or -1."""
-    result = np.full(len(inputs), -1, dtype=np.int64)
+def nearest_snapshots(snapshots, inputs) -> tuple[np.ndarray, np.ndarray]:
+    """Two arrays aligned with `inputs`: the id of each event's nearest
+    snapshot on its monitor (ties: the earlier), and whether one was found
+    within the session gap (where not, the id is meaningless)."""
+    owners = np.zeros(len(inputs), dtype=np.int64)
+    found = np.zeros(len(inputs), dtype=bool)
     if not inputs or not snapshots:
-        return result
+        return owners, found
     event_monitor = np.fromiter(map(_MONITOR, inputs), dtype=np.int64, count=len(inputs))
     event_time = np.fromiter(map(_TS, inputs), dtype=np.int64, count=len(inputs))
     ordered = sorted(snapshots, key=_PLACE)
@@ -69,6 +73,6 @@ def nearest_snapshot_ids(snapshots, inputs) -> np.ndarray:
         d_left = np.abs(ts - times[left])
         d_right = np.abs(times[right] - ts)
         pick = np.where(d_right < d_left, right, left)             # strict: ties keep the earlier
-        distance = np.minimum(d_left, d_right)
-        result[which] = np.where(distance <= SESSION_GAP_MS, ids[pick], -1)
-    return result
+        owners[which] = ids[pick]
+        found[which] = np.minimum(d_left, d_right) <= SESSION_GAP_MS
+    return owners, found

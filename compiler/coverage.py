@@ -2,10 +2,11 @@
 moments over all monitors, so two screens do not count twice), span, and the
 gaps of more than 300 s in between, each with the best reason known.
 
-Everything here is a whole-window array operation: a window of weeks has
-hundreds of gaps and thousands of blind spots, and asking each gap about
-every snapshot and every blind spot one by one was quadratic (six seconds
-on the 51-day corpus)."""
+Everything here is a whole-window array operation. A window of weeks has
+hundreds of gaps and thousands of blind spots: naming each gap still weighs
+every blind spot, but as one numpy comparison, and finds idle snapshots by
+binary search — the Python loops over every snapshot and blind spot per
+gap took about four seconds on the 51-day corpus."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ per-frame loop walks every key press."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from itertools import chain, repeat
 from operator import attrgetter
 
@@ -55,7 +55,7 @@ def build_frames(folded: tuple[FoldedRun, ...], attribution: Attribution) -> tup
 
 
 def _gather(item: FoldedRun, attribution: Attribution) -> _Gathered:
-    runs = item.runs
+    runs = item.runs  # most frames are one run: skip the chain for those
     snapshots = runs[0].snapshots if len(runs) == 1 else tuple(chain.from_iterable(r.snapshots for r in runs))
     snapshot_ids = list(map(_ID, snapshots))
     detour_ids = [i for interruption in item.interruptions for i in interruption.snapshots]
@@ -70,10 +70,9 @@ def _gather(item: FoldedRun, attribution: Attribution) -> _Gathered:
 
 def _frame(index: int, item: FoldedRun, rows: _Gathered, volume: InputVolume,
            targets: tuple[ClickTarget, ...]) -> Frame:
-    runs, snapshots = item.runs, rows.snapshots
+    runs, snapshots = item.runs, rows.snapshots   # one-run frames skip the generators below
     first = snapshots[0]
-    titles = dict.fromkeys(map(_TITLE, snapshots))
-    titles.pop("", None)
+    titles = dict.fromkeys(filter(None, map(_TITLE, snapshots)))
     head = item.first
     return Frame(
         id=f"f-{index:04d}", monitor=first.monitor, app=head.app, site=head.site,
@@ -85,14 +84,12 @@ def _frame(index: int, item: FoldedRun, rows: _Gathered, volume: InputVolume,
         interruptions=item.interruptions,
         snapshot_ids=rows.snapshot_ids,
         input_ids=tuple(map(_ID, rows.events)),
-        idle_snapshots=sum(map(_IDLE, snapshots)))
+        idle_snapshots=sum(map(bool, map(_IDLE, snapshots))))
 
 
 def _pages(snapshots) -> tuple[PageVisit, ...]:
     """Page kinds in order of first sight; each distinct URL is typed once."""
-    by_url = Counter(map(_URL, snapshots))
-    by_url.pop(None, None)
-    by_url.pop("", None)
+    by_url = Counter(filter(None, map(_URL, snapshots)))
     counts: dict[tuple[str, str | None], int] = {}
     for url, seen in by_url.items():
         ref = type_url(url)
@@ -124,14 +121,22 @@ def _volumes(window: _WindowEvents) -> list[InputVolume]:
     kind, owner, count = window.kind, window.owner, window.count
 
     def total(where: np.ndarray, weighted: bool = True) -> np.ndarray:
-        return np.bincount(owner[where], weights=count[where] if weighted else None,
-                           minlength=window.frames).astype(np.int64)
+        """Per frame: the summed counts (or the number) of the events where `where`."""
+        sums = np.zeros(window.frames, dtype=np.int64)
+        np.add.at(sums, owner[where], count[where] if weighted else 1)
+        return sums
 
-    click = kind == _CLICK
-    table = np.stack([
-        total((kind == _KEY) | (kind == _TEXT) | (kind == _COPY)), total(click),
-        total(kind == _SCROLL), total(kind == _COPY), total(kind == _TEXT, weighted=False),
-        *(total(click & (window.resolution == code)) for code in range(len(_RESOLUTIONS)))], axis=1)
+    click = kind == _CLICK  # an unknown or missing resolution counts as unresolved
+    columns = {
+        "keys": total((kind == _KEY) | (kind == _TEXT) | (kind == _COPY)),
+        "clicks": total(click),
+        "scrolls": total(kind == _SCROLL),
+        "copies": total(kind == _COPY),
+        "text_bursts": total(kind == _TEXT, weighted=False),
+        **{f"clicks_{name}": total(click & (window.resolution == code))
+           for name, code in _RESOLUTION_CODES.items()},
+    }
+    table = np.stack([columns[field.name] for field in fields(InputVolume)], axis=1)
     busy = table.any(axis=1).tolist()
     return [InputVolume(*row) if active else NO_INPUT for row, active in zip(table.tolist(), busy)]
 
@@ -148,12 +153,10 @@ def _targets(window: _WindowEvents) -> list[tuple[ClickTarget, ...]]:
             tally = counts[owner]
             tally[key] = tally.get(key, 0) + 1
     return [tuple(ClickTarget(role, label, n) for (role, label), n in
-                  sorted(tally.items(), key=_MOST_CLICKED)[:MAX_TARGETS]) if tally else ()
+                  sorted(tally.items(), key=_most_clicked)[:MAX_TARGETS]) if tally else ()
             for tally in counts]
 
 
 def _most_clicked(item: tuple[tuple[str, str], int]) -> tuple:
+    """Ranking: most clicks first, then by (role, label)."""
     return -item[1], item[0]
-
-
-_MOST_CLICKED = _most_clicked

@@ -326,7 +326,7 @@ def mine(sessions: Sequence[Sequence[Action]], *, min_support: int = MIN_SUPPORT
     steps = list(map(_STEP, actions))
     key_of = {step: key(step) for step in dict.fromkeys(steps)}
     specific_keys = {k for step, k in key_of.items() if step.specific}
-    distinct = sorted(set(key_of.values()), key=repr)
+    distinct = sorted(dict.fromkeys(key_of.values()), key=repr)  # first-seen order breaks repr ties
     ids = {k: i for i, k in enumerate(distinct)}
     flat_keys = list(map(key_of.__getitem__, steps))
     seq = np.fromiter(map(ids.__getitem__, flat_keys), dtype=np.int64, count=len(flat_keys))

@@ -54,10 +54,6 @@ _NEVER = np.iinfo(np.int64).min
 _TS, _IDLE, _APP, _URL = attrgetter("ts_ms"), attrgetter("idle"), attrgetter("app"), attrgetter("url")
 
 
-def frame_key(snapshot: Snapshot) -> tuple[str, str | None]:
-    return snapshot.app, (site_of(snapshot.url) or None) if snapshot.url else None
-
-
 def by_monitor(snapshots: tuple[Snapshot, ...]) -> dict[int, tuple[Snapshot, ...]]:
     streams: dict[int, list[Snapshot]] = {}
     for snapshot in snapshots:
@@ -66,9 +62,10 @@ def by_monitor(snapshots: tuple[Snapshot, ...]) -> dict[int, tuple[Snapshot, ...
 
 
 def credits(ts: np.ndarray, idle: np.ndarray) -> np.ndarray:
-    """Dwell credit of each snapshot in one monitor's time-ordered stream:
-    the time to the next snapshot, capped at 90 s; nothing across a gap of
-    more than 300 s, for an idle snapshot, or for the last one."""
+    """Dwell credit (ms) of each snapshot in one monitor's time-ordered
+    stream, given its times (int64 ms) and idle flags: the time to the next
+    snapshot, capped at 90 s; nothing across a gap of more than 300 s, for
+    an idle snapshot, or for the last one."""
     gap = np.diff(ts, append=ts[-1])
     credit = np.minimum(gap, DWELL_CAP_MS)
     credit[(gap > SESSION_GAP_MS) | idle] = 0
@@ -76,7 +73,8 @@ def credits(ts: np.ndarray, idle: np.ndarray) -> np.ndarray:
 
 
 def session_breaks(ts: np.ndarray, idle: np.ndarray) -> np.ndarray:
-    """breaks[i] is True when a new session starts at snapshot i: the first
+    """For one monitor's stream (times in int64 ms, idle flags), a bool
+    array: breaks[i] is True when a new session starts at snapshot i: the first
     snapshot, one more than 300 s after the previous, or the first active one
     after an idle stretch that began more than 300 s before it."""
     breaks = np.zeros(len(ts), dtype=bool)
@@ -102,7 +100,7 @@ def runs(snapshots: tuple[Snapshot, ...]) -> tuple[Run, ...]:
         dwell = credits(ts, idle)
         breaks = session_breaks(ts, idle)
         urls = list(map(_URL, stream))
-        for url in set(urls) - sites.keys():
+        for url in set(urls) - sites.keys():  # the frame key's site, worked out once per URL
             sites[url] = (site_of(url) or None) if url else None
         keys = list(zip(map(_APP, stream), map(sites.__getitem__, urls)))
         changed = np.fromiter(map(ne, keys[1:], keys[:-1]), dtype=bool, count=count - 1)
