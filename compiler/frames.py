@@ -2,7 +2,7 @@
 targets and the evidence pointers back to every row they were built from.
 
 Each frame's snapshots and events are gathered first; input volumes are
-then counted for all frames at once (numpy bincounts over the window's
+then counted for all frames at once (int64 numpy sums over the window's
 events) and click targets from the window's resolved clicks only, so no
 per-frame loop walks every key press."""
 
