@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
+from .collector import collector_paused
 from .pages import site_of
 from .records import Action, Capture, InputEvent, Snapshot, Step
 
@@ -31,6 +32,7 @@ NAVIGATION_KEYS = frozenset({"Tab", "Up", "Down", "Left", "Right", "Home", "End"
 ACTION_KEYS = frozenset({"Return", "KP_Enter", "Escape", "Delete", "BackSpace"})
 
 
+@collector_paused()
 def derive_actions(capture: Capture) -> tuple[Action, ...]:
     """All actions of a capture, in time order (ties broken by evidence)."""
     apps = _apps_at(capture.snapshots, capture.inputs)
@@ -56,6 +58,7 @@ def derive_actions(capture: Capture) -> tuple[Action, ...]:
     return tuple(actions)
 
 
+@collector_paused()
 def sessions(actions: tuple[Action, ...], gap_ms: int = SESSION_GAP_MS) -> tuple[tuple[Action, ...], ...]:
     """Split at gaps longer than `gap_ms` and collapse immediate repeats."""
     result: list[tuple[Action, ...]] = []

@@ -64,6 +64,7 @@ from operator import attrgetter
 import numpy as np
 
 from .actions import step_key
+from .collector import collector_paused
 from .records import Action, Step
 
 __all__ = [
@@ -306,6 +307,7 @@ def _representatives(found: _Found, step_ids: np.ndarray, num_steps: int) -> np.
     return steps[head].reshape(found.first.size, n)
 
 
+@collector_paused()
 def mine(sessions: Sequence[Sequence[Action]], *, min_support: int = MIN_SUPPORT,
          min_length: int = MIN_LENGTH, max_length: int = MAX_LENGTH,
          min_specific: int = MIN_SPECIFIC, key: KeyFn = step_key) -> tuple[Routine, ...]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from .actions import derive_actions, sessions
+from .collector import collector_paused
 from .crystallize import CostModel, GateDecision, decide
 from .mining import Routine, mine
 from .records import Capture
@@ -44,6 +45,7 @@ class RoutineReport:
     costs: CostModel
 
 
+@collector_paused()
 def report_routines(capture: Capture, zone: str, costs: CostModel = CostModel(), *,
                     limit: int | None = None) -> RoutineReport:
     tz = zone_info(zone)
