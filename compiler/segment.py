@@ -8,6 +8,10 @@
 - A gap over 300 s between snapshots, or an idle stretch over 300 s, ends the
   session: no run continues across it.
 - Consecutive snapshots with the same key form one run.
+
+Per monitor these rules run as numpy array operations (a day is thousands of
+snapshots); tests/compiler/test_segment_reference.py holds them to a plain
+snapshot-by-snapshot loop on random streams.
 """
 
 from __future__ import annotations
