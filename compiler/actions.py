@@ -22,7 +22,7 @@ from operator import attrgetter
 
 from .collector import collector_paused
 from .pages import site_of
-from .records import Action, Capture, InputEvent, Snapshot, Step
+from .records import MONITOR, TS_MS, Action, Capture, InputEvent, Snapshot, Step
 
 SESSION_GAP_MS = 90_000
 _MISSING = object()
@@ -137,7 +137,6 @@ def _apps_at(snapshots: tuple[Snapshot, ...], inputs) -> list[str]:
     vectorized binary search per monitor."""
     import numpy as np
 
-    apps = [""] * len(inputs)
     by_monitor: dict[int, tuple[list[int], list[str]]] = {}
     for snapshot in snapshots:
         if snapshot.focused:
@@ -145,9 +144,9 @@ def _apps_at(snapshots: tuple[Snapshot, ...], inputs) -> list[str]:
             times.append(snapshot.ts_ms)
             names.append(snapshot.app)
     if not by_monitor or not inputs:
-        return apps
-    event_time = np.fromiter(map(attrgetter("ts_ms"), inputs), dtype=np.int64, count=len(inputs))
-    event_monitor = np.fromiter(map(attrgetter("monitor"), inputs), dtype=np.int64, count=len(inputs))
+        return [""] * len(inputs)
+    event_time = np.fromiter(map(TS_MS, inputs), dtype=np.int64, count=len(inputs))
+    event_monitor = np.fromiter(map(MONITOR, inputs), dtype=np.int64, count=len(inputs))
     found = np.full(len(inputs), "", dtype=object)
     for monitor, (times, names) in by_monitor.items():
         positions = np.flatnonzero(event_monitor == monitor)

@@ -15,10 +15,9 @@ from operator import attrgetter
 
 import numpy as np
 
-from .records import InputEvent, Snapshot
+from .records import ID, MONITOR, TS_MS, InputEvent, Snapshot
 from .segment import SESSION_GAP_MS
 
-_ID, _TS, _MONITOR = attrgetter("id"), attrgetter("ts_ms"), attrgetter("monitor")
 _PLACE = attrgetter("monitor", "ts_ms", "id")
 
 
@@ -54,12 +53,12 @@ def nearest_snapshots(snapshots, inputs) -> tuple[np.ndarray, np.ndarray]:
     found = np.zeros(len(inputs), dtype=bool)
     if not inputs or not snapshots:
         return owners, found
-    event_monitor = np.fromiter(map(_MONITOR, inputs), dtype=np.int64, count=len(inputs))
-    event_time = np.fromiter(map(_TS, inputs), dtype=np.int64, count=len(inputs))
+    event_monitor = np.fromiter(map(MONITOR, inputs), dtype=np.int64, count=len(inputs))
+    event_time = np.fromiter(map(TS_MS, inputs), dtype=np.int64, count=len(inputs))
     ordered = sorted(snapshots, key=_PLACE)
-    snap_monitor = np.fromiter(map(_MONITOR, ordered), dtype=np.int64, count=len(ordered))
-    snap_time = np.fromiter(map(_TS, ordered), dtype=np.int64, count=len(ordered))
-    snap_id = np.fromiter(map(_ID, ordered), dtype=np.int64, count=len(ordered))
+    snap_monitor = np.fromiter(map(MONITOR, ordered), dtype=np.int64, count=len(ordered))
+    snap_time = np.fromiter(map(TS_MS, ordered), dtype=np.int64, count=len(ordered))
+    snap_id = np.fromiter(map(ID, ordered), dtype=np.int64, count=len(ordered))
     for monitor in np.unique(event_monitor):
         lo, hi = np.searchsorted(snap_monitor, [monitor, monitor + 1])
         if lo == hi:

@@ -11,19 +11,15 @@ gap took about four seconds on the 51-day corpus."""
 from __future__ import annotations
 
 from itertools import chain
-from operator import attrgetter
 
 import numpy as np
 
-from .records import BlindSpot, Coverage, Gap, Snapshot
+from .records import IDLE, MONITOR, TS_MS, BlindSpot, Coverage, Gap, Snapshot
 from .segment import SESSION_GAP_MS, Run
-
-_TS, _IDLE, _MONITOR = attrgetter("ts_ms"), attrgetter("idle"), attrgetter("monitor")
-
 
 def coverage(runs: tuple[Run, ...], snapshots: tuple[Snapshot, ...],
              blind_spots: tuple[BlindSpot, ...]) -> Coverage:
-    monitors = tuple(sorted(set(map(_MONITOR, snapshots))))
+    monitors = tuple(sorted(set(map(MONITOR, snapshots))))
     starts, ends = _attended_intervals(runs)
     if not starts.size:
         return Coverage(None, None, 0, 0, (), monitors)
@@ -40,8 +36,8 @@ def coverage(runs: tuple[Run, ...], snapshots: tuple[Snapshot, ...],
 def _attended_intervals(runs: tuple[Run, ...]) -> tuple[np.ndarray, np.ndarray]:
     """(start, start + credit) of every non-idle snapshot, sorted."""
     members = list(chain.from_iterable(run.snapshots for run in runs))
-    ts = np.fromiter(map(_TS, members), dtype=np.int64, count=len(members))
-    idle = np.fromiter(map(_IDLE, members), dtype=bool, count=len(members))
+    ts = np.fromiter(map(TS_MS, members), dtype=np.int64, count=len(members))
+    idle = np.fromiter(map(IDLE, members), dtype=bool, count=len(members))
     credit = np.fromiter(chain.from_iterable(run.credits for run in runs), dtype=np.int64,
                          count=len(members))
     starts, ends = ts[~idle], (ts + credit)[~idle]

@@ -18,13 +18,13 @@ import numpy as np
 from .attribute import Attribution
 from .flicker import FoldedRun
 from .pages import type_url
-from .records import ClickTarget, Frame, InputEvent, InputVolume, PageVisit, Snapshot
+from .records import (CHRONOLOGICAL, ID, IDLE, URL, ClickTarget, Frame, InputEvent, InputVolume,
+                      PageVisit, Snapshot)
 
 MAX_TARGETS = 5
 NO_INPUT = InputVolume()
-_ID, _TITLE, _URL, _IDLE = attrgetter("id"), attrgetter("title"), attrgetter("url"), attrgetter("idle")
-_KIND, _COUNT, _RESOLUTION = attrgetter("kind"), attrgetter("count"), attrgetter("resolution")
-_WHEN = attrgetter("ts_ms", "id")
+_TITLE, _KIND, _COUNT, _RESOLUTION = (attrgetter("title"), attrgetter("kind"), attrgetter("count"),
+                                      attrgetter("resolution"))
 
 # event kinds and click resolutions as small integers for the volume counts
 _KEY, _TEXT, _COPY, _SCROLL, _CLICK, _OTHER = range(6)
@@ -55,41 +55,39 @@ def build_frames(folded: tuple[FoldedRun, ...], attribution: Attribution) -> tup
 
 
 def _gather(item: FoldedRun, attribution: Attribution) -> _Gathered:
-    runs = item.runs  # most frames are one run: skip the chain for those
-    snapshots = runs[0].snapshots if len(runs) == 1 else tuple(chain.from_iterable(r.snapshots for r in runs))
-    snapshot_ids = list(map(_ID, snapshots))
+    snapshots = tuple(chain.from_iterable(run.snapshots for run in item.runs))
+    snapshot_ids = list(map(ID, snapshots))
     detour_ids = [i for interruption in item.interruptions for i in interruption.snapshots]
     owned = attribution.by_snapshot
     events = list(chain.from_iterable(map(owned.get, snapshot_ids, repeat(()))))
     if detour_ids:
         events += chain.from_iterable(map(owned.get, detour_ids, repeat(())))
-        events.sort(key=_WHEN)  # detours interleave; runs alone are in order
+        events.sort(key=CHRONOLOGICAL)  # detours interleave; runs alone are in order
         snapshot_ids += detour_ids
     return _Gathered(snapshots, tuple(sorted(set(snapshot_ids))), events)
 
 
 def _frame(index: int, item: FoldedRun, rows: _Gathered, volume: InputVolume,
            targets: tuple[ClickTarget, ...]) -> Frame:
-    runs, snapshots = item.runs, rows.snapshots   # one-run frames skip the generators below
+    runs, snapshots = item.runs, rows.snapshots
     first = snapshots[0]
     titles = dict.fromkeys(filter(None, map(_TITLE, snapshots)))
     head = item.first
     return Frame(
         id=f"f-{index:04d}", monitor=first.monitor, app=head.app, site=head.site,
         start_ms=head.start_ms,
-        end_ms=runs[0].end_ms if len(runs) == 1 else max(run.end_ms for run in runs),
-        active_ms=runs[0].active_ms if len(runs) == 1 else sum(run.active_ms for run in runs),
+        end_ms=max(run.end_ms for run in runs), active_ms=sum(run.active_ms for run in runs),
         utc_offset_min=first.utc_offset_min, tz_name=first.tz_name,
         titles=tuple(titles), pages=_pages(snapshots), input=volume, targets=targets,
         interruptions=item.interruptions,
         snapshot_ids=rows.snapshot_ids,
-        input_ids=tuple(map(_ID, rows.events)),
-        idle_snapshots=sum(map(bool, map(_IDLE, snapshots))))
+        input_ids=tuple(map(ID, rows.events)),
+        idle_snapshots=sum(map(bool, map(IDLE, snapshots))))
 
 
 def _pages(snapshots) -> tuple[PageVisit, ...]:
     """Page kinds in order of first sight; each distinct URL is typed once."""
-    by_url = Counter(filter(None, map(_URL, snapshots)))
+    by_url = Counter(filter(None, map(URL, snapshots)))
     counts: dict[tuple[str, str | None], int] = {}
     for url, seen in by_url.items():
         ref = type_url(url)

@@ -22,7 +22,7 @@ from operator import attrgetter, ne
 import numpy as np
 
 from .pages import site_of
-from .records import Snapshot
+from .records import CHRONOLOGICAL, IDLE, TS_MS, URL, Snapshot
 
 DWELL_CAP_MS = 90_000
 SESSION_GAP_MS = 300_000
@@ -53,16 +53,15 @@ class Run:
         return self.app, self.site
 
 
-_TIME_ID = attrgetter("ts_ms", "id")
 _NEVER = np.iinfo(np.int64).min
-_TS, _IDLE, _APP, _URL = attrgetter("ts_ms"), attrgetter("idle"), attrgetter("app"), attrgetter("url")
+_APP = attrgetter("app")
 
 
 def by_monitor(snapshots: tuple[Snapshot, ...]) -> dict[int, tuple[Snapshot, ...]]:
     streams: dict[int, list[Snapshot]] = {}
     for snapshot in snapshots:
         streams.setdefault(snapshot.monitor, []).append(snapshot)
-    return {monitor: tuple(sorted(stream, key=_TIME_ID)) for monitor, stream in sorted(streams.items())}
+    return {monitor: tuple(sorted(stream, key=CHRONOLOGICAL)) for monitor, stream in sorted(streams.items())}
 
 
 def credits(ts: np.ndarray, idle: np.ndarray) -> np.ndarray:
@@ -99,11 +98,11 @@ def runs(snapshots: tuple[Snapshot, ...]) -> tuple[Run, ...]:
     sites: dict[str, str | None] = {}
     for monitor, stream in by_monitor(snapshots).items():
         count = len(stream)
-        ts = np.fromiter(map(_TS, stream), dtype=np.int64, count=count)
-        idle = np.fromiter(map(_IDLE, stream), dtype=bool, count=count)
+        ts = np.fromiter(map(TS_MS, stream), dtype=np.int64, count=count)
+        idle = np.fromiter(map(IDLE, stream), dtype=bool, count=count)
         dwell = credits(ts, idle)
         breaks = session_breaks(ts, idle)
-        urls = list(map(_URL, stream))
+        urls = list(map(URL, stream))
         for url in set(urls) - sites.keys():  # the frame key's site, worked out once per URL
             sites[url] = (site_of(url) or None) if url else None
         keys = list(zip(map(_APP, stream), map(sites.__getitem__, urls)))
