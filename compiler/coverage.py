@@ -17,6 +17,8 @@ import numpy as np
 from .records import IDLE, MONITOR, TS_MS, BlindSpot, Coverage, Gap, Snapshot
 from .segment import SESSION_GAP_MS, Run
 
+_OPEN = np.iinfo(np.int64).max
+
 def coverage(runs: tuple[Run, ...], snapshots: tuple[Snapshot, ...],
              blind_spots: tuple[BlindSpot, ...]) -> Coverage:
     monitors = tuple(sorted(set(map(MONITOR, snapshots))))
@@ -63,16 +65,14 @@ class _GapReasons:
         self._idle_times = np.sort(np.fromiter((s.ts_ms for s in snapshots if s.idle), dtype=np.int64))
         self._spot_starts = np.fromiter((s.start_ms for s in blind_spots), dtype=np.int64,
                                         count=len(blind_spots))
-        self._spot_ends = np.fromiter((s.end_ms if s.end_ms is not None else -1 for s in blind_spots),
+        # a spot still open runs past any gap: its overlap then ends with the gap
+        self._spot_ends = np.fromiter((s.end_ms if s.end_ms is not None else _OPEN for s in blind_spots),
                                       dtype=np.int64, count=len(blind_spots))
-        self._open = np.fromiter((s.end_ms is None for s in blind_spots), dtype=bool,
-                                 count=len(blind_spots))
         self._kinds = [s.kind for s in blind_spots]
 
     def __call__(self, start: int, end: int) -> str:
         if self._kinds:
-            spot_ends = np.where(self._open, end, self._spot_ends)
-            overlap = np.minimum(end, spot_ends) - np.maximum(start, self._spot_starts)
+            overlap = np.minimum(end, self._spot_ends) - np.maximum(start, self._spot_starts)
             best = int(np.argmax(overlap))
             if overlap[best] > 0 and overlap[best] * 2 >= end - start:
                 return self._kinds[best]
