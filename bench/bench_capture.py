@@ -25,8 +25,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import cpu_seconds, peak_rss_mb, percentile, median, table  # noqa: E402
-from phantom.desktop.harness import VirtualDesktop  # noqa: E402
-from phantom.desktop.waiting import wait_until  # noqa: E402
+from testbed.harness import VirtualDesktop  # noqa: E402
+from testbed.waiting import wait_until  # noqa: E402
 
 
 def store_bytes(db: Path) -> int:
@@ -96,7 +96,7 @@ def main() -> int:
         time.sleep(args.idle_seconds)
         idle_pct = 100 * (cpu_seconds(daemon.pid) - idle_cpu0) / (time.monotonic() - idle_t0)
 
-        from phantom.desktop.scripted_user import ScriptedUser
+        from testbed.scripted_user import ScriptedUser
 
         user = ScriptedUser(desktop, pace=3.0 if args.pace == "human" else 1.0)
         typing_delay = 0.15 if args.pace == "human" else 0.03

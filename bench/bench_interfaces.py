@@ -178,8 +178,8 @@ def section_dbus(runs: int, cold_runs: int) -> str:
     import tempfile
 
     from compiler.programs.store import save_program
-    from phantom.desktop.fixture_programs import form_program
-    from phantom.desktop.harness import VirtualDesktop
+    from testbed.fixture_programs import form_program
+    from testbed.harness import VirtualDesktop
 
     store = Path(tempfile.mkdtemp(prefix="phantom-bench-dbus-")) / "store.sqlite3"
     save_program(store, form_program(), created_ms=0)

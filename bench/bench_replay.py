@@ -80,9 +80,9 @@ def bench_embedding(queries: int = 40) -> list[tuple[str, str]]:
 
 
 def bench_engine(runs: int) -> list[tuple[str, str]]:
-    from phantom.desktop.fixture_programs import form_program
-    from phantom.desktop.harness import VirtualDesktop
-    from phantom.desktop.scripted_user import app_named, find
+    from testbed.fixture_programs import form_program
+    from testbed.harness import VirtualDesktop
+    from testbed.scripted_user import app_named, find
 
     rows = []
     with VirtualDesktop() as desktop:

@@ -4,8 +4,8 @@ store records every stretch the capture could not or would not cover."""
 
 from __future__ import annotations
 
-from .clock import zone_at
-from .store import BlindSpotRow, SetEnd, StoreWriter
+from core.clock import zone_at
+from core.store import BlindSpotRow, SetEnd, StoreWriter
 
 
 class BlindSpots:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 
 from .input_counts import FieldRef, InputCount
-from .store import InputEventRow, Replace, StoreWriter
+from core.store import InputEventRow, Replace, StoreWriter
 
 FIELD_ANSWER_BUDGET_S = 0.5
 

@@ -23,13 +23,13 @@ from pathlib import Path
 
 from .blind_spots import BlindSpots
 from .count_writer import CountWriter
-from .clock import now_ms, zone_at
+from core.clock import now_ms, zone_at
 from .config import Config
 from .input_counts import TEXT_GAP_MS, InputCount, InputCounter
 from .notify import Notifier
 from .privacy import WindowIdentity, first_matching_rule
-from .store import BlobRow, InputEventRow, RecordingRow, SetEnd, SetMeta, SnapshotRow, StoreWriter
-from .store.connection import open_readonly
+from core.store import BlobRow, InputEventRow, RecordingRow, SetEnd, SetMeta, SnapshotRow, StoreWriter
+from core.store.connection import open_readonly
 from .sources.a11y import A11yContext, AccessibilityWorker, HitResult
 from .sources.input_listener import InputListener, RawClick, RawKey, RawScroll
 from .sources.x11 import DisplayLost, Monitor, WindowInfo, X11Source

@@ -25,7 +25,7 @@ _REPLAY_LOCK = threading.Lock()
 
 
 def list_stored(db: Path) -> dict[str, Any]:
-    from capturer.store import StoreError
+    from core.store import StoreError
     from compiler.programs.records import ProgramFormatError
     from compiler.programs.store import list_programs, load_program
 
@@ -63,8 +63,8 @@ def compile_recordings(db: Path, name: str) -> dict[str, Any]:
     """Mirror of `phantom compile-program NAME`: align the finished
     recordings, compile, store. The clock is read only for the row's
     creation time, which is not part of the program or its id."""
-    from capturer.clock import now_ms
-    from capturer.store import StoreError
+    from core.clock import now_ms
+    from core.store import StoreError
     from compiler.api import CompileError
     from compiler.programs.build import compile_program
     from compiler.programs.errors import ProgramCompileError
@@ -90,7 +90,7 @@ def compile_recordings(db: Path, name: str) -> dict[str, Any]:
 
 
 def replay(db: Path, name_or_id: str, parameters: dict[str, str], dry_run: bool) -> dict[str, Any]:
-    from capturer.store import StoreError
+    from core.store import StoreError
     from compiler.programs.errors import UnknownProgram
     from compiler.programs.records import ProgramFormatError
     from compiler.programs.store import load_program

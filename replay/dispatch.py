@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from capturer.sources.a11y_tree import LABELLED_ROLES
+from core.a11y.roles import LABELLED_ROLES
 
 from . import live
 from .xinput import XTestInput

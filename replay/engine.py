@@ -22,8 +22,8 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
-from capturer.clock import now_ms
-from capturer.sources.a11y_tree import LABELLED_ROLES
+from core.clock import now_ms
+from core.a11y.roles import LABELLED_ROLES
 from compiler.programs.records import Program, ProgramStep
 
 from . import conditions, live

@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from capturer.a11y_path import PathError, Segment, clip_name, parse
-from capturer.sources.a11y_tree import CONTAINER_ROLES, LABELLED_ROLES, TOP_LEVEL_ROLES, read_label
+from core.a11y.path import PathError, Segment, clip_name, parse
+from core.a11y.roles import CONTAINER_ROLES, LABELLED_ROLES, TOP_LEVEL_ROLES
+from core.a11y.tree import read_label
 
 CALL_TIMEOUT_MS = 2000
 MAX_SEARCH_NODES = 3000
@@ -165,7 +166,7 @@ def candidates(window, role: str) -> list[LiveElement]:
 
 def element_at(x: int, y: int, window) -> LiveElement | None:
     """The deepest element under a desktop point (GTK answers one level per call)."""
-    from capturer.sources.a11y_tree import hit_test
+    from core.a11y.tree import hit_test
 
     chain = hit_test(window, x, y)
     return describe(chain[-1]) if len(chain) > 1 else None

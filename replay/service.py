@@ -51,7 +51,7 @@ class ReplayInterface(ServiceInterface):
     def ListPrograms(self) -> ProgramList:
         """(id, name, steps, parameters) of every stored program."""
         self._service.touch()
-        from capturer.store import StoreError
+        from core.store import StoreError
         from compiler.programs.store import list_programs
 
         if not self._service.db.exists():
@@ -198,7 +198,7 @@ class ReplayService:
         return 0
 
     def load(self, name_or_id: str):
-        from capturer.store import StoreError
+        from core.store import StoreError
         from compiler.programs.records import ProgramFormatError
         from compiler.programs.store import UnknownProgram, load_program
 
@@ -299,7 +299,7 @@ class ReplayService:
         def work() -> str:
             try:
                 if not since and not until:
-                    from capturer.clock import local_zone_name, now_ms
+                    from core.clock import local_zone_name, now_ms
 
                     compiled = compile_window(self.db, day=_today(now_ms(), local_zone_name()))
                 else:

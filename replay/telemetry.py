@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import orjson
 
-from capturer.store import open_store
+from core.store import open_store
 
 
 class Telemetry:

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from phantom.desktop.harness import VirtualDesktop
+from testbed.harness import VirtualDesktop
 
 
 @pytest.fixture(scope="session")

@@ -23,12 +23,12 @@ from collections import OrderedDict
 from concurrent.futures import Future
 from dataclasses import dataclass
 
-from ..clock import now_ms
+from core.clock import now_ms
 from ..config import AccessibilitySettings
 from ..input_counts import FieldRef
-from ..store import ElementRow, StoreWriter, TreeRow
-from .a11y_tree import (CONTAINER_ROLES, TEXT_INPUT_ROLES, Node, Walk, WalkLimits, hit_test,
-                        node_for_hit, walk)
+from core.store import ElementRow, StoreWriter, TreeRow
+from core.a11y.roles import CONTAINER_ROLES, TEXT_INPUT_ROLES
+from core.a11y.tree import Node, Walk, WalkLimits, hit_test, node_for_hit, walk
 from .x11 import WindowInfo
 
 log = logging.getLogger(__name__)

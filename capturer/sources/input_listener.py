@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..clock import now_ms
+from core.clock import now_ms
 
 _MODIFIERS = {
     "ctrl": "ctrl", "ctrl_l": "ctrl", "ctrl_r": "ctrl",

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 import orjson
 
-from capturer.a11y_path import PathError, parse
+from core.a11y.path import PathError, parse
 
 from .align import AlignedTraces, align_traces
 from .conditions import postcondition, precondition, unverified

@@ -37,7 +37,7 @@ class Target:
     """Where a step acts, as recorded."""
 
     app: str
-    path: str                 # App/role[@name='…']/… (capturer.a11y_path notation)
+    path: str                 # App/role[@name='…']/… (core.a11y.path notation)
     role: str
     name: str
     label: str                # LABELLED_BY text when the element has no name

@@ -1,6 +1,6 @@
 """Programs in the store: save, load, list.
 
-The `programs` table (schema v2, owned by `capturer.store`) keeps each
+The `programs` table (schema v2, owned by `core.store`) keeps each
 program's canonical JSON under its digest id. Saving the same compilation
 twice replaces one row instead of adding a second. Writes go through
 `open_store` (read-write, migrated), reads through `open_readonly`, so
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import apsw
 
-from capturer.store import StoreError, open_readonly, open_store
+from core.store import StoreError, open_readonly, open_store
 
 from .build import CompileReport
 from .errors import UnknownProgram

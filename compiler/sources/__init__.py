@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from capturer.store import StoreError, is_phantom_store, open_sqlite_readonly
+from core.store import StoreError, is_phantom_store, open_sqlite_readonly
 
 from ..records import Capture
 from . import nocta, phantom_store

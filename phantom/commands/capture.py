@@ -47,8 +47,8 @@ def run_capture(args) -> int:
     from capturer.daemon import CaptureDaemon
     from capturer.single_instance import AlreadyRunning, InstanceLock
     from capturer.sources.x11 import DisplayLost, X11Source
-    from capturer.store import StoreError, open_store
-    from capturer.store.paths import resolve_db_path
+    from core.store import StoreError, open_store
+    from core.store.paths import resolve_db_path
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
                         format="phantom-capture: %(levelname)s %(message)s")
@@ -95,9 +95,9 @@ def _ensure_config_file(explicit: Path | None) -> None:
 
 
 def run_status(args) -> int:
-    from capturer.store import StoreError, open_readonly
-    from capturer.store.paths import resolve_db_path
-    from capturer.store.summary import store_summary
+    from core.store import StoreError, open_readonly
+    from core.store.paths import resolve_db_path
+    from core.store.summary import store_summary
 
     try:
         daemon = json.loads(call(*CAPTURE, "Status", timeout=3)[0])

@@ -33,7 +33,7 @@ def add_parsers(sub, common) -> None:
 
 
 def run_compile(args) -> int:
-    from capturer.store.paths import resolve_db_path
+    from core.store.paths import resolve_db_path
     from compiler.api import CompileError, compile_window, render
 
     if args.since is not None and args.until is None:

@@ -18,7 +18,7 @@ def add_parsers(sub, common) -> None:
 
 
 def run_demo(args) -> int:
-    from ..desktop.harness import DesktopError
+    from testbed.harness import DesktopError
     from ..demo.story import Demo
 
     try:

@@ -74,9 +74,9 @@ def _accessibility() -> Check:
 
 
 def _store(explicit) -> Check:
-    from capturer.store import StoreError, open_readonly
-    from capturer.store.paths import resolve_db_path
-    from capturer.store.summary import store_size_bytes
+    from core.store import StoreError, open_readonly
+    from core.store.paths import resolve_db_path
+    from core.store.summary import store_size_bytes
 
     path = resolve_db_path(explicit)
     if not path.exists():

@@ -22,8 +22,8 @@ def add_parsers(sub, common) -> None:
 
 
 def run_import(args) -> int:
-    from capturer.store import ElementRow, InputEventRow, SnapshotRow, StoreError, StoreWriter
-    from capturer.store.paths import resolve_db_path
+    from core.store import ElementRow, InputEventRow, SnapshotRow, StoreError, StoreWriter
+    from core.store.paths import resolve_db_path
     from compiler.sources import CaptureSource, SourceError
 
     target = resolve_db_path(args.db)

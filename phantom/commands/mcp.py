@@ -29,7 +29,7 @@ def add_parsers(sub, common) -> None:
 
 
 def run_mcp(args) -> int:
-    from capturer.store.paths import resolve_db_path
+    from core.store.paths import resolve_db_path
 
     db = resolve_db_path(args.db)
     if db.exists() and not os.access(db, os.R_OK):

@@ -38,9 +38,9 @@ def add_parsers(sub, common) -> None:
 
 
 def run_compile_program(args) -> int:
-    from capturer.clock import now_ms
-    from capturer.store import StoreError
-    from capturer.store.paths import resolve_db_path
+    from core.clock import now_ms
+    from core.store import StoreError
+    from core.store.paths import resolve_db_path
     from compiler.api import CompileError
     from compiler.programs.build import compile_program, report_dict
     from compiler.programs.errors import ProgramCompileError
@@ -72,8 +72,8 @@ def run_compile_program(args) -> int:
 
 
 def run_programs(args) -> int:
-    from capturer.store import StoreError
-    from capturer.store.paths import resolve_db_path
+    from core.store import StoreError
+    from core.store.paths import resolve_db_path
     from compiler.programs.store import list_programs
 
     try:

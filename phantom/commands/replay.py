@@ -33,7 +33,7 @@ def add_parsers(sub, common) -> None:
 
 
 def run_replay(args) -> int:
-    from capturer.store.paths import resolve_db_path
+    from core.store.paths import resolve_db_path
     from compiler.programs.records import ProgramFormatError
     from compiler.programs.store import UnknownProgram, load_program
     from replay.engine import ReplayEngine
@@ -70,8 +70,8 @@ def run_replay(args) -> int:
 
 
 def run_runs(args) -> int:
-    from capturer.store import StoreError, open_readonly
-    from capturer.store.paths import resolve_db_path
+    from core.store import StoreError, open_readonly
+    from core.store.paths import resolve_db_path
 
     try:
         connection = open_readonly(resolve_db_path(args.db))

@@ -35,7 +35,7 @@ def add_parsers(sub, common) -> None:
 
 
 def run_routines(args) -> int:
-    from capturer.store.paths import resolve_db_path
+    from core.store.paths import resolve_db_path
     from compiler.api import CompileError, read_window
     from compiler.crystallize import CostModel
     from compiler.routines_report import report_dict, report_routines

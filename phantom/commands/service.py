@@ -31,7 +31,7 @@ def add_parsers(sub, common) -> None:
 
 
 def run_service(args) -> int:
-    from capturer.store.paths import resolve_db_path
+    from core.store.paths import resolve_db_path
     from replay.service import ReplayService
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,

@@ -34,8 +34,8 @@ def add_parsers(sub, common) -> None:
 
 
 def run_synth(args) -> int:
-    from phantom.synth import SynthError, synthesize
-    from phantom.synth.calendar import CalendarError, parse_start, zone
+    from synth import SynthError, synthesize
+    from synth.calendar import CalendarError, parse_start, zone
 
     if args.db is None:
         raise CliError("synth needs --db OUT: it writes a new database and never touches your capture store")

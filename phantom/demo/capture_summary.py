@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from capturer.store import open_readonly
-from capturer.store.summary import store_size_bytes
+from core.store import open_readonly
+from core.store.summary import store_size_bytes
 
 
 def summarize(db: Path) -> list[str]:

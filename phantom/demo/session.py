@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..desktop.scripted_user import ScriptedUser
+from testbed.scripted_user import ScriptedUser
 
 PEOPLE = (("Ada Lovelace", "ada@example.org"), ("Alan Turing", "alan@example.org"),
           ("Grace Hopper", "grace@example.org"), ("Edsger Dijkstra", "edsger@example.org"))

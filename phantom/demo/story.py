@@ -20,8 +20,8 @@ import sys
 import time
 from pathlib import Path
 
-from ..desktop.harness import VirtualDesktop
-from ..desktop.waiting import wait_until
+from testbed.harness import VirtualDesktop
+from testbed.waiting import wait_until
 
 PHANTOM = str(Path(sys.executable).with_name("phantom"))
 
@@ -95,7 +95,7 @@ class Demo:
 
     # -- chapters ---------------------------------------------------------------------------
     def capture(self) -> None:
-        from ..desktop.scripted_user import ScriptedUser
+        from testbed.scripted_user import ScriptedUser
         from .capture_summary import summarize
         from .session import record_demonstrations, work_session
 
@@ -159,7 +159,7 @@ class Demo:
         indent(self.phantom("programs", "--db", str(self.db)).stdout)
 
     def replay(self) -> None:
-        from ..desktop.scripted_user import app_named, find, text_of
+        from testbed.scripted_user import app_named, find, text_of
 
         self.phantom("install")
         say("phantom install wrote the units and the D-Bus activation file into this desktop's "

@@ -98,7 +98,7 @@ def test_title_change_and_focus_follow_pointer_without_window_manager(desktop, a
 def test_two_monitors_have_their_own_snapshot_streams(tmp_path):
     """Per monitor: the focused window's snapshots on its monitor, and
     heartbeats of the window last focused on the other monitor."""
-    from phantom.desktop.harness import DesktopConfig, VirtualDesktop
+    from testbed.harness import DesktopConfig, VirtualDesktop
 
     with VirtualDesktop(DesktopConfig(monitors=2)) as desktop:
         desktop.launch_fixture("form", "--geometry", "300x220+100+100")

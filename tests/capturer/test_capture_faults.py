@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from phantom.desktop.harness import VirtualDesktop
-from phantom.desktop.waiting import wait_until
+from testbed.harness import VirtualDesktop
+from testbed.waiting import wait_until
 from support.apps import focus
 from support.daemon import CaptureProcess, query, settle, wait_for_rows
 

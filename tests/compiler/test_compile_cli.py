@@ -10,7 +10,7 @@ import sys
 import threading
 from pathlib import Path
 
-from capturer.store import SnapshotRow, StoreWriter
+from core.store import SnapshotRow, StoreWriter
 from support.goldens import FIXTURES
 
 PHANTOM = str(Path(sys.executable).with_name("phantom"))

@@ -120,7 +120,7 @@ def test_missing_and_foreign_databases(tmp_path, capsys):
 
 
 def test_corrupt_program_is_listed_not_fatal(store, capsys):
-    from capturer.store import open_store
+    from core.store import open_store
 
     cli.main(["compile-program", "sign up", "--db", str(store)])
     connection = open_store(store)

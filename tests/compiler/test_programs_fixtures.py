@@ -108,8 +108,8 @@ def trace(origin: str, *names: str) -> Trace:
 def write_store(path, capture: Capture, recordings, running: tuple = ()) -> None:
     """Write a hand-built capture and its recordings into a Phantom store
     (`running`: (id, name, start) of recordings not stopped yet)."""
-    from capturer.store import open_store
-    from capturer.store.records import (BlobRow, ElementRow, InputEventRow, RecordingRow,
+    from core.store import open_store
+    from core.store.records import (BlobRow, ElementRow, InputEventRow, RecordingRow,
                                         SnapshotRow, insert_sql)
 
     rows = [RecordingRow(r.id, r.name, r.start_ms, r.end_ms) for r in recordings]

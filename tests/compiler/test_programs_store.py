@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from capturer.store import StoreError, open_readonly, open_store
+from core.store import StoreError, open_readonly, open_store
 from compiler.programs.build import compile_program
 from compiler.programs.errors import ProgramCompileError, UnknownProgram
 from compiler.programs.records import ProgramFormatError

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from compiler.programs.store import save_program
-from phantom.desktop.harness import VirtualDesktop
-from phantom.desktop.waiting import wait_until
+from testbed.harness import VirtualDesktop
+from testbed.waiting import wait_until
 from support.cli import phantom
 from support.programs import EMAIL, form_program
 
@@ -57,7 +57,7 @@ def form_state(desktop) -> str:
     out = desktop.run(["gdbus", "call", "--session", "--dest", "org.a11y.Bus", "--object-path",
                        "/org/a11y/bus", "--method", "org.a11y.Bus.GetAddress"])
     assert out.returncode == 0
-    probe = ("import pyatspi;from phantom.desktop.scripted_user import app_named, find, text_of;"
+    probe = ("import pyatspi;from testbed.scripted_user import app_named, find, text_of;"
              "f=app_named('phantom-form');print(text_of(find(f,'label',name='Status')))")
     return subprocess.run([str(Path(os.sys.executable)), "-c", probe], env=desktop.env,
                           capture_output=True, text=True, timeout=30).stdout.strip()

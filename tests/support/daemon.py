@@ -14,7 +14,7 @@ from pathlib import Path
 
 import apsw
 
-from phantom.desktop.waiting import wait_until
+from testbed.waiting import wait_until
 
 PHANTOM = str(Path(sys.executable).with_name("phantom"))
 

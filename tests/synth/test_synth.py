@@ -16,12 +16,12 @@ from pathlib import Path
 import orjson
 import pytest
 
-from capturer.store import open_sqlite_readonly
+from core.store import open_sqlite_readonly
 from compiler.actions import derive_actions, sessions, step_key
 from compiler.pages import site_of
 from compiler.records import Capture
 from compiler.sources import CaptureSource
-from phantom.synth import SynthError, planted_routines, synthesize
+from synth import SynthError, planted_routines, synthesize
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -55,7 +55,7 @@ def sha256(path: Path) -> str:
 
 
 def generate_in_subprocess(out: Path, *, days: int, seed: int, layout: str, hash_seed: str) -> str:
-    code = ("import sys; from phantom.synth import synthesize; "
+    code = ("import sys; from synth import synthesize; "
             f"synthesize(sys.argv[1], days={days}, seed={seed}, layout={layout!r})")
     env = {**os.environ, "PYTHONHASHSEED": hash_seed, "TZ": "America/New_York" if hash_seed == "1" else "UTC"}
     subprocess.run([PYTHON, "-c", code, str(out)], cwd=REPO, env=env, check=True, timeout=300)
@@ -377,8 +377,8 @@ def test_library_refuses_bad_arguments(tmp_path):
 
 # -- the store's bulk op ----------------------------------------------------------------------------------
 def test_row_batch_inserts_rows_and_refuses_bad_ones(tmp_path):
-    from capturer.store.records import BlindSpotRow, RowBatch, SnapshotRow
-    from capturer.store.writer import StoreWriter
+    from core.store.records import BlindSpotRow, RowBatch, SnapshotRow
+    from core.store.writer import StoreWriter
 
     writer = StoreWriter(tmp_path / "s.sqlite3", commit_interval=None)
     rows = [SnapshotRow(i, 1000 + i, 60, "Europe/Berlin", 0, "heartbeat", "app", "a.A", 1, "/bin/a", "T", None,

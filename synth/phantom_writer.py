@@ -11,9 +11,9 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from capturer.store.records import (BlindSpotRow, BlobRow, ElementRow, InputEventRow, RowBatch, SetMeta,
+from core.store.records import (BlindSpotRow, BlobRow, ElementRow, InputEventRow, RowBatch, SetMeta,
                                     SnapshotRow, TreeRow)
-from capturer.store.writer import StoreWriter
+from core.store.writer import StoreWriter
 
 from .calendar import utc_offset_min
 from .records import DayPlan

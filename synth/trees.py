@@ -1,6 +1,6 @@
 """Synthetic accessibility trees: a nested `Spec` is laid out in desktop
 coordinates and walked breadth-first the way the capturer's walker does
-(`capturer.sources.a11y_tree.walk`): at most 400 nodes, top-level window
+(`core.a11y.tree.walk`): at most 400 nodes, top-level window
 segment without a name, `[@label=…]` for unnamed labelled fields, sibling
 indices only where role and name repeat."""
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from capturer.a11y_path import Segment, clip_name, join
+from core.a11y.path import Segment, clip_name, join
 
 MAX_NODES = 400
 TOP_LEVEL_ROLES = frozenset({"frame", "window", "dialog", "alert", "file chooser"})

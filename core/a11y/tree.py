@@ -14,23 +14,8 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
-from ..a11y_path import Segment, clip_name, join, number_siblings
-
-# Containers that only group other elements: a click whose deepest hit is one
-# of these landed in a zone, not on a control.
-CONTAINER_ROLES = frozenset({
-    "frame", "window", "dialog", "panel", "filler", "scroll pane", "viewport", "layered pane",
-    "split pane", "root pane", "glass pane", "internal frame", "desktop frame", "section",
-    "grouping", "form", "redundant object", "unknown", "invalid", "tool bar", "status bar",
-    "menu bar", "page tab list", "table", "tree table", "list", "tree", "option pane",
-})
-TOP_LEVEL_ROLES = frozenset({"frame", "window", "dialog", "alert", "file chooser"})
-# Roles whose accessible name comes from a label element (GTK entries).
-LABELLED_ROLES = frozenset({"text", "password text", "entry", "spin button", "combo box",
-                            "editbar", "slider", "terminal", "document text"})
-# Roles a typed keystroke goes into.
-TEXT_INPUT_ROLES = LABELLED_ROLES | {"document web", "paragraph"}
-
+from .path import Segment, clip_name, join, number_siblings
+from .roles import LABELLED_ROLES, TOP_LEVEL_ROLES
 
 @dataclass(frozen=True, slots=True)
 class WalkLimits:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from . import blobs
 from .records import (Occurrence, PlannedBlindSpot, PlannedBlob, PlannedInput, PlannedSnapshot,
                       PlannedTree)
-from capturer.a11y_path import clip_name
+from core.a11y.path import clip_name
 from compiler.actions import NAVIGATION_KEYS
 
 from .trees import Tree, expand

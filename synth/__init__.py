@@ -190,7 +190,7 @@ def manifest(seed: int, days: int, calendar: tuple[Day, ...], layout: str, total
                       for s in routine.steps],
         })
     document = {
-        "generator": "phantom.synth", "version": GENERATOR_VERSION, "seed": seed, "days": days, "layout": layout,
+        "generator": "synth", "version": GENERATOR_VERSION, "seed": seed, "days": days, "layout": layout,
         "start": calendar[0].iso, "end": calendar[-1].iso, "tz": calendar[0].tz,
         "dates": [d.iso for d in calendar], "totals": totals, "routines": routines, "occurrences": occurrences,
     }

@@ -11,11 +11,11 @@ import threading
 import apsw
 import pytest
 
-from capturer.store import (MIGRATIONS, SCHEMA_VERSION, InputEventRow, Replace, SetEnd, SetMeta,
+from core.store import (MIGRATIONS, SCHEMA_VERSION, InputEventRow, Replace, SetEnd, SetMeta,
                             SnapshotRow, StoreError, StoreWriter, open_readonly, open_sqlite_readonly,
                             open_store)
-from capturer.store.paths import default_db_path, resolve_db_path
-from capturer.store.schema import APPLICATION_ID
+from core.store.paths import default_db_path, resolve_db_path
+from core.store.schema import APPLICATION_ID
 
 
 def snapshot(row_id: int, ts: int = 1_000, app: str = "app") -> SnapshotRow:
@@ -115,7 +115,7 @@ def test_writer_commits_a_batch_when_the_interval_passes(tmp_path):
         threading.Event().wait(0.2)
         assert count() == 0  # buffered: the interval has not passed
         clock.now = 1.5      # the writer wakes at its deadline and commits
-        from phantom.desktop.waiting import wait_until
+        from testbed.waiting import wait_until
         wait_until(lambda: count() == 2, timeout=5, what="the batch commit")
         assert writer.stats().commits == 1
     finally:
@@ -128,7 +128,7 @@ def test_writer_urgent_flush_replace_and_close(tmp_path):
     ids = writer.ids
     snap = ids.next("snapshots")
     writer.submit(snapshot(snap), urgent=True)
-    from phantom.desktop.waiting import wait_until
+    from testbed.waiting import wait_until
     reader = open_readonly(db)
     wait_until(lambda: reader.execute("SELECT count(*) FROM snapshots").get == 1, timeout=5,
                what="an urgent commit")

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from capturer.a11y_path import PathError, Segment, clip_name, join, number_siblings, parse
+from core.a11y.path import PathError, Segment, clip_name, join, number_siblings, parse
 
 
 def test_render_and_parse_a_gtk_form_path():

@@ -1,0 +1,21 @@
+"""AT-SPI role names grouped by what Phantom does with them. Capture (which
+click landed on a control, which keys went into a text field) and replay
+(which step may change the screen, which element takes a label) must agree
+on these sets, so they live here once."""
+
+from __future__ import annotations
+
+# Containers that only group other elements: a click whose deepest hit is one
+# of these landed in a zone, not on a control.
+CONTAINER_ROLES = frozenset({
+    "frame", "window", "dialog", "panel", "filler", "scroll pane", "viewport", "layered pane",
+    "split pane", "root pane", "glass pane", "internal frame", "desktop frame", "section",
+    "grouping", "form", "redundant object", "unknown", "invalid", "tool bar", "status bar",
+    "menu bar", "page tab list", "table", "tree table", "list", "tree", "option pane",
+})
+TOP_LEVEL_ROLES = frozenset({"frame", "window", "dialog", "alert", "file chooser"})
+# Roles whose accessible name comes from a label element (GTK entries).
+LABELLED_ROLES = frozenset({"text", "password text", "entry", "spin button", "combo box",
+                            "editbar", "slider", "terminal", "document text"})
+# Roles a typed keystroke goes into.
+TEXT_INPUT_ROLES = LABELLED_ROLES | {"document web", "paragraph"}
