@@ -15,9 +15,13 @@ from pathlib import Path
 
 from .privacy import DEFAULT_EXCLUSIONS, ExclusionRule
 
+from core.errors import PhantomError
 
-class ConfigError(ValueError):
+
+class ConfigError(PhantomError, ValueError):
     """A configuration file that cannot be used; the message names file and line."""
+
+    code = "invalid_config"
 
 
 @dataclass(frozen=True, slots=True)

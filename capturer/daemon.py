@@ -21,6 +21,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from core.errors import PhantomError
+
 from .blind_spots import BlindSpots
 from .count_writer import CountWriter
 from core.clock import now_ms, zone_at
@@ -47,12 +49,9 @@ RECONNECT_BACKOFF_S = (0.5, 1, 2, 4, 8, 15, 30)
 IDLE_HEARTBEAT_FACTOR = 5
 
 
-class CaptureControlError(Exception):
-    """A control request (pause, record…) that cannot be honoured now."""
-
-    def __init__(self, name: str, message: str) -> None:
-        super().__init__(message)
-        self.name = name
+class CaptureControlError(PhantomError):
+    """A control request (pause, record…) that cannot be honoured now; its
+    code says why (invalid_name, already_recording, paused, not_recording)."""
 
 
 @dataclass
@@ -553,12 +552,12 @@ class CaptureDaemon:
     def start_recording(self, name: str) -> int:
         name = name.strip()
         if not name or len(name) > 200 or any(ord(c) < 32 for c in name):
-            raise CaptureControlError("InvalidName", "a recording name is 1–200 printable characters")
+            raise CaptureControlError("a recording name is 1–200 printable characters", code="invalid_name")
         if self.state.recording is not None:
-            raise CaptureControlError(
-                "AlreadyRecording", f"already recording {self.state.recording.name!r}; stop it first")
+            raise CaptureControlError(f"already recording {self.state.recording.name!r}; stop it first",
+                                      code="already_recording")
         if self.state.paused:
-            raise CaptureControlError("Paused", "capture is paused; resume before recording")
+            raise CaptureControlError("capture is paused; resume before recording", code="paused")
         self._write_counts(self._close_bursts())
         now = now_ms()
         recording = _Recording(self.writer.ids.next("recordings"), name, now)
@@ -570,7 +569,7 @@ class CaptureDaemon:
     async def stop_recording(self) -> tuple[int, str]:
         recording = self.state.recording
         if recording is None:
-            raise CaptureControlError("NotRecording", "no recording is in progress")
+            raise CaptureControlError("no recording is in progress", code="not_recording")
         self._write_counts(self.counter.close())
         await self.counts.drain()
         self._end_recording(now_ms())

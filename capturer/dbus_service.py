@@ -11,6 +11,7 @@ import json
 import logging
 from typing import Annotated
 
+from core.bus import CAPTURE
 from dbus_fast import BusType, DBusError, NameFlag, RequestNameReply
 from dbus_fast.aio import MessageBus
 from dbus_fast.annotations import DBusBool, DBusSignature, DBusStr, DBusUInt32
@@ -19,10 +20,7 @@ from dbus_fast.service import ServiceInterface, dbus_method, dbus_property, dbus
 
 log = logging.getLogger(__name__)
 
-BUS_NAME = "org.phantom.Capture1"
-OBJECT_PATH = "/org/phantom/Capture1"
-INTERFACE = "org.phantom.Capture1"
-ERROR_PREFIX = "org.phantom.Error."
+BUS_NAME, OBJECT_PATH, INTERFACE = CAPTURE.name, CAPTURE.path, CAPTURE.interface
 
 IdAndName = Annotated[tuple[int, str], DBusSignature("us")]
 
@@ -59,7 +57,7 @@ class CaptureInterface(ServiceInterface):
         try:
             return await self._daemon.stop_recording()
         except CaptureControlError as exc:
-            raise DBusError(ERROR_PREFIX + exc.name, str(exc)) from None
+            raise DBusError(exc.kind.dbus_error, str(exc)) from None
 
     @dbus_property(access=PropertyAccess.READ)
     def Paused(self) -> DBusBool:
@@ -81,7 +79,7 @@ class CaptureInterface(ServiceInterface):
         try:
             return function(*args)
         except CaptureControlError as exc:
-            raise DBusError(ERROR_PREFIX + exc.name, str(exc)) from None
+            raise DBusError(exc.kind.dbus_error, str(exc)) from None
 
 
 class CaptureBusService:

@@ -8,9 +8,11 @@ import fcntl
 import os
 from pathlib import Path
 
+from core.errors import PhantomError
 
-class AlreadyRunning(RuntimeError):
-    pass
+
+class AlreadyRunning(PhantomError):
+    """Another capture daemon already writes to this store."""
 
 
 class InstanceLock:

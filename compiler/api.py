@@ -17,12 +17,16 @@ from .sources import CaptureSource, SourceError
 from .timefmt import TimeFormat
 from .window import Window, WindowError, day_window, parse_day, range_window, zone_info
 
+from core.errors import PhantomError
+
 FORMATS = ("compact", "json", "markdown")
 MIN_BUDGET = 100
 
 
-class CompileError(ValueError):
+class CompileError(PhantomError, ValueError):
     """A request the compiler cannot honour; the message is one line."""
+
+    code = "invalid_window"
 
 
 @dataclass(frozen=True, slots=True)

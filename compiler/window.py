@@ -12,11 +12,15 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from core.errors import PhantomError
+
 MAX_WINDOW_DAYS = 400
 
 
-class WindowError(ValueError):
+class WindowError(PhantomError, ValueError):
     """A window the user asked for that cannot be compiled (one-line message)."""
+
+    code = "invalid_window"
 
 
 @dataclass(frozen=True, slots=True)

@@ -116,14 +116,14 @@ def replay(db: Path, name_or_id: str, parameters: dict[str, str], dry_run: bool)
 
 
 def _run(db: Path, program, parameters: dict[str, str], dry_run: bool) -> dict[str, Any]:
-    from mcp_bridge.recording import ensure_session_bus_address
+    from core.bus import session_bus_address
     from replay.engine import ReplayEngine
     from replay.live import LiveTreeError
     from replay.params import ParameterError
     from replay.results import result_dict
     from replay.telemetry import Telemetry
 
-    ensure_session_bus_address()  # pyatspi finds the accessibility bus through it
+    session_bus_address()  # fills it in for pyatspi, which finds the accessibility bus through it
     engine = ReplayEngine(telemetry=None if dry_run else Telemetry(db))
     try:
         result = engine.run(program, parameters, dry_run=dry_run, trigger="mcp")

@@ -8,6 +8,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from core.errors import PhantomError
+
 from .errors import EXIT_USAGE, CliError
 
 
@@ -53,10 +55,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.print_help()
             return EXIT_USAGE
         return int(args.handler(args) or 0)
-    except CliError as exc:
+    except PhantomError as exc:
         message = str(exc)
         print(message if message.startswith("phantom") else f"phantom: {message}", file=sys.stderr)
-        return exc.exit_code
+        return exc.kind.exit_status
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -1,14 +1,18 @@
-"""The CLI boundary's error type: library errors become a `CliError` here and
-are printed as one line on stderr with a non-zero exit — never a traceback."""
+"""The CLI's own errors (bad flags, a missing display) belong to the one
+family in `core.errors`; `phantom.cli.main` prints every `PhantomError` as
+one line on stderr and exits with its kind's status — never a traceback."""
 
 from __future__ import annotations
+
+from core.errors import PhantomError
 
 EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2
 
 
-class CliError(Exception):
+class CliError(PhantomError):
+    """An error found by the CLI itself; `exit_code` 2 marks a usage error."""
+
     def __init__(self, message: str, exit_code: int = EXIT_ERROR) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
+        super().__init__(message, code="usage" if exit_code == EXIT_USAGE else "failed")

@@ -32,6 +32,8 @@ from .embedding import LabelMatcher
 from .params import bind
 from .policy import ESCALATE, REFUSED, Candidate, Decision, decide
 
+from core.errors import PhantomError
+
 
 @dataclass(frozen=True, slots=True)
 class Timing:
@@ -82,8 +84,10 @@ class RunResult:
     vlm_calls: int = 0
 
 
-class GuardMismatch(RuntimeError):
+class GuardMismatch(PhantomError):
     """The program's application or window is not on the screen."""
+
+    code = "guard_mismatch"
 
 
 @dataclass

@@ -15,12 +15,16 @@ from core.a11y.path import PathError, Segment, clip_name, parse
 from core.a11y.roles import CONTAINER_ROLES, LABELLED_ROLES, TOP_LEVEL_ROLES
 from core.a11y.tree import read_label
 
+from core.errors import PhantomError
+
 CALL_TIMEOUT_MS = 2000
 MAX_SEARCH_NODES = 3000
 
 
-class LiveTreeError(RuntimeError):
+class LiveTreeError(PhantomError):
     """The accessibility bus or the application cannot be reached."""
+
+    code = "unavailable"
 
 
 @dataclass(frozen=True, slots=True)

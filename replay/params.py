@@ -8,11 +8,15 @@ from collections.abc import Mapping
 
 from compiler.programs.records import Program
 
+from core.errors import PhantomError
+
 MAX_VALUE_CHARS = 10_000
 
 
-class ParameterError(ValueError):
+class ParameterError(PhantomError, ValueError):
     """A parameter set that cannot be bound; nothing was sent."""
+
+    code = "invalid_parameter"
 
     def __init__(self, message: str, name: str | None = None) -> None:
         super().__init__(message)

@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Annotated
 
+from core.bus import REPLAY
+from core.errors import DBUS_ERROR_PREFIX
 from dbus_fast import BusType, DBusError, NameFlag, RequestNameReply
 from dbus_fast.aio import MessageBus
 from dbus_fast.annotations import DBusBool, DBusSignature, DBusStr, DBusUInt32
@@ -26,10 +28,8 @@ from dbus_fast.service import ServiceInterface, dbus_method, dbus_property, dbus
 
 log = logging.getLogger(__name__)
 
-BUS_NAME = "org.phantom.Replay1"
-OBJECT_PATH = "/org/phantom/Replay1"
-INTERFACE = "org.phantom.Replay1"
-ERROR = "org.phantom.Error."
+BUS_NAME, OBJECT_PATH, INTERFACE = REPLAY.name, REPLAY.path, REPLAY.interface
+ERROR = DBUS_ERROR_PREFIX
 DEFAULT_IDLE_TIMEOUT_S = 120.0
 
 StrDict = Annotated[dict[str, str], DBusSignature("a{ss}")]

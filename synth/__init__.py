@@ -31,6 +31,8 @@ from .day import plan_day
 from .records import DayPlan
 from .routines import ROUTINE_BY_NAME, PlantedRoutine, planted
 
+from core.errors import PhantomError
+
 __all__ = ["DayCounts", "PlantedRoutine", "SynthError", "SynthSummary", "manifest", "planted_routines",
            "synthesize", "DEFAULT_SEED", "DEFAULT_START", "DEFAULT_TZ", "LAYOUTS"]
 
@@ -41,8 +43,10 @@ LAYOUTS = ("phantom", "nocta")
 GENERATOR_VERSION = 1
 
 
-class SynthError(ValueError):
+class SynthError(PhantomError, ValueError):
     """Arguments the generator cannot use."""
+
+    code = "usage"
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,15 @@ from datetime import date, datetime, timedelta, timezone
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from core.errors import PhantomError
+
 MAX_DAYS = 400
 
 
-class CalendarError(ValueError):
+class CalendarError(PhantomError, ValueError):
     """A start date or zone the generator cannot use."""
+
+    code = "usage"
 
 
 @dataclass(frozen=True, slots=True)

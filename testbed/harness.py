@@ -23,6 +23,8 @@ from pathlib import Path
 
 from .waiting import wait_until
 
+from core.errors import PhantomError
+
 APPS_DIR = Path(__file__).resolve().parent / "apps"
 FIXTURE_APPS = {
     "form": APPS_DIR / "form_app.py",
@@ -33,8 +35,10 @@ AT_SPI_LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
 REQUIRED_TOOLS = ("Xvfb", "dbus-daemon", "gdbus", "xdpyinfo", "xdotool", "xrandr")
 
 
-class DesktopError(RuntimeError):
+class DesktopError(PhantomError):
     """The virtual desktop could not be started."""
+
+    code = "unavailable"
 
 
 @dataclass(frozen=True, slots=True)

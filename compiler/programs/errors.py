@@ -6,11 +6,17 @@ cannot be read) lives beside the records it guards, in `records.py`."""
 
 from __future__ import annotations
 
+from core.errors import PhantomError
 
-class ProgramCompileError(ValueError):
+
+class ProgramCompileError(PhantomError, ValueError):
     """The demonstrations cannot be compiled into a program (too few, empty,
     or nothing in common)."""
 
+    code = "compile_failed"
 
-class UnknownProgram(LookupError):
+
+class UnknownProgram(PhantomError, LookupError):
     """No stored program has that id or name."""
+
+    code = "unknown_program"

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 
 import orjson
 
+from core.errors import PhantomError
+
 PROGRAM_FORMAT = 1
 ACTIONS = ("click", "type", "key", "switch")
 PRECONDITIONS = ("always_true", "aria_path_resolves", "embedding_match")
@@ -28,8 +30,10 @@ POSTCONDITIONS = ("state_delta", "none")
 EXPECTATIONS = ("focus", "value", "role_present")
 
 
-class ProgramFormatError(ValueError):
+class ProgramFormatError(PhantomError, ValueError):
     """A stored program body that cannot be read (corrupt or from the future)."""
+
+    code = "corrupt_program"
 
 
 @dataclass(frozen=True, slots=True)

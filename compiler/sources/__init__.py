@@ -12,9 +12,13 @@ from core.store import StoreError, is_phantom_store, open_sqlite_readonly
 from ..records import Capture
 from . import nocta, phantom_store
 
+from core.errors import PhantomError
 
-class SourceError(ValueError):
+
+class SourceError(PhantomError, ValueError):
     """A database the compiler cannot read (one-line message)."""
+
+    code = "store_unavailable"
 
 
 def detect(connection) -> str:

@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
+from ..errors import PhantomError
 
-class StoreError(Exception):
+
+class StoreError(PhantomError):
     """A problem with the capture store that a user can act on.
 
     The message is written for a person: it names the path and says what to do.
     The CLI prints it as one line and exits non-zero.
     """
+
+    code = "store_unavailable"
 
     def __init__(self, message: str, *, path: str | None = None) -> None:
         super().__init__(message)

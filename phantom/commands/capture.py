@@ -11,10 +11,9 @@ import sys
 import time
 from pathlib import Path
 
-from ..bus import BusCallFailed, BusUnavailable, call
-from ..errors import CliError
+from core.bus import CAPTURE, BusCallFailed, BusUnavailable, call
 
-CAPTURE = ("org.phantom.Capture1", "/org/phantom/Capture1", "org.phantom.Capture1")
+from ..errors import CliError
 
 
 def add_parsers(sub, common) -> None:
@@ -100,7 +99,7 @@ def run_status(args) -> int:
     from core.store.summary import store_summary
 
     try:
-        daemon = json.loads(call(*CAPTURE, "Status", timeout=3)[0])
+        daemon = json.loads(call(CAPTURE, "Status", timeout=3)[0])
     except (BusUnavailable, BusCallFailed):
         daemon = None
     db_path = Path(daemon["db"]) if daemon and not args.db else resolve_db_path(args.db)
@@ -167,7 +166,7 @@ def _size(n: int) -> str:
 
 def _toggle(method: str, done: str, noop: str) -> int:
     try:
-        changed = call(*CAPTURE, method)[0]
+        changed = call(CAPTURE, method)[0]
     except BusUnavailable as exc:
         raise CliError(f"capture daemon not reachable: {exc}") from None
     print(f"capture {done}" if changed else f"capture was {noop}")

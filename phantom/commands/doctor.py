@@ -103,13 +103,12 @@ def _config() -> Check:
 
 
 def _daemon() -> Check:
-    from ..bus import BusCallFailed, BusUnavailable, call
-    from .capture import CAPTURE
+    from core.bus import CAPTURE, BusCallFailed, BusUnavailable, call
 
     try:
         import json
 
-        status = json.loads(call(*CAPTURE, "Status", timeout=3)[0])
+        status = json.loads(call(CAPTURE, "Status", timeout=3)[0])
     except (BusUnavailable, BusCallFailed) as exc:
         return Check("capture", False, f"daemon not reachable ({exc})",
                      "systemctl --user start phantom-capture, or phantom capture")

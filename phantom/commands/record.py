@@ -4,9 +4,9 @@ recordings under one name are demonstrations of one workflow."""
 
 from __future__ import annotations
 
-from ..bus import BusCallFailed, BusUnavailable, call
+from core.bus import CAPTURE, BusUnavailable, call
+
 from ..errors import CliError
-from .capture import CAPTURE
 
 
 def add_parsers(sub, common) -> None:
@@ -38,8 +38,6 @@ def run_stop(args) -> int:
 
 def _call(method: str, signature: str = "", body: list | None = None):
     try:
-        return call(*CAPTURE, method, signature, body)
+        return call(CAPTURE, method, signature, body)
     except BusUnavailable as exc:
         raise CliError(f"capture daemon not reachable: {exc}") from None
-    except BusCallFailed as exc:
-        raise CliError(str(exc)) from None
