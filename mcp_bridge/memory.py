@@ -14,6 +14,10 @@ from typing import Any
 
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 
+from core.errors import PhantomError
+
+from .errors import reports_errors
+
 # The measured part of the JSON document: what was observed, how much of
 # the window the capture covers, what it could not see, and which rows it
 # rests on. The inferred tier is left out on purpose (ask for the full JSON
@@ -21,38 +25,32 @@ from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 MEASURED_KEYS = ("schema", "window", "coverage", "frames", "blind_spots", "provenance")
 
 
+@reports_errors
 def context_text(db: Path, since: str, until: str, fmt: str, budget: int) -> str:
-    from compiler.api import CompileError, compile_window, render
+    from compiler.api import compile_window, render
 
-    try:
-        return render(compile_window(db, since=since, until=until), fmt, budget=budget).decode("utf-8")
-    except CompileError as exc:
-        raise ToolError(str(exc)) from None
+    return render(compile_window(db, since=since, until=until), fmt, budget=budget).decode("utf-8")
 
 
+@reports_errors
 def measured_frames(db: Path, since: str, until: str) -> dict[str, Any]:
-    from compiler.api import CompileError, compile_window
+    from compiler.api import compile_window
     from compiler.render.json_doc import document_dict
 
-    try:
-        compiled = compile_window(db, since=since, until=until)
-    except CompileError as exc:
-        raise ToolError(str(exc)) from None
+    compiled = compile_window(db, since=since, until=until)
     document = document_dict(compiled.document, compiled.times, compiled.window.label)
     return {key: document[key] for key in MEASURED_KEYS}
 
 
+@reports_errors
 def routine_candidates(db: Path, since: str | None, until: str | None, limit: int) -> dict[str, Any]:
-    from compiler.api import CompileError, read_window
+    from compiler.api import read_window
     from compiler.crystallize import CostModel
     from compiler.routines_report import report_dict, report_routines
 
     if (since is None) != (until is None):
         raise ToolError("give both since and until, or neither for the whole history")
-    try:
-        capture, window = read_window(db, since=since, until=until)
-    except CompileError as exc:
-        raise ToolError(str(exc)) from None
+    capture, window = read_window(db, since=since, until=until)
     report = report_routines(capture, window.zone, CostModel(), limit=limit or None)
     return {"window": {"label": window.label, "zone": window.zone}, **report_dict(report)}
 
@@ -62,7 +60,7 @@ def today_text(db: Path) -> str:
     is today's in the local zone, and the compiler then renders that day in
     the zone the capture recorded (they differ only after travel)."""
     from core.clock import local_zone_name, now_ms
-    from compiler.api import CompileError, compile_window, render
+    from compiler.api import compile_window, render
     from compiler.window import WindowError, zone_info
 
     try:
@@ -72,5 +70,5 @@ def today_text(db: Path) -> str:
     day = datetime.fromtimestamp(now_ms() / 1000, tz=timezone.utc).astimezone(zone).date()
     try:
         return render(compile_window(db, day=day.isoformat()), "compact").decode("utf-8")
-    except CompileError as exc:
+    except PhantomError as exc:
         raise ResourceError(str(exc)) from None

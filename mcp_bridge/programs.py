@@ -10,29 +10,23 @@ each nothing was sent."""
 from __future__ import annotations
 
 import logging
-import os
-import threading
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 
+from .errors import reports_errors
+
 log = logging.getLogger(__name__)
 
-# One replay at a time: two runs would type into the same desktop.
-_REPLAY_LOCK = threading.Lock()
 
-
+@reports_errors
 def list_stored(db: Path) -> dict[str, Any]:
-    from core.store import StoreError
-    from compiler.programs.records import ProgramFormatError
     from compiler.programs.store import list_programs, load_program
+    from core.errors import PhantomError
 
-    try:
-        summaries = list_programs(db)
-    except StoreError as exc:
-        raise ToolError(str(exc)) from None
+    summaries = list_programs(db)
     programs = []
     for summary in summaries:
         entry = {"id": summary.id, "name": summary.name, "source": summary.source,
@@ -42,7 +36,7 @@ def list_stored(db: Path) -> dict[str, Any]:
             continue
         try:
             programs.append({**entry, **describe(load_program(db, summary.id))})
-        except (ProgramFormatError, StoreError) as exc:  # changed since the listing
+        except PhantomError as exc:  # changed since the listing
             programs.append({**entry, "problem": f"unreadable: {exc}"})
     return {"programs": programs}
 
@@ -59,16 +53,13 @@ def describe(program) -> dict[str, Any]:
     }
 
 
+@reports_errors
 def compile_recordings(db: Path, name: str) -> dict[str, Any]:
     """Mirror of `phantom compile-program NAME`: align the finished
     recordings, compile, store. The clock is read only for the row's
     creation time, which is not part of the program or its id."""
     from core.clock import now_ms
-    from core.store import StoreError
-    from compiler.api import CompileError
     from compiler.programs.build import compile_program
-    from compiler.programs.errors import ProgramCompileError
-    from compiler.programs.records import ProgramFormatError
     from compiler.programs.recordings import traces_for_recordings
     from compiler.programs.store import save_program
     from compiler.programs.variance import DELTA
@@ -76,11 +67,8 @@ def compile_recordings(db: Path, name: str) -> dict[str, Any]:
     name = name.strip()
     if not name:
         raise ToolError("the program name must not be empty")
-    try:
-        report = compile_program(name, traces_for_recordings(db, name), source="demonstration")
-        save_program(db, report, created_ms=now_ms())
-    except (ProgramCompileError, CompileError, StoreError, ProgramFormatError) as exc:
-        raise ToolError(str(exc)) from None
+    report = compile_program(name, traces_for_recordings(db, name), source="demonstration")
+    save_program(db, report, created_ms=now_ms())
     program = report.program
     return {"id": program.id, "name": program.name, "traces": program.traces, **describe(program),
             "delta": DELTA,
@@ -89,56 +77,25 @@ def compile_recordings(db: Path, name: str) -> dict[str, Any]:
             "dropped_steps": report.dropped_steps, "warnings": list(report.warnings)}
 
 
+@reports_errors
 def replay(db: Path, name_or_id: str, parameters: dict[str, str], dry_run: bool) -> dict[str, Any]:
-    from core.store import StoreError
-    from compiler.programs.errors import UnknownProgram
-    from compiler.programs.records import ProgramFormatError
-    from compiler.programs.store import load_program
-    from replay.params import ParameterError, bind
-
-    try:
-        program = load_program(db, name_or_id)
-    except (UnknownProgram, ProgramFormatError, StoreError) as exc:
-        raise ToolError(str(exc).strip("'\"")) from None
-    try:
-        bind(program, parameters)
-    except ParameterError as exc:
-        raise ToolError(f"{exc}; nothing was sent") from None
-    if not os.environ.get("DISPLAY"):
-        raise ToolError("DISPLAY is not set: replay acts on the X11 desktop, so the MCP client must "
-                        "pass DISPLAY (and DBUS_SESSION_BUS_ADDRESS) in the server's env; nothing was sent")
-    if not _REPLAY_LOCK.acquire(blocking=False):
-        raise ToolError("a replay is already running; wait for its result; nothing was sent")
-    try:
-        return _run(db, program, parameters, dry_run)
-    finally:
-        _REPLAY_LOCK.release()
-
-
-def _run(db: Path, program, parameters: dict[str, str], dry_run: bool) -> dict[str, Any]:
+    """Through replay's front door, like the CLI and the D-Bus service: a
+    request that cannot start (unknown or corrupt program, wrong parameters,
+    no desktop, a busy desktop) is a tool error, and nothing was sent."""
     from core.bus import session_bus_address
-    from replay.engine import ReplayEngine
-    from replay.live import LiveTreeError
-    from replay.params import ParameterError
+    from replay.api import ReplayRequest
+    from replay.api import replay as run_replay
     from replay.results import result_dict
-    from replay.telemetry import Telemetry
 
     session_bus_address()  # fills it in for pyatspi, which finds the accessibility bus through it
-    engine = ReplayEngine(telemetry=None if dry_run else Telemetry(db))
+    request = ReplayRequest(name_or_id, parameters, dry_run=dry_run, trigger="mcp")
     try:
-        result = engine.run(program, parameters, dry_run=dry_run, trigger="mcp")
-    except ParameterError as exc:
-        raise ToolError(f"{exc}; nothing was sent") from None
-    except LiveTreeError as exc:
-        raise ToolError(str(exc)) from None
+        return result_dict(run_replay(db, request))
+    except ToolError:
+        raise
     except Exception as exc:  # noqa: BLE001 - the agent gets one line; the traceback goes to stderr
-        log.exception("replay of %s failed", program.id)
-        raise ToolError(f"replay of {program.id} failed: {exc.__class__.__name__}: {exc}") from None
-    finally:
-        engine.dispatcher.close()
-        if engine.telemetry is not None:
-            engine.telemetry.close()
-    return result_dict(result)
+        log.exception("replay of %s failed", name_or_id)
+        raise ToolError(f"replay of {name_or_id} failed: {exc.__class__.__name__}: {exc}") from None
 
 
 def _outline(step) -> str:

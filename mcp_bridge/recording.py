@@ -9,9 +9,11 @@ from typing import Any
 from mcp.server.mcpserver.exceptions import ToolError
 
 from core.bus import CAPTURE, BusUnavailable, call
-from core.errors import PhantomError
+
+from .errors import reports_errors
 
 
+@reports_errors
 def start(name: str) -> dict[str, Any]:
     name = name.strip()
     if not name:
@@ -22,6 +24,7 @@ def start(name: str) -> dict[str, Any]:
                     "(with different values where they vary), then phantom_compile_program"}
 
 
+@reports_errors
 def stop() -> dict[str, Any]:
     recording_id, name = _call("StopRecording")
     return {"recording_id": int(recording_id), "name": name, "recording": False}
@@ -31,7 +34,5 @@ def _call(method: str, signature: str = "", body: list | None = None) -> list:
     try:
         return call(CAPTURE, method, signature, body)
     except BusUnavailable as exc:
-        raise ToolError(f"capture daemon not reachable: {exc}") from None
-    except PhantomError as exc:  # a named daemon error (BusCallFailed) or a timeout: one line each
-        raise ToolError(str(exc)) from None
+        raise BusUnavailable(f"capture daemon not reachable: {exc}") from None
 

@@ -9,7 +9,7 @@ from compiler.programs.records import Condition
 from . import live
 
 
-def check(condition: Condition, element: live.LiveElement | None, window,
+def check(condition: Condition, element: live.LiveElement | None, view: live.TreeView,
           typed: str | None = None) -> tuple[bool, str]:
     if condition.kind == "none":
         return True, "no postcondition"
@@ -31,6 +31,6 @@ def check(condition: Condition, element: live.LiveElement | None, window,
         return typed in text, f"'{element.display}' {'holds' if typed in text else 'does not hold'} the text"
     if expect == "role_present":
         present = any(e.display.casefold() == condition.label.casefold()
-                      for e in live.candidates(window, condition.role))
+                      for e in live.candidates(view, condition.role))
         return present, f"{condition.role} '{condition.label}' {'present' if present else 'absent'}"
     return False, f"unknown expectation {expect!r}"

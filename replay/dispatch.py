@@ -1,11 +1,20 @@
 """Acting on an element: through AT-SPI first (an action, EditableText,
 grabFocus), with real XTest input as the fallback. A pointer action is
 never blind: before the button goes down, a hit test at the pointer must
-find the intended element, else nothing is clicked."""
+find the intended element, else nothing is clicked. Every XTest press goes
+through the input's `before_press` check (see `replay/windows.py`): the
+keyboard and the pointer must still belong to the program's window.
+
+Typing does what the person did. `insert` puts the text at the caret (and
+over the selection, if there is one, as typing does); `replace` sets the
+field's whole content, which a program only asks for when every
+demonstration typed into an empty field.
+"""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from core.a11y.roles import LABELLED_ROLES
 
@@ -24,13 +33,15 @@ class DispatchError(RuntimeError):
 
 
 class Dispatcher:
-    def __init__(self, xinput: XTestInput | None = None) -> None:
+    def __init__(self, xinput: XTestInput | None = None, *,
+                 before_press: Callable[[str], None] | None = None) -> None:
         self._xinput = xinput
+        self._before_press = before_press
 
     @property
     def xinput(self) -> XTestInput:
         if self._xinput is None:
-            self._xinput = XTestInput()
+            self._xinput = XTestInput(before_press=self._before_press)
         return self._xinput
 
     def close(self) -> None:
@@ -67,32 +78,25 @@ class Dispatcher:
         if self.xinput.pointer() != (cx, cy):
             raise DispatchError("the pointer was not where it was sent", sent=True)
 
-    def type_text(self, element: live.LiveElement, text: str) -> str:
-        """Replace the field's content with `text`."""
-        accessible = element.accessible
-        try:
-            editable = accessible.queryEditableText()
-        except NotImplementedError:
-            editable = None
-        if editable is not None and "editable" in element.states():
-            if editable.setTextContents(text):
-                return "atspi_editable_text"
+    def type_text(self, element: live.LiveElement, text: str, entry: str = "replace") -> str:
+        """Enter `text` into the field, as `insert` or `replace` (see the module docstring)."""
+        editable = _editable(element)
+        if editable is not None:
+            if entry == "replace":
+                if editable.setTextContents(text):
+                    return "atspi_editable_text"
+            elif _insert_at_caret(element.accessible, editable, text):
+                return "atspi_insert_at_caret"
         if not self._grab_focus(element):
             raise DispatchError(f"cannot focus '{element.display}' to type into it")
-        self.xinput.key("ctrl+a")
+        if entry == "replace":
+            self.xinput.key("ctrl+a")
         self.xinput.type(text, delay=0.005)
         return "xtest_keys"
 
     def key(self, combo: str) -> str:
         self.xinput.key(combo)
         return "xtest_keys"
-
-    def focus_window(self, window) -> None:
-        """Give the window keyboard focus (needed before XTest keys)."""
-        try:
-            window.queryComponent().grabFocus()
-        except Exception:  # noqa: BLE001 - toolkit without Component focus
-            pass
 
     # -- helpers ----------------------------------------------------------------------
     @staticmethod
@@ -101,6 +105,34 @@ class Dispatcher:
             return bool(element.accessible.queryComponent().grabFocus())
         except NotImplementedError:
             return False
+
+
+def _editable(element: live.LiveElement):
+    try:
+        editable = element.accessible.queryEditableText()
+    except NotImplementedError:
+        return None
+    return editable if "editable" in element.states() else None
+
+
+def _insert_at_caret(accessible, editable, text: str) -> bool:
+    """Type-like insertion through AT-SPI: the selection (if any) is replaced,
+    the text goes in at the caret, and the caret ends after it."""
+    try:
+        content = accessible.queryText()
+    except NotImplementedError:
+        return False
+    caret = max(content.caretOffset, 0)
+    if content.getNSelections() > 0:
+        start, end = content.getSelection(0)
+        if end > start:
+            if not editable.deleteText(start, end):
+                return False
+            caret = start
+    if not editable.insertText(caret, text, len(text.encode("utf-8"))):  # GTK counts bytes
+        return False
+    content.setCaretOffset(caret + len(text))
+    return True
 
 
 def _action_index(accessible) -> int | None:

@@ -1,30 +1,26 @@
-"""The live accessibility tree as replay sees it: which application and
-window a program targets, and what a recorded path resolves to now.
+"""The live accessibility tree as replay sees it: the application behind an
+X window, that window's accessible, the elements a step may act on, and
+what lies under a point.
 
 All AT-SPI calls happen on the thread that runs the replay; they are bounded
 by libatspi's call timeout (set once, below) so a hung application turns
-into an escalation, not a hang.
+into an escalation, not a hang. Resolving recorded paths is `tree_view`'s
+job, over a cached view of one moment.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
-from core.a11y.path import PathError, Segment, clip_name, parse
-from core.a11y.roles import CONTAINER_ROLES, LABELLED_ROLES, TOP_LEVEL_ROLES
-from core.a11y.tree import read_label
+from core.a11y.roles import TOP_LEVEL_ROLES
+from core.x11 import TopLevel
 
-from core.errors import PhantomError
+from .tree_view import LiveTreeError, TreeView
 
 CALL_TIMEOUT_MS = 2000
-MAX_SEARCH_NODES = 3000
 
-
-class LiveTreeError(PhantomError):
-    """The accessibility bus or the application cannot be reached."""
-
-    code = "unavailable"
+__all__ = ["LiveElement", "LiveTreeError", "TreeView", "accessible_window", "application_of",
+           "candidates", "describe", "element_at", "find_application", "init", "main_window"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,16 +71,12 @@ def init() -> None:
     _initialized = True
 
 
-def describe(accessible) -> LiveElement:
-    role = accessible.getRoleName()
-    name = clip_name(accessible.name)
-    label = read_label(accessible) or "" if not name and role in LABELLED_ROLES else ""
-    return LiveElement(accessible, role, name, label or "")
+def describe(accessible, view: TreeView | None = None) -> LiveElement:
+    role, name, label = (view or TreeView(accessible)).facts(accessible)
+    return LiveElement(accessible, role, name, label)
 
 
-def find_application(app: str):
-    """The running AT-SPI application for a program's app name: by the pid
-    of an X window with that WM_CLASS, else by the accessible name."""
+def _applications() -> list:
     init()
     import pyatspi
 
@@ -93,29 +85,46 @@ def find_application(app: str):
         apps = [desktop.getChildAtIndex(i) for i in range(desktop.childCount)]
     except Exception as exc:  # noqa: BLE001
         raise LiveTreeError(f"the accessibility bus is not reachable: {exc}") from None
-    apps = [a for a in apps if a is not None]
-    pids = _pids_with_class(app)
+    return [a for a in apps if a is not None]
+
+
+def application_of(pid: int | None, name: str = ""):
+    """The AT-SPI application of a process (else, when the window gave no
+    pid, the one whose accessible name is `name`)."""
+    apps = _applications()
     for candidate in apps:
         try:
-            if candidate.get_process_id() in pids:
+            if pid is not None and candidate.get_process_id() == pid:
                 return candidate
         except Exception:  # noqa: BLE001 - a dying app
             continue
-    for candidate in apps:
-        if (candidate.name or "").casefold() == app.casefold():
-            return candidate
+    if pid is None and name:
+        return next((a for a in apps if (a.name or "").casefold() == name.casefold()), None)
     return None
+
+
+def find_application(app: str):
+    """The running AT-SPI application for an app name: by the pid of an X
+    window with that WM_CLASS, else by the accessible name."""
+    from .windows import XSession
+
+    session = XSession()
+    try:
+        pids = {w.pid for w in session.app_windows(app) if w.pid is not None}
+    finally:
+        session.close()
+    for pid in sorted(pids):
+        application = application_of(pid)
+        if application is not None:
+            return application
+    return application_of(None, app)
 
 
 def main_window(application):
     """The application's active top-level window, else its first showing one."""
     import pyatspi
 
-    count = application.childCount
-    if count < 0:
-        raise LiveTreeError("the application does not answer accessibility calls")
-    windows = [application.getChildAtIndex(i) for i in range(count)]
-    windows = [w for w in windows if w is not None and w.getRoleName() in TOP_LEVEL_ROLES]
+    windows = _top_levels(application)
     for window in windows:
         if window.getState().contains(pyatspi.STATE_ACTIVE):
             return window
@@ -125,47 +134,36 @@ def main_window(application):
     return windows[0] if windows else None
 
 
-def resolve(window, path: str) -> list[LiveElement]:
-    """Every live element the recorded path names under this window.
-
-    Names and labels match exactly (case-insensitively): fuzzier matching is
-    the embedding step's job, with its margin and verb checks. An index
-    segment picks among same-role, same-name siblings; a path recorded
-    without an index that now finds several elements returns them all, and
-    the caller refuses the ambiguity."""
-    try:
-        _, segments = parse(path)
-    except PathError:
-        return []
-    if not segments or segments[0].role != window.getRoleName():
-        return []
-    level = [window]
-    for segment in segments[1:]:
-        found = []
-        for parent in level:
-            matches = [child for child in _children(parent) if _matches(child, segment)]
-            if segment.index is not None:
-                matches = matches[segment.index - 1: segment.index] if segment.index <= len(matches) else []
-            found.extend(matches)
-        level = found
-        if not level:
-            return []
-    return [describe(accessible) for accessible in level]
-
-
-def candidates(window, role: str) -> list[LiveElement]:
-    """Every showing element of a role in the window (bounded breadth-first)."""
+def accessible_window(window: TopLevel):
+    """The accessible of an X top-level among its process's showing top-level
+    accessibles: the only one; else the one named as the window is titled
+    (GTK names a window's accessible after its title, unless a header bar
+    shows another); else the one whose place and size are nearest the X
+    window's."""
     import pyatspi
 
-    found, queue, seen = [], [window], 0
-    while queue and seen < MAX_SEARCH_NODES:
-        node = queue.pop(0)
-        seen += 1
-        for child in _children(node):
-            if child.getRoleName() == role and child.getState().contains(pyatspi.STATE_SHOWING):
-                found.append(describe(child))
-            queue.append(child)
-    return found
+    application = application_of(window.pid, window.app)
+    if application is None:
+        return None
+    windows = _top_levels(application)
+    showing = [w for w in windows if w.getState().contains(pyatspi.STATE_SHOWING)] or windows
+    if len(showing) <= 1:
+        return showing[0] if showing else None
+    named = [w for w in showing if (w.name or "") == window.title]
+    if len(named) == 1:
+        return named[0]
+
+    def distance(accessible) -> int:
+        box = accessible.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        return (abs(box.x - window.x) + abs(box.y - window.y)
+                + abs(box.width - window.width) + abs(box.height - window.height))
+
+    return min(named or showing, key=distance)
+
+
+def candidates(view: TreeView, role: str) -> list[LiveElement]:
+    """Every showing element of a role in the view's window."""
+    return [describe(accessible, view) for accessible in view.of_role(role)]
 
 
 def element_at(x: int, y: int, window) -> LiveElement | None:
@@ -176,73 +174,9 @@ def element_at(x: int, y: int, window) -> LiveElement | None:
     return describe(chain[-1]) if len(chain) > 1 else None
 
 
-def _children(node) -> list:
-    count = node.childCount
+def _top_levels(application) -> list:
+    count = application.childCount
     if count < 0:
-        raise LiveTreeError("the application stopped answering accessibility calls")
-    return [c for c in (node.getChildAtIndex(i) for i in range(count)) if c is not None]
-
-
-def _matches(accessible, segment: Segment) -> bool:
-    if accessible.getRoleName() != segment.role:
-        return False
-    name = clip_name(accessible.name)
-    if segment.name:
-        return name.casefold() == segment.name.casefold()
-    if segment.label:
-        if name:
-            return False
-        label = read_label(accessible) or ""
-        return label.casefold() == segment.label.casefold()
-    # A segment recorded without a name: an unnamed element, or a container
-    # that has since been given one (containers only group; their names rarely matter).
-    return not name or segment.role in CONTAINER_ROLES
-
-
-_x_connection = None
-
-
-def _x():
-    """One X connection per process, opened on first use and reopened if the
-    server went away (opening one costs more than the query itself)."""
-    global _x_connection
-    from Xlib import display
-
-    if _x_connection is None:
-        _x_connection = display.Display(os.environ.get("DISPLAY"))
-    return _x_connection
-
-
-def _pids_with_class(app: str) -> set[int]:
-    """Pids of X top-level windows whose WM_CLASS names this app."""
-    global _x_connection
-    try:
-        from Xlib import X, error
-    except ImportError:
-        return set()
-    pids: set[int] = set()
-    try:
-        connection = _x()
-    except Exception:  # noqa: BLE001 - no X: fall back to names
-        return pids
-    try:
-        pid_atom = connection.intern_atom("_NET_WM_PID")
-        stack = list(connection.screen().root.query_tree().children)
-        depth = {w.id: 0 for w in stack}
-        while stack:
-            window = stack.pop()
-            try:
-                wm_class = window.get_wm_class()
-                if wm_class and app.casefold() in (c.casefold() for c in wm_class):
-                    prop = window.get_full_property(pid_atom, X.AnyPropertyType)
-                    if prop is not None and len(prop.value):
-                        pids.add(int(prop.value[0]))
-                elif depth[window.id] < 1:
-                    for child in window.query_tree().children:
-                        depth[child.id] = depth[window.id] + 1
-                        stack.append(child)
-            except error.XError:
-                continue
-    except (error.ConnectionClosedError, OSError):
-        _x_connection = None  # reconnect next time
-    return pids
+        raise LiveTreeError("the application does not answer accessibility calls")
+    windows = [application.getChildAtIndex(i) for i in range(count)]
+    return [w for w in windows if w is not None and w.getRoleName() in TOP_LEVEL_ROLES]

@@ -13,6 +13,7 @@ from compiler.programs.records import ProgramStep
 
 from . import live
 from .embedding import LabelMatcher
+from .tree_view import TreeView
 from .verbs import same_effect, verbs_of
 
 DIRECT = "direct"
@@ -42,8 +43,9 @@ class Decision:
         return self.policy in (DIRECT, EMBED)
 
 
-def decide(step: ProgramStep, window, matcher: LabelMatcher) -> Decision:
-    decision = _decide(step, window, matcher)
+def decide(step: ProgramStep, view: TreeView, matcher: LabelMatcher) -> Decision:
+    """How `step` may act on the screen `view` shows (no input is sent)."""
+    decision = _decide(step, view, matcher)
     element = decision.element
     if decision.may_act and element is not None and "sensitive" not in element.states():
         # Acting on a disabled control does nothing and would look like success.
@@ -52,26 +54,26 @@ def decide(step: ProgramStep, window, matcher: LabelMatcher) -> Decision:
     return decision
 
 
-def _decide(step: ProgramStep, window, matcher: LabelMatcher) -> Decision:
+def _decide(step: ProgramStep, view: TreeView, matcher: LabelMatcher) -> Decision:
     target = step.target
     if step.action in ("key", "switch") or target is None or step.precondition.kind == "always_true":
         return Decision(DIRECT, None, "no target to check")
     if step.precondition.kind == "aria_path_resolves" and target.path:
-        found = live.resolve(window, target.path)
+        found = [live.describe(accessible, view) for accessible in view.resolve(target.path)]
         if len(found) == 1:
             return Decision(DIRECT, found[0], "the recorded path resolves to one element", 1.0)
         if len(found) > 1:
             return Decision(REFUSED, None, f"ambiguous: the recorded path matches {len(found)} elements",
                             candidates=tuple(Candidate(e.role, e.display, 1.0) for e in found))
-    return _embedding(step, window, matcher)
+    return _embedding(step, view, matcher)
 
 
-def _embedding(step: ProgramStep, window, matcher: LabelMatcher) -> Decision:
+def _embedding(step: ProgramStep, view: TreeView, matcher: LabelMatcher) -> Decision:
     target = step.target
     recorded = target.display
     if not recorded:
         return Decision(ESCALATE, None, "the recorded target has no label to match")
-    pool = [e for e in live.candidates(window, target.role) if e.display]
+    pool = [e for e in live.candidates(view, target.role) if e.display]
     # Embedded as "role label" on both sides: the shared role gives the model
     # context ("push button Submit" vs "push button Submit v2" scores 0.91,
     # the bare labels 0.76), and the margin keeps siblings apart.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .engine import RunResult
+from .outcomes import RunResult
 
 EXIT_CODES = {"success": 0, "dry_run": 0, "escalated": 3, "refused": 4, "failed": 1}
 
@@ -16,6 +16,8 @@ def result_dict(result: RunResult) -> dict:
         "elapsed_ms": result.elapsed_ms,
         "sent_input": result.sent_input,
         "vlm_calls": result.vlm_calls,
+        "verification": result.verification or None,
+        "code": result.code,
         "steps": [{"index": s.index, "action": s.action, "target": s.target, "policy": s.policy,
                    "outcome": s.outcome, "dispatch": s.dispatch,
                    "score": None if s.score is None else round(s.score, 4),
@@ -28,6 +30,10 @@ def result_dict(result: RunResult) -> dict:
             "candidates": [{"role": c.role, "label": c.label, "score": c.score}
                            for c in result.escalation.candidates]},
     }
+
+
+_VERIFIED = {"end_state": "the demonstrations' end state was reached",
+             "no_new_windows": "no end state recorded: postconditions held and nothing unexpected is open"}
 
 
 def result_lines(result: RunResult) -> list[str]:
@@ -43,7 +49,8 @@ def result_lines(result: RunResult) -> list[str]:
         lines.append(f"{result.status} at step {escalation.step}: {escalation.reason}")
         for candidate in escalation.candidates:
             lines.append(f"  candidate {candidate.role} '{candidate.label}' ({candidate.score:.3f})")
-    summary = {"success": "replayed", "dry_run": "dry run: every checked step can act"}.get(
+    summary = {"success": f"replayed and verified ({_VERIFIED.get(result.verification, '?')})",
+               "dry_run": "dry run: every step on the starting screen can act"}.get(
         result.status, result.status)
     lines.append(f"{summary}: {result.program} ({result.program_id}) in {result.elapsed_ms} ms, "
                  f"vlm_calls=0" + ("" if result.sent_input or result.status == "success"

@@ -2,16 +2,17 @@
 for desktop shortcuts (`gdbus call …`) and any other local client.
 
 Started on demand by D-Bus activation (or its systemd unit), it exits after
-an idle timeout so the embedding model does not sit in memory. One replay
-runs at a time; a second gets `org.phantom.Error.Busy`. Every refusal is a
-named `org.phantom.Error.*` and sends no input.
+an idle timeout so the embedding model does not sit in memory. Replays go
+through replay's one front door (`replay/api.py`): one per desktop across
+processes (a second gets `org.phantom.Error.Busy`), every refusal a named
+`org.phantom.Error.*` that sent no input, and a desktop notification when a
+run the person started from a shortcut escalates, is refused or fails.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 import logging
 import threading
 import time
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Annotated
 
 from core.bus import REPLAY
-from core.errors import DBUS_ERROR_PREFIX
+from core.errors import DBUS_ERROR_PREFIX, PhantomError, kind_of
 from dbus_fast import BusType, DBusError, NameFlag, RequestNameReply
 from dbus_fast.aio import MessageBus
 from dbus_fast.annotations import DBusBool, DBusSignature, DBusStr, DBusUInt32
@@ -51,15 +52,14 @@ class ReplayInterface(ServiceInterface):
     def ListPrograms(self) -> ProgramList:
         """(id, name, steps, parameters) of every stored program."""
         self._service.touch()
-        from core.store import StoreError
         from compiler.programs.store import list_programs
 
         if not self._service.db.exists():
             return []  # nothing captured or compiled yet
         try:
             programs = list_programs(self._service.db)
-        except StoreError as exc:
-            raise _error("StoreUnavailable", str(exc)) from None
+        except PhantomError as exc:
+            raise dbus_error(exc) from None
         return [[p.id, p.name, p.steps or 0, p.parameters or 0] for p in programs]
 
     @dbus_method()
@@ -143,20 +143,30 @@ def check_arguments(message) -> bool:
     return False
 
 
+def dbus_error(exc: PhantomError) -> DBusError:
+    """The one mapping from Phantom's error family to a D-Bus error name."""
+    return DBusError(exc.kind.dbus_error, clip_message(str(exc)))
+
+
+def clip_message(text: str, limit: int = 500) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 class ReplayService:
-    def __init__(self, db: Path, idle_timeout: float = DEFAULT_IDLE_TIMEOUT_S) -> None:
+    def __init__(self, db: Path, idle_timeout: float = DEFAULT_IDLE_TIMEOUT_S, *,
+                 notify_success: bool = False) -> None:
         self.db = db
         self.idle_timeout = idle_timeout
+        self.notify_success = notify_success
         self.interface = ReplayInterface(self)
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._bus: MessageBus | None = None
         self._last_activity = time.monotonic()
         self._lock = threading.Lock()
         self._busy = False
         self._token = 0
         self._engine = None
         self._telemetry = None
-        self._programs: dict[str, object] = {}   # name or id -> Program, while the store is unchanged
-        self._programs_version = None
         self._stop = threading.Event()
 
     @property
@@ -169,7 +179,7 @@ class ReplayService:
     # -- running -------------------------------------------------------------------------------
     async def serve(self) -> int:
         self._loop = asyncio.get_running_loop()
-        bus = await MessageBus(bus_type=BusType.SESSION).connect()
+        bus = self._bus = await MessageBus(bus_type=BusType.SESSION).connect()
         bus.export(OBJECT_PATH, self.interface)
         bus.add_message_handler(check_arguments)
         reply = await bus.request_name(BUS_NAME, NameFlag.DO_NOT_QUEUE)
@@ -198,83 +208,81 @@ class ReplayService:
         return 0
 
     def load(self, name_or_id: str):
-        from core.store import StoreError
-        from compiler.programs.records import ProgramFormatError
-        from compiler.programs.store import UnknownProgram, load_program
+        from replay.api import load
 
         try:
-            version = _store_version(self.db)
-            if version != self._programs_version:
-                self._programs, self._programs_version = {}, version
-            program = self._programs.get(name_or_id)
-            if program is None:
-                program = self._programs[name_or_id] = load_program(self.db, name_or_id)
-            return program
-        except StoreError as exc:
-            raise _error("UnknownProgram", f"no program {name_or_id!r}: {exc}") from None
-        except UnknownProgram as exc:
-            raise _error("UnknownProgram", str(exc).strip("'\"")) from None
-        except ProgramFormatError as exc:
-            raise _error("CorruptProgram", str(exc)) from None
+            return load(self.db, name_or_id)
+        except PhantomError as exc:
+            raise dbus_error(exc) from None
 
     async def replay(self, name_or_id: str, parameters: dict[str, str], *, wait: bool):
-        self.touch()
-        program = self.load(name_or_id)
-        from replay.params import ParameterError, bind
+        """Prepare and claim the desktop here, so a bad call or a busy desktop
+        is a named error; then run in a worker thread."""
+        from replay.api import ReplayRequest, claim, prepare
 
+        self.touch()
+        request = ReplayRequest(name_or_id, parameters, trigger="dbus")
         try:
-            bind(program, parameters)
-        except ParameterError as exc:
-            raise _error("InvalidParameter", f"{exc}; nothing was sent") from None
+            prepared = await self._loop.run_in_executor(None, prepare, self.db, request)
+        except PhantomError as exc:
+            raise dbus_error(exc) from None
         with self._lock:
             if self._busy:
-                raise _error("Busy", "a replay is already running; wait for RunFinished")
+                raise _error("Busy", "a replay is already running; wait for RunFinished; nothing was sent")
             self._busy = True
             self._token += 1
             token = self._token
-        if not wait:
-            # ReplayAsync answers at once, so the guard is checked before it does.
-            try:
-                await self._loop.run_in_executor(None, _check_guard, program)
-            except DBusError:
-                self._busy = False
-                raise
+        lock = None
+        try:
+            lock = await self._loop.run_in_executor(None, claim)
+            if not wait:
+                # ReplayAsync answers at once, so the window is looked for before it does.
+                await self._loop.run_in_executor(None, _check_window, prepared.program)
+        except PhantomError as exc:
+            self._busy = False
+            if lock is not None:
+                lock.release()
+            raise dbus_error(exc) from None
         self._stop.clear()
         self.interface.emit_properties_changed({"Busy": True})
-        future = self._loop.run_in_executor(None, self._run, program, parameters, token)
+        future = self._loop.run_in_executor(None, self._run, prepared, request, lock, token)
         if not wait:
             return token
         result = await future
-        if result["status"] == "refused" and not result["steps"] and not result["sent_input"]:
-            # The engine's own guard refused before any step: the application
-            # or its window is not there.
-            raise _error("GuardMismatch", f"{result['escalation']['reason']}; nothing was sent")
+        if result["status"] == "refused" and not result["sent_input"] and result.get("code"):
+            # Nothing ran: the program's window is not there (or not one window).
+            raise DBusError(kind_of(result["code"]).dbus_error,
+                            clip_message(result["escalation"]["reason"]))
         return result
 
-    def _run(self, program, parameters: dict[str, str], token: int) -> dict:
+    def _run(self, prepared, request, lock, token: int) -> dict:
         """Runs in a worker thread; signals go back through the loop."""
+        from replay.api import run
         from replay.engine import ReplayEngine
         from replay.results import result_dict
         from replay.telemetry import Telemetry
 
         emit = self._loop.call_soon_threadsafe
+        program = prepared.program
         try:
             if self._engine is None:
                 self._engine = ReplayEngine()
                 self._telemetry = Telemetry(self.db)
             engine = self._engine
-            engine.telemetry = self._telemetry
             engine.stop = self._stop
             engine.on_step = lambda outcome: emit(self.interface.StepFinished, token, outcome.index,
                                                   outcome.policy, outcome.outcome)
-            result = result_dict(engine.run(program, parameters, trigger="dbus"))
+            result = result_dict(run(self.db, prepared, request, engine=engine,
+                                     telemetry=self._telemetry))
         except Exception as exc:  # noqa: BLE001 - reported as a failed run, never a dead service
             log.exception("replay failed")
             result = {"run_id": None, "program_id": program.id, "program": program.name,
                       "status": "failed", "steps": [], "sent_input": False, "vlm_calls": 0,
-                      "elapsed_ms": 0, "escalation": {"step": 0, "policy": "escalate_to_agent",
-                                                      "reason": str(exc), "candidates": []}}
+                      "elapsed_ms": 0, "verification": None, "code": None,
+                      "escalation": {"step": 0, "policy": "escalate_to_agent",
+                                     "reason": str(exc), "candidates": []}}
         finally:
+            lock.release()
             self._busy = False
             self.touch()
         escalation = result.get("escalation")
@@ -283,7 +291,20 @@ class ReplayService:
                  json.dumps(escalation["candidates"], sort_keys=True))
         emit(self.interface.RunFinished, token, result["status"], json.dumps(result, sort_keys=True))
         emit(self.interface.emit_properties_changed, {"Busy": False})
+        self._notify(result)
         return result
+
+    def _notify(self, result: dict) -> None:
+        """Tell the person on the screen when a run did not succeed (and, if
+        asked, when it did)."""
+        from replay.notify import message_for, notify
+
+        if self._bus is None or (result["status"] == "success" and not self.notify_success):
+            return
+        message = message_for(result)
+        if message is not None:
+            asyncio.run_coroutine_threadsafe(
+                notify(self._bus, *message, critical=result["status"] != "success"), self._loop)
 
     def cancel(self) -> bool:
         self.touch()
@@ -294,7 +315,7 @@ class ReplayService:
 
     async def context(self, since: str, until: str, fmt: str) -> str:
         self.touch()
-        from compiler.api import CompileError, compile_window, render
+        from compiler.api import compile_window, render
 
         def work() -> str:
             try:
@@ -305,45 +326,35 @@ class ReplayService:
                 else:
                     compiled = compile_window(self.db, since=since or None, until=until or None)
                 return render(compiled, fmt or "compact").decode()
-            except CompileError as exc:
-                raise _error("InvalidWindow", str(exc)) from None
+            except PhantomError as exc:
+                raise dbus_error(exc) from None
         return await self._loop.run_in_executor(None, work)
 
     async def routines(self) -> str:
         self.touch()
-        from compiler.api import CompileError, read_window
+        from compiler.api import read_window
         from compiler.routines_report import report_dict, report_routines
 
         def work() -> str:
             try:
                 capture, window = read_window(self.db)
-            except CompileError as exc:
-                raise _error("InvalidWindow", str(exc)) from None
+            except PhantomError as exc:
+                raise dbus_error(exc) from None
             return json.dumps(report_dict(report_routines(capture, window.zone, limit=50)),
                               sort_keys=True)
         return await self._loop.run_in_executor(None, work)
 
 
-def _store_version(db: Path) -> tuple:
-    """Changes whenever the store file does (programs compiled since, runs…):
-    cached programs are reused only while it stays the same."""
-    stats = [os.stat(f"{db}{suffix}") for suffix in ("", "-wal") if os.path.exists(f"{db}{suffix}")]
-    return tuple((s.st_mtime_ns, s.st_size) for s in stats)
+def _check_window(program) -> None:
+    """The program's window must be there, and be one, before ReplayAsync
+    accepts a run; otherwise the caller gets a named error and nothing is sent."""
+    from replay.windows import XSession
 
-
-def _check_guard(program) -> None:
-    """The application and a window of it must be there before a replay is
-    accepted; otherwise the caller gets GuardMismatch and nothing is sent."""
-    from replay import live
-
+    session = XSession()
     try:
-        application = live.find_application(program.guard.app)
-        window = live.main_window(application) if application is not None else None
-    except live.LiveTreeError as exc:
-        raise _error("GuardMismatch", f"{exc}; nothing was sent") from None
-    if window is None:
-        raise _error("GuardMismatch", f"{program.guard.app} is not running with a window; "
-                     "nothing was sent")
+        session.find(program.guard)
+    finally:
+        session.close()
 
 
 def _today(ms: int, zone: str) -> str:

@@ -59,3 +59,33 @@ class Telemetry:
                 "UPDATE replay_runs SET finished_ms = ?, status = ?, steps_done = ?, "
                 "escalations = ?, reason = ? WHERE id = ?",
                 (finished_ms, status, steps_done, escalations, reason, run_id))
+
+
+def read_runs(db_path, *, limit: int) -> list[dict]:
+    """The latest `limit` runs, newest first, each with its steps, as plain
+    data (what `phantom runs` prints and an agent could read)."""
+    from core.store import open_readonly
+
+    connection = open_readonly(db_path)
+    try:
+        if connection.pragma("user_version") < 2:
+            return []
+        runs = list(connection.execute(
+            "SELECT r.id, r.program_id, coalesce(p.name, '?'), r.started_ms, r.finished_ms, "
+            "r.status, r.trigger, r.steps_total, r.steps_done, r.escalations, r.reason "
+            "FROM replay_runs r LEFT JOIN programs p ON p.id = r.program_id "
+            "ORDER BY r.started_ms DESC, r.id DESC LIMIT ?", (limit,)))
+        steps = {run[0]: list(connection.execute(
+            "SELECT step_index, policy, outcome, dispatch, score, runner_up, attempts, "
+            "latency_ms, reason, vlm_calls FROM replay_steps WHERE run_id = ? "
+            "ORDER BY step_index, id", (run[0],))) for run in runs}
+    finally:
+        connection.close()
+    return [{
+        "id": r[0], "program_id": r[1], "program": r[2], "started_ms": r[3], "finished_ms": r[4],
+        "status": r[5], "trigger": r[6], "steps_total": r[7], "steps_done": r[8],
+        "escalations": r[9], "reason": r[10],
+        "steps": [{"index": s[0], "policy": s[1], "outcome": s[2], "dispatch": s[3], "score": s[4],
+                   "runner_up": s[5], "attempts": s[6], "latency_ms": s[7], "reason": s[8],
+                   "vlm_calls": s[9]} for s in steps[r[0]]],
+    } for r in runs]

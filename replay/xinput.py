@@ -4,12 +4,17 @@ Replay falls back to this when an AT-SPI action cannot do a step, and the
 scripted user of tests, benchmarks and the demo drives the desktop with it:
 events injected here are indistinguishable from a person's to the X server,
 the applications and the capture daemon's RECORD listener.
+
+A replay passes `before_press`: it is called before every key and button
+press (once per key combination) and may raise to stop the event — that is
+where replay checks the keyboard and pointer still go to the program's window.
 """
 
 from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 
 from Xlib import X, XK, display
 from Xlib.ext import xtest
@@ -35,9 +40,15 @@ class XTestInput:
     """One display connection for injecting input. Not thread-safe: use one
     instance per thread."""
 
-    def __init__(self, display_name: str | None = None) -> None:
+    def __init__(self, display_name: str | None = None, *,
+                 before_press: Callable[[str], None] | None = None) -> None:
         self._display = display.Display(display_name or os.environ.get("DISPLAY"))
         self._shift = self._keycode("Shift_L")
+        self.before_press = before_press
+
+    def _check(self, kind: str) -> None:
+        if self.before_press is not None:
+            self.before_press(kind)
 
     def close(self) -> None:
         self._display.close()
@@ -53,6 +64,7 @@ class XTestInput:
         what a person's click takes), release."""
         self.move(x, y)
         time.sleep(settle)
+        self._check("button")
         xtest.fake_input(self._display, X.ButtonPress, button)
         self._display.sync()
         time.sleep(hold)
@@ -62,6 +74,7 @@ class XTestInput:
     def scroll(self, x: int, y: int, steps: int = 1, down: bool = True) -> None:
         self.move(x, y)
         button = 5 if down else 4
+        self._check("button")
         for _ in range(steps):
             xtest.fake_input(self._display, X.ButtonPress, button)
             xtest.fake_input(self._display, X.ButtonRelease, button)
@@ -79,6 +92,7 @@ class XTestInput:
         shifted_key, key = self._keycode_for_name(name)
         if shifted_key and self._shift not in codes:
             codes.append(self._shift)
+        self._check("key")
         for code in codes:
             xtest.fake_input(self._display, X.KeyPress, code)
         xtest.fake_input(self._display, X.KeyPress, key)

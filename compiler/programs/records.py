@@ -12,6 +12,19 @@ Conditions (phantom.md §4.5):
   focus afterwards), `value` (the field holds the typed text), or
   `role_present` (an element with this role and label exists afterwards);
   `none` when the recording showed no reliable after-state.
+
+Format 2 adds what replay needs to act only in the right place and to tell
+the truth about the result (docs/REPLAY.md):
+- the guard's `title_tokens`: words of the window title that every
+  demonstration shared, so a look-alike window of the same application (an
+  "Invoice" window where "Form" was recorded) is not taken for it;
+- a type step's `entry`: `insert` types at the caret as the person did,
+  `replace` sets the field's whole content — only when the demonstrations
+  did (the field was empty every time);
+- the program's `end_state`: the application and title words of the window
+  the demonstrations ended in, which a run must reach to count as a success.
+A format-1 body still loads, hashes to the same id and replays as before
+(a type step replaces the field; success is checked by the weaker rule).
 """
 
 from __future__ import annotations
@@ -23,7 +36,9 @@ import orjson
 
 from core.errors import PhantomError
 
-PROGRAM_FORMAT = 1
+PROGRAM_FORMAT = 2
+READABLE_FORMATS = (1, 2)
+ENTRIES = ("insert", "replace")
 ACTIONS = ("click", "type", "key", "switch")
 PRECONDITIONS = ("always_true", "aria_path_resolves", "embedding_match")
 POSTCONDITIONS = ("state_delta", "none")
@@ -75,6 +90,7 @@ class ProgramStep:
     postcondition: Condition = Condition("none")
     distance: float | None = None   # type: mean pairwise normalized Levenshtein of the values
     samples: tuple[str, ...] = ()   # type: the values seen in the traces
+    entry: str | None = None        # type: insert (at the caret) | replace; None in format 1
 
     @property
     def parameter(self) -> str | None:
@@ -94,11 +110,26 @@ class Parameter:
 @dataclass(frozen=True, slots=True)
 class Guard:
     """What must hold before a replay sends any input: the application is
-    running with a window, and the first step's target is there."""
+    running with exactly one window whose title has every one of
+    `title_tokens`, and the first step's target is there."""
 
     app: str
     window_role: str = "frame"
     start_path: str | None = None
+    title_tokens: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EndState:
+    """Where every demonstration ended: the focused window's application
+    and the title words all of them shared there. `source` says how it was
+    learnt: `demonstrations` (explicit recordings) or `capture` (what
+    followed each occurrence of a mined routine)."""
+
+    app: str
+    title_tokens: tuple[str, ...]
+    source: str = "demonstrations"
+    title_parameters: tuple[str, ...] = ()   # parameters whose value the end title shows
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +143,7 @@ class Program:
     traces: int
     origin: tuple[str, ...] = ()          # "recording:3", "routine:r-…"
     dropped_steps: int = 0                # steps not present in every trace
+    end_state: EndState | None = None     # None: not known (format 1, or no after-state seen)
     format: int = PROGRAM_FORMAT
     id: str = field(default="", compare=False)
 
@@ -122,9 +154,16 @@ class Program:
 
 
 def to_json(program: Program) -> bytes:
-    """Canonical JSON (sorted keys, no whitespace); the id is not part of it."""
+    """Canonical JSON (sorted keys, no whitespace); the id is not part of it.
+    A format-1 program is written exactly as format 1 wrote it, so its id
+    (the digest of this text) does not change."""
     body = _plain(program)
     body.pop("id", None)
+    if program.format == 1:
+        body.pop("end_state", None)
+        body["guard"].pop("title_tokens", None)
+        for step in body["steps"]:
+            step.pop("entry", None)
     return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
 
 
@@ -136,16 +175,24 @@ def from_json(data: bytes | str, *, expected_id: str | None = None) -> Program:
     """Parse a stored body; a corrupt or foreign body raises ProgramFormatError."""
     try:
         raw = orjson.loads(data)
-        if raw.get("format") != PROGRAM_FORMAT:
-            raise ProgramFormatError(f"program format {raw.get('format')!r} is not {PROGRAM_FORMAT}")
+        if raw.get("format") not in READABLE_FORMATS:
+            raise ProgramFormatError(f"program format {raw.get('format')!r} is not one of "
+                                     f"{', '.join(map(str, READABLE_FORMATS))} (written by a newer Phantom?)")
+        guard = dict(raw["guard"])
+        guard["title_tokens"] = tuple(guard.get("title_tokens", ()))
+        end = raw.get("end_state")
         program = Program(
             name=raw["name"], source=raw["source"], app=raw["app"],
             steps=tuple(_step(s) for s in raw["steps"]),
             parameters=tuple(Parameter(p["name"], p["step"], p["field"], tuple(p["samples"]),
                                        p["mean_distance"], p.get("type", "string"))
                              for p in raw["parameters"]),
-            guard=Guard(**raw["guard"]), traces=raw["traces"], origin=tuple(raw.get("origin", ())),
-            dropped_steps=raw.get("dropped_steps", 0), format=raw["format"])
+            guard=Guard(**guard), traces=raw["traces"], origin=tuple(raw.get("origin", ())),
+            dropped_steps=raw.get("dropped_steps", 0),
+            end_state=None if end is None else EndState(
+                end["app"], tuple(end["title_tokens"]), end.get("source", "demonstrations"),
+                tuple(end.get("title_parameters", ()))),
+            format=raw["format"])
     except ProgramFormatError:
         raise
     except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError, ValueError) as exc:
@@ -164,12 +211,15 @@ def _step(raw: dict) -> ProgramStep:
         target=Target(**target) if target is not None else None,
         text=raw.get("text"), key=raw.get("key"), app=raw.get("app", ""),
         precondition=Condition(**raw["precondition"]), postcondition=Condition(**raw["postcondition"]),
-        distance=raw.get("distance"), samples=tuple(raw.get("samples", ())))
+        distance=raw.get("distance"), samples=tuple(raw.get("samples", ())),
+        entry=raw.get("entry"))
 
 
 def _validate(program: Program) -> None:
     if not program.steps:
         raise ProgramFormatError("a program needs at least one step")
+    if program.format == 1 and (program.end_state is not None or program.guard.title_tokens):
+        raise ProgramFormatError("format 1 has no end state or title words")
     names = set()
     for position, step in enumerate(program.steps):
         if step.index != position:
@@ -184,6 +234,10 @@ def _validate(program: Program) -> None:
             raise ProgramFormatError(f"step {position}: unknown expectation {step.postcondition.expect!r}")
         if step.action in ("click", "type") and step.target is None and step.precondition.kind != "always_true":
             raise ProgramFormatError(f"step {position}: {step.action} without a target")
+        if step.entry is not None and (step.action != "type" or step.entry not in ENTRIES):
+            raise ProgramFormatError(f"step {position}: entry {step.entry!r} on a {step.action} step")
+        if program.format == 1 and step.entry is not None:
+            raise ProgramFormatError(f"step {position}: format 1 has no entry mode")
         if step.parameter:
             names.add(step.parameter)
     declared = {parameter.name for parameter in program.parameters}

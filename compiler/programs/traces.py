@@ -12,17 +12,25 @@ sources give traces:
 
 Every action keeps what the capture recorded about where it landed — the
 click's desktop coordinates, the click-target crop and the element — so the
-program can carry that evidence for visual re-aiming at replay time.
+program can carry that evidence for visual re-aiming at replay time. Every
+trace also keeps the window it happened in (the focused snapshot's title
+when its first action was made) and the window it ended in, which become
+the program's window guard and its end state.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 from ..actions import derive_actions
 from ..mining import Routine
-from ..records import Action, Capture, Element, InputEvent, Step
+from ..records import Action, Capture, Element, InputEvent, Snapshot, Step
+
+# What followed a mined routine's occurrence, when nothing else happened first:
+# the after-state of its last step is read within this long after it.
+END_HORIZON_MS = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +52,7 @@ class TraceAction:
     y: int | None = None
     crop: str | None = None       # clicks: sha256 of the click-target crop
     element: Element | None = None
+    field_chars: int | None = None  # text: characters already in the field (recordings only)
 
     @property
     def step(self) -> Step:
@@ -55,11 +64,23 @@ class TraceAction:
 
 
 @dataclass(frozen=True, slots=True)
+class WindowSeen:
+    """A window as the capture saw it: its application and title."""
+
+    app: str
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
 class Trace:
-    """One demonstration: where it came from and its actions in order."""
+    """One demonstration: where it came from, its actions in order, the
+    window its first action went to and the window it ended in (None where
+    the capture holds no focused snapshot to tell)."""
 
     origin: str                   # "recording:3", "routine:r-…#2"
     actions: tuple[TraceAction, ...]
+    start: WindowSeen | None = None
+    end: WindowSeen | None = None
 
 
 def recording_traces(capture: Capture, recordings: tuple[Recording, ...] | list[Recording]
@@ -73,12 +94,16 @@ def recording_traces(capture: Capture, recordings: tuple[Recording, ...] | list[
     had focus when the recording started was not switched to."""
     actions = derive_actions(capture)
     events = {f"input_events:{event.id}": event for event in capture.inputs}
+    focused = _focused(capture.snapshots)
     traces = []
     for recording in recordings:
         kept = [action for action in actions if _belongs(action, recording)]
-        traced = tuple(_traced(action, events) for action in kept)
-        traced = _trim_recorder_control(merge_type_bursts(traced))
-        traces.append(Trace(f"recording:{recording.id}", traced))
+        traced = merge_type_bursts(tuple(_traced(action, events) for action in kept))
+        trimmed = _trim_recorder_control(traced)
+        # The end state is read before the person turned to stop the recorder.
+        end_ms = traced[len(trimmed)].action.ts_ms if len(trimmed) < len(traced) else recording.end_ms
+        traces.append(Trace(f"recording:{recording.id}", trimmed, _start_window(focused, trimmed),
+                            _window_at(focused, end_ms)))
     return tuple(traces)
 
 
@@ -88,10 +113,20 @@ def routine_traces(routine: Routine, capture: Capture | None = None) -> tuple[Tr
     With the capture the routine was mined from, clicks also get their
     coordinates, crops and elements (looked up by evidence id)."""
     events = {f"input_events:{event.id}": event for event in capture.inputs} if capture else {}
-    return tuple(
-        Trace(f"routine:r-{routine.id}#{number}",
-              tuple(_traced(action, events) for action in occurrence.actions))
-        for number, occurrence in enumerate(routine.occurrences, start=1))
+    focused = _focused(capture.snapshots) if capture else ()
+    later_inputs = sorted(event.ts_ms for event in capture.inputs) if capture else []
+    traces = []
+    for number, occurrence in enumerate(routine.occurrences, start=1):
+        traced = tuple(_traced(action, events) for action in occurrence.actions)
+        last = occurrence.actions[-1]
+        # After the last step: until the person's next input, at most END_HORIZON_MS.
+        following = bisect_right(later_inputs, last.end_ms)
+        end_ms = last.end_ms + END_HORIZON_MS
+        if following < len(later_inputs):
+            end_ms = min(end_ms, later_inputs[following] - 1)
+        traces.append(Trace(f"routine:r-{routine.id}#{number}", traced,
+                            _start_window(focused, traced), _window_at(focused, end_ms)))
+    return tuple(traces)
 
 
 def merge_type_bursts(actions: tuple[TraceAction, ...]) -> tuple[TraceAction, ...]:
@@ -133,6 +168,30 @@ def _trim_recorder_control(actions: tuple[TraceAction, ...]) -> tuple[TraceActio
                 cut -= 1
             return actions[:cut]
     return actions
+
+
+def _focused(snapshots: tuple[Snapshot, ...]) -> tuple[Snapshot, ...]:
+    """Focused snapshots in time order: the windows the person worked in."""
+    return tuple(sorted((s for s in snapshots if s.focused), key=lambda s: (s.ts_ms, s.id)))
+
+
+def _window_at(focused: tuple[Snapshot, ...], ts_ms: int, app: str | None = None) -> WindowSeen | None:
+    """The focused window at `ts_ms`: the last focused snapshot at or before
+    it. With `app`, None when another application had focus then (the
+    capture cannot tell which of `app`'s windows the action went to)."""
+    position = bisect_right([s.ts_ms for s in focused], ts_ms)
+    if position == 0:
+        return None
+    snapshot = focused[position - 1]
+    if app is not None and snapshot.app != app:
+        return None
+    return WindowSeen(snapshot.app, snapshot.title)
+
+
+def _start_window(focused: tuple[Snapshot, ...], traced: tuple[TraceAction, ...]) -> WindowSeen | None:
+    """The window the trace's first acting step (not a switch) went to."""
+    first = next((t for t in traced if t.step.kind != "switch"), None)
+    return None if first is None else _window_at(focused, first.action.ts_ms, first.step.app)
 
 
 def _belongs(action: Action, recording: Recording) -> bool:

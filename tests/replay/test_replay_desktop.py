@@ -170,7 +170,7 @@ def test_the_same_on_a_debian_gtk_application(desktop, apps, user, tmp_path):
         """The first enabled one: the factory shows disabled check boxes first."""
         from replay import live
 
-        boxes = live.candidates(live.main_window(factory), "check box")
+        boxes = live.candidates(live.TreeView(live.main_window(factory)), "check box")
         return next(b.accessible for b in boxes
                     if b.name == "checkbutton" and "sensitive" in b.states())
 

@@ -1,0 +1,139 @@
+"""Top-level X11 windows read one way for capture and replay alike: which
+application a window belongs to (its WM_CLASS class, case-folded — the `app`
+every snapshot and program names), its title, its owning process, where it
+is, and whether it is a dialog.
+
+The caller owns the connection (python-xlib, imported by the caller) and its
+thread; every function here is a handful of round trips. A window that
+vanishes mid-query is reported as absent, never as an error: windows come
+and go while we look.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+ATOM_NAMES = ("_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID", "UTF8_STRING", "WM_STATE",
+              "_NET_SUPPORTING_WM_CHECK", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_DIALOG")
+
+
+@dataclass(frozen=True, slots=True)
+class TopLevel:
+    """A mapped top-level client window. `frame_id` is the child of the root
+    that holds it (the window manager's frame, or the client itself)."""
+
+    window_id: int
+    frame_id: int
+    app: str
+    wm_class: str
+    pid: int | None
+    title: str
+    x: int
+    y: int
+    width: int
+    height: int
+    dialog: bool          # transient for another window, or typed as a dialog
+
+    def describe(self) -> str:
+        return f"{self.title or '(untitled)'!r} ({self.app}, window 0x{self.window_id:x})"
+
+
+def app_name(instance: str, klass: str, executable: str | None) -> str:
+    """The application name Phantom records: WM_CLASS class, else instance,
+    else the executable's file name, case-folded."""
+    return (klass or instance or (executable or "").rsplit("/", 1)[-1] or "unknown").casefold()
+
+
+def executable_of(pid: int | None) -> str | None:
+    if not pid:
+        return None
+    try:
+        return os.readlink(f"/proc/{pid}/exe")
+    except OSError:
+        return None
+
+
+class Atoms:
+    """The atoms these reads need, interned once per connection."""
+
+    def __init__(self, connection) -> None:
+        self._ids = {name: connection.intern_atom(name) for name in ATOM_NAMES}
+
+    def __getitem__(self, name: str) -> int:
+        return self._ids[name]
+
+
+def title_of(window, atoms: Atoms) -> str:
+    prop = window.get_full_property(atoms["_NET_WM_NAME"], atoms["UTF8_STRING"])
+    if prop is not None and prop.value:
+        value = prop.value
+        return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+    name = window.get_wm_name()
+    if isinstance(name, bytes):
+        return name.decode("latin-1")
+    return name or ""
+
+
+def pid_of(window, atoms: Atoms) -> int | None:
+    from Xlib import Xatom
+
+    prop = window.get_full_property(atoms["_NET_WM_PID"], Xatom.CARDINAL)
+    return int(prop.value[0]) if prop is not None and len(prop.value) else None
+
+
+def is_dialog(window, atoms: Atoms) -> bool:
+    from Xlib import X, Xatom
+
+    if window.get_full_property(Xatom.WM_TRANSIENT_FOR, Xatom.WINDOW) is not None:
+        return True
+    kinds = window.get_full_property(atoms["_NET_WM_WINDOW_TYPE"], X.AnyPropertyType)
+    return bool(kinds is not None and atoms["_NET_WM_WINDOW_TYPE_DIALOG"] in list(kinds.value))
+
+
+def window_manager_running(connection, atoms: Atoms) -> bool:
+    """A EWMH window manager announces itself on the root window."""
+    from Xlib import X
+
+    root = connection.screen().root
+    return root.get_full_property(atoms["_NET_SUPPORTING_WM_CHECK"], X.AnyPropertyType) is not None
+
+
+def client_of(frame):
+    """The client window (the one with WM_CLASS) in a root child: the child
+    itself, or one of its children when a window manager framed it."""
+    if frame.get_wm_class() is not None:
+        return frame
+    for child in frame.query_tree().children:
+        if child.get_wm_class() is not None:
+            return child
+    return None
+
+
+def top_levels(connection, atoms: Atoms) -> list[TopLevel]:
+    """Every viewable top-level client window, bottom of the stack first."""
+    from Xlib import X, error
+
+    root = connection.screen().root
+    found = []
+    for frame in root.query_tree().children:
+        try:
+            if frame.get_attributes().map_state != X.IsViewable:
+                continue
+            client = client_of(frame)
+            if client is None:
+                continue
+            found.append(describe(client, frame, root, atoms))
+        except (error.BadWindow, error.BadDrawable, error.BadMatch, error.BadValue):
+            continue
+    return found
+
+
+def describe(client, frame, root, atoms: Atoms) -> TopLevel:
+    instance, klass = client.get_wm_class() or ("", "")
+    pid = pid_of(client, atoms)
+    geometry = client.get_geometry()
+    origin = client.translate_coords(root, 0, 0)
+    return TopLevel(client.id, frame.id, app_name(instance, klass, executable_of(pid)),
+                    f"{instance}.{klass}", pid, title_of(client, atoms), -origin.x, -origin.y,
+                    geometry.width, geometry.height, is_dialog(client, atoms))
