@@ -40,6 +40,10 @@ class Timing:
     settle_s: float = 0.18
     step_timeout_s: float = 5.0
     retries: int = 1
+    # A target that is not on screen yet (a dialog still opening) is looked
+    # for again this often, up to this long, before the step escalates.
+    appear_poll_s: float = 0.1
+    appear_timeout_s: float = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,10 +93,9 @@ class ReplayEngine:
         if step.action == "switch":
             return self._switch(step, scene, began), ()
         try:
-            window = scene.accessible()
+            window, decision = self._decide_when_shown(step, scene, began)
         except (FocusLost, live.LiveTreeError) as exc:
             return outcome_for(step, Decision(ESCALATE, None, str(exc)), "escalated", None, 0, began), ()
-        decision = decide(step, TreeView(window), self.matcher)
         if not decision.may_act:
             outcome = "refused" if decision.policy == REFUSED else "escalated"
             return outcome_for(step, decision, outcome, None, 0, began), decision.candidates
@@ -133,6 +136,17 @@ class ReplayEngine:
                                reason=f"postcondition failed: {detail}"), decision.candidates
         return outcome_for(step, decision, "ok", dispatch, attempts, began, waited,
                            reason=decision.reason), ()
+
+    def _decide_when_shown(self, step: ProgramStep, scene: Scene, began: float) -> tuple[object, Decision]:
+        """Decide on the window that has the keyboard; while the step cannot
+        act, look again (the previous step may still be opening a dialog or
+        turning a page) until `appear_timeout_s` has passed."""
+        while True:
+            window = scene.accessible()
+            decision = decide(step, TreeView(window), self.matcher)
+            if decision.may_act or time.monotonic() - began >= self.timing.appear_timeout_s:
+                return window, decision
+            time.sleep(self.timing.appear_poll_s)
 
     @staticmethod
     def _switch(step: ProgramStep, scene: Scene, began: float) -> StepOutcome:

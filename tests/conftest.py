@@ -4,11 +4,42 @@ XTest."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import pytest
 
 from testbed.harness import VirtualDesktop
+
+
+@contextlib.contextmanager
+def _desktop_environment(instance):
+    """Point this process's environment (pyatspi, XTest, subprocesses) at a desktop."""
+    saved = {key: os.environ.get(key) for key in instance.env}
+    os.environ.update(instance.env)
+    try:
+        yield instance
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+@pytest.fixture(scope="module")
+def managed_desktop():
+    """A desktop with a window manager (openbox) for one test module: windows
+    are activated, stacked and focused by clicking as on a person's desktop.
+    Do not mix it with the session `desktop` fixture in one module."""
+    from testbed.harness import DesktopConfig
+
+    instance = VirtualDesktop(DesktopConfig(window_manager=True)).start()
+    try:
+        with _desktop_environment(instance):
+            yield instance
+    finally:
+        instance.stop()
 
 
 @pytest.fixture(scope="session")
@@ -17,17 +48,11 @@ def desktop():
     test process's environment points at it, so pyatspi and XTest calls made
     by tests see the same desktop as the apps and the daemon."""
     instance = VirtualDesktop().start()
-    saved = {key: os.environ.get(key) for key in instance.env}
-    os.environ.update(instance.env)
     try:
-        yield instance
+        with _desktop_environment(instance):
+            yield instance
     finally:
         instance.stop()
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 @pytest.fixture

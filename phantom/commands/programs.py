@@ -26,6 +26,14 @@ def add_parsers(sub, common) -> None:
         "parameter. Prints the program id, its steps, parameters and every typed field's distance.")
     p.add_argument("name", metavar="NAME", help="the recording name (and the program's name)")
     p.add_argument("--routine", metavar="r-ID", help="compile this mined routine, named NAME")
+    p.add_argument("--param", action="append", default=[], metavar="STEP|FIELD",
+                   help="make this typing step a parameter whatever its distance: a step number or "
+                   "the field's label, e.g. --param 'File name' (repeatable)")
+    p.add_argument("--fixed", action="append", default=[], metavar="STEP|FIELD",
+                   help="keep this typing step's recorded text whatever its distance (repeatable)")
+    p.add_argument("--relax-title", action="store_true",
+                   help="accept any window of the application at replay, not only one whose title "
+                   "has the words every demonstration's window title shared")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(handler=run_compile_program)
 
@@ -42,7 +50,7 @@ def run_compile_program(args) -> int:
     from core.store import StoreError
     from core.store.paths import resolve_db_path
     from compiler.api import CompileError
-    from compiler.programs.build import compile_program, report_dict
+    from compiler.programs.build import FieldChoices, compile_program, report_dict
     from compiler.programs.errors import ProgramCompileError
     from compiler.programs.records import ProgramFormatError
     from compiler.programs.recordings import traces_for_recordings
@@ -59,7 +67,9 @@ def run_compile_program(args) -> int:
         else:
             traces = traces_for_recordings(db, name)
             source = "demonstration"
-        report = compile_program(name, traces, source=source)
+        choices = FieldChoices(tuple(map(_selector, args.param)), tuple(map(_selector, args.fixed)),
+                               args.relax_title)
+        report = compile_program(name, traces, source=source, choices=choices)
         save_program(db, report, created_ms=now_ms())
     except (ProgramCompileError, CompileError, StoreError, ProgramFormatError) as exc:
         raise CliError(f"phantom compile-program: {exc}") from None
@@ -89,6 +99,15 @@ def run_programs(args) -> int:
     return 0
 
 
+def _selector(text: str) -> int | str:
+    """A step number or a field label."""
+    text = text.strip()
+    if not text:
+        raise CliError("phantom compile-program: --param/--fixed need a step number or a field label",
+                       EXIT_USAGE)
+    return int(text) if text.isdigit() else text
+
+
 def _routine_traces(db, routine: str):
     """The occurrences of one mined routine over the whole history."""
     from compiler.actions import derive_actions, sessions
@@ -116,6 +135,8 @@ def format_report(report) -> str:
              f"{traces}: {len(program.steps)} steps, {len(program.parameters)} "
              f"parameter{plural}, {report.dropped_steps} recorded action(s) dropped",
              f"app {program.app or '(unknown)'}; starts at {program.guard.start_path or '(no target)'}",
+             f"window: {_words(program.guard.title_tokens, 'any title (relaxed, or nothing shared)')}",
+             f"ends: {_end(program.end_state)}",
              "steps:"]
     for step in program.steps:
         lines.append(f"  {step.index:>3}  {step.action:<6}  {_describe(step)}"
@@ -168,8 +189,20 @@ def _describe(step) -> str:
             target.role or ("(no target)" if not target.path else target.path))
     if step.action == "type":
         value = step.text if step.parameter else _quote(step.text or "")
-        return f"{what} ← {value}"
+        how = " (replaces the field)" if step.entry == "replace" else ""
+        return f"{what} ← {value}{how}"
     return what
+
+
+def _words(words, otherwise: str) -> str:
+    return "title with " + " ".join(_quote(w) for w in words) if words else otherwise
+
+
+def _end(end) -> str:
+    if end is None:
+        return "not known (replay checks that no unexpected window is left open)"
+    shows = f", showing {', '.join('$' + p for p in end.title_parameters)}" if end.title_parameters else ""
+    return f"in {end.app}, {_words(end.title_tokens, 'any title')}{shows} (from the {end.source})"
 
 
 def _post(step) -> str:

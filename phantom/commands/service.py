@@ -18,13 +18,18 @@ def add_parsers(sub, common) -> None:
         "start this; you rarely run it by hand.")
     p.add_argument("--idle-timeout", type=float, default=120.0,
                    help="exit after this many seconds without a call (default 120)")
+    p.add_argument("--notify-success", action="store_true",
+                   help="also post a desktop notification when a replay succeeds (failures always do)")
     p.add_argument("-v", "--verbose", action="store_true")
     p.set_defaults(handler=run_service)
 
     p = sub.add_parser(
-        "shortcut", help="print the gdbus command that replays a program (for a key binding)",
-        description="Print the exact command to bind to a keyboard shortcut: it asks the replay "
-        "service (started on demand) to replay the program with these parameters.")
+        "shortcut", parents=[common],
+        help="print the gdbus command that replays a program (for a key binding)",
+        description="Check that the program exists and that the parameters are exactly the ones "
+        "it declares, then print the command to bind to a keyboard shortcut: it asks the replay "
+        "service (started on demand) to replay the program with these parameters. A replay "
+        "started this way that escalates, is refused or fails shows a desktop notification.")
     p.add_argument("program", help="program name or id")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
     p.set_defaults(handler=run_shortcut)
@@ -38,7 +43,8 @@ def run_service(args) -> int:
                         format="phantom-replay: %(levelname)s %(message)s")
     if args.idle_timeout <= 0:
         raise CliError("phantom replay-service: --idle-timeout must be positive", EXIT_USAGE)
-    service = ReplayService(resolve_db_path(args.db), idle_timeout=args.idle_timeout)
+    service = ReplayService(resolve_db_path(args.db), idle_timeout=args.idle_timeout,
+                            notify_success=args.notify_success)
     try:
         return asyncio.run(service.serve())
     except OSError as exc:
@@ -71,11 +77,12 @@ def _shell_word(word: str) -> str:
 
 
 def run_shortcut(args) -> int:
-    from replay.params import ParameterError, parse_assignments
+    from core.store.paths import resolve_db_path
+    from replay.api import ReplayRequest, prepare
+    from replay.params import parse_assignments
 
-    try:
-        parameters = parse_assignments(args.param)
-    except ParameterError as exc:
-        raise CliError(f"phantom shortcut: {exc}", EXIT_USAGE) from None
+    parameters = parse_assignments(args.param)
+    # A key binding that cannot work must fail now, not silently when pressed.
+    prepare(resolve_db_path(args.db), ReplayRequest(args.program, parameters, dry_run=True))
     print(shortcut_command(args.program, parameters))
     return 0
