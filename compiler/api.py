@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .collector import collector_paused
-from .document import CompileOptions, compile_capture
+from .frames import CompileOptions, compile_capture
 from .records import Document
 from .render import render_compact, render_json, render_markdown
 from .render.compact import DEFAULT_BUDGET
