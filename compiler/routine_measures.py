@@ -1,8 +1,8 @@
 """Per-routine measures: what a mined routine is worth and how safe it is to
 replay (phantom.md §6, activity-frames.md §7).
 
-Every function here is pure and reads a `compiler.mining.Routine` (and, where
-it says so, the sessions the routine was mined from). Nothing depends on a
+Every function here is pure and reads a `compiler.routines.mining.Routine`
+(and, where it says so, the sessions the routine was mined from). Nothing depends on a
 clock, a locale or iteration order: local dates come from a `day_of`
 function the caller passes in (zones are the caller's business), floats are
 summed in a fixed order, and `RoutineMeasures.to_dict` rounds to 6 decimals
@@ -42,17 +42,11 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .actions import step_key
+from compiler.routines.actions import step_key
+from compiler.routines.mining import MAX_LENGTH, MIN_LENGTH, MIN_SPECIFIC, MIN_SUPPORT, Routine, mine
+from compiler.routines.occurrences import SessionIndex
+
 from .crystallize import GateInputs
-from .mining import (
-    MAX_LENGTH,
-    MIN_LENGTH,
-    MIN_SPECIFIC,
-    MIN_SUPPORT,
-    Routine,
-    SessionIndex,
-    mine,
-)
 from .records import Action, Step
 from .tokens import count_tokens
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from .actions import derive_actions, sessions
+from compiler.routines.actions import derive_actions, sessions
 from .collector import collector_paused
 from .crystallize import CostModel, GateDecision, decide
-from .mining import Routine, mine
+from compiler.routines.mining import Routine, mine
 from .records import Capture
 from .routine_measures import Recurrence, RoutineMeasures, holdout_recurrence, measure_all
 from .window import zone_info

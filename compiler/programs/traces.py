@@ -20,8 +20,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ..actions import derive_actions
-from ..mining import Routine
+from compiler.routines.actions import derive_actions
+from compiler.routines.mining import Routine
+
 from ..records import Action, Capture, Element, InputEvent, Step
 
 

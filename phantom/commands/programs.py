@@ -91,9 +91,9 @@ def run_programs(args) -> int:
 
 def _routine_traces(db, routine: str):
     """The occurrences of one mined routine over the whole history."""
-    from compiler.actions import derive_actions, sessions
+    from compiler.routines.actions import derive_actions, sessions
     from compiler.api import read_window
-    from compiler.mining import mine
+    from compiler.routines.mining import mine
     from compiler.programs.errors import ProgramCompileError
     from compiler.programs.traces import routine_traces
 

@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler.actions import step_key
 from compiler.crystallize import GateInputs, decide
-from compiler.mining import Occurrence, Routine, SessionIndex, mine, routine_id
 from compiler.records import Action, Step
+from compiler.routines.actions import step_key
+from compiler.routines.mining import Occurrence, Routine, mine, routine_id
+from compiler.routines.occurrences import SessionIndex
 from compiler.routine_measures import (
     AGENT_TOKENS_PER_STEP,
     Recurrence,

@@ -1,0 +1,1 @@
+"""The routines pipeline: the action stream, the routines mined from it."""
