@@ -46,7 +46,6 @@ from compiler.routines.actions import step_key
 from compiler.routines.mining import MAX_LENGTH, MIN_LENGTH, MIN_SPECIFIC, MIN_SUPPORT, Routine, mine
 from compiler.routines.occurrences import SessionIndex
 
-from .crystallize import GateInputs
 from .records import Action, Step
 from .tokens import count_tokens
 
@@ -59,7 +58,6 @@ __all__ = [
     "RoutineMeasures",
     "coverage",
     "days_seen",
-    "gate_inputs",
     "guard_coverage",
     "h_task",
     "h_ui",
@@ -318,7 +316,7 @@ def overhead_ratios(routine: Routine) -> OverheadRatios:
                           round(agent / max(plan, 1), 1), round(agent / max(script, 1), 1))
 
 
-# -- observed outcomes and the gate -----------------------------------------------------------
+# -- observed outcomes -------------------------------------------------------------------------
 def _index(sessions: Sequence[Sequence[Action]] | SessionIndex, key: KeyFn) -> SessionIndex:
     return sessions if isinstance(sessions, SessionIndex) else SessionIndex(sessions, key)
 
@@ -340,16 +338,6 @@ def observed_outcomes(sessions: Sequence[Sequence[Action]] | SessionIndex, routi
     index = _index(sessions, key)
     prefix = routine.keys[:min(3, routine.length)]
     return len(index.find(routine.keys)), len(index.find(prefix))
-
-
-def gate_inputs(routine: Routine, sessions: Sequence[Sequence[Action]] | SessionIndex,
-                key: KeyFn = step_key) -> GateInputs:
-    """What `compiler.crystallize.decide` needs for this routine: traces are
-    the counted occurrences (support), outcomes the passive proxy above."""
-    successes, trials = observed_outcomes(sessions, routine, key)
-    return GateInputs(steps=routine.length, traces=routine.support,
-                      h_ui_normalized=min(1.0, max(0.0, h_ui(routine))),
-                      timing_cv=timing_cv(routine), successes=successes, trials=trials)
 
 
 # -- everything for one routine ----------------------------------------------------------------
@@ -374,12 +362,6 @@ class RoutineMeasures:
     r_info: float
     successes: int
     trials: int
-
-    def gate_inputs(self) -> GateInputs:
-        return GateInputs(steps=self.length, traces=self.support,
-                          h_ui_normalized=min(1.0, max(0.0, self.h_ui)),
-                          timing_cv=self.timing_cv, successes=self.successes,
-                          trials=self.trials)
 
     def to_dict(self) -> dict:
         """JSON-safe builtins; floats rounded to 6 decimals (canonical JSON)."""

@@ -44,7 +44,7 @@ def measured_frames(db: Path, since: str, until: str) -> dict[str, Any]:
 
 def routine_candidates(db: Path, since: str | None, until: str | None, limit: int) -> dict[str, Any]:
     from compiler.api import CompileError, read_window
-    from compiler.crystallize import CostModel
+    from compiler.routines.gate import CostModel
     from compiler.routines_report import report_dict, report_routines
 
     if (since is None) != (until is None):

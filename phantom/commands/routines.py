@@ -23,7 +23,7 @@ def add_parsers(sub, common) -> None:
     p.add_argument("--tz", help="zone for --day and days-seen (default: as captured)")
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.add_argument("--limit", type=int, default=50, help="show at most this many (0: all; default 50)")
-    costs = p.add_argument_group("costs (agent-token equivalents; see compiler/crystallize.py)")
+    costs = p.add_argument_group("costs (agent-token equivalents; see compiler/routines/gate/costs.py)")
     costs.add_argument("--agent-tokens-per-step", type=float, default=2500.0,
                        help="c_v per step: a screenshot-driven agent step (default 2500)")
     costs.add_argument("--replay-tokens-per-step", type=float, default=1979.0,
@@ -37,7 +37,7 @@ def add_parsers(sub, common) -> None:
 def run_routines(args) -> int:
     from core.store.paths import resolve_db_path
     from compiler.api import CompileError, read_window
-    from compiler.crystallize import CostModel
+    from compiler.routines.gate import CostModel
     from compiler.routines_report import report_dict, report_routines
 
     if args.limit < 0:

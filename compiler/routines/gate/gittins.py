@@ -2,7 +2,7 @@
 
 Why this exists
 ---------------
-The crystallization gate (``compiler.crystallize``) must decide whether a routine's
+The crystallization gate (``crystallize``) must decide whether a routine's
 observed replay outcomes justify compiling it.  Phantom models the unknown replay
 success probability ``p`` as ``Beta(alpha, beta)`` and uses the Gittins index as the
 optimality reference (phantom.md §6.3): the index is the largest *known* success
