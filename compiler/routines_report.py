@@ -16,9 +16,9 @@ from datetime import datetime, timedelta, timezone
 from compiler.routines.actions import derive_actions, sessions
 from .collector import collector_paused
 from compiler.routines.gate import CostModel, GateDecision, decide, measured_inputs
+from compiler.routines.measures import Recurrence, RoutineMeasures, holdout_recurrence, measure_all
 from compiler.routines.mining import Routine, mine
 from .records import Capture
-from .routine_measures import Recurrence, RoutineMeasures, holdout_recurrence, measure_all
 from .window import zone_info
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)

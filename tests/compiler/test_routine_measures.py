@@ -1,4 +1,4 @@
-"""Tests for compiler.routine_measures and compiler.tokens."""
+"""Tests for compiler.routines.measures and compiler.tokens."""
 
 from __future__ import annotations
 
@@ -13,9 +13,7 @@ from hypothesis import strategies as st
 from compiler.records import Action, Step
 from compiler.routines.actions import step_key
 from compiler.routines.gate import GateInputs, decide, gate_inputs, measured_inputs
-from compiler.routines.mining import Occurrence, Routine, mine, routine_id
-from compiler.routines.occurrences import SessionIndex
-from compiler.routine_measures import (
+from compiler.routines.measures import (
     AGENT_TOKENS_PER_STEP,
     Recurrence,
     RoutineMeasures,
@@ -36,6 +34,8 @@ from compiler.routine_measures import (
     timing_cv,
     train_days_for,
 )
+from compiler.routines.mining import Occurrence, Routine, mine, routine_id
+from compiler.routines.occurrences import SessionIndex
 from compiler.tokens import count_tokens
 
 DAY_MS = 86_400_000

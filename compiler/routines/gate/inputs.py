@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from compiler.records import Action
-from compiler.routine_measures import RoutineMeasures, h_ui, observed_outcomes, timing_cv
 
 from ..actions import step_key
+from ..measures import RoutineMeasures, h_ui, observed_outcomes, timing_cv
 from ..mining import KeyFn, Routine
 from ..occurrences import SessionIndex
 from .checks import finite, is_int
