@@ -36,9 +36,7 @@ def add_parsers(sub, common) -> None:
 
 def run_routines(args) -> int:
     from core.store.paths import resolve_db_path
-    from compiler.api import CompileError, read_window
-    from compiler.routines.gate import CostModel
-    from compiler.routines_report import report_dict, report_routines
+    from compiler.api import CompileError, CostModel, report_dict, routine_report
 
     if args.limit < 0:
         raise CliError("phantom routines: --limit must be 0 or more", 2)
@@ -51,11 +49,11 @@ def run_routines(args) -> int:
     except (ValueError, TypeError) as exc:
         raise CliError(f"phantom routines: {exc}", 2) from None
     try:
-        capture, window = read_window(resolve_db_path(args.db), day=args.day, since=args.since,
-                                      until=args.until, tz=args.tz)
+        report, _ = routine_report(resolve_db_path(args.db), day=args.day, since=args.since,
+                                   until=args.until, tz=args.tz, costs=costs,
+                                   limit=args.limit or None)
     except CompileError as exc:
         raise CliError(str(exc)) from None
-    report = report_routines(capture, window.zone, costs, limit=args.limit or None)
     if args.format == "json":
         sys.stdout.buffer.write(orjson.dumps(report_dict(report),
                                              option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n")

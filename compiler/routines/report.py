@@ -13,13 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from compiler.routines.actions import derive_actions, sessions
-from .collector import collector_paused
-from compiler.routines.gate import CostModel, GateDecision, decide, measured_inputs
-from compiler.routines.measures import Recurrence, RoutineMeasures, holdout_recurrence, measure_all
-from compiler.routines.mining import Routine, mine
-from .records import Capture
-from .window import zone_info
+from compiler.collector import collector_paused
+from compiler.records import Capture
+from compiler.window import zone_info
+
+from .actions import derive_actions, sessions
+from .gate import CostModel, GateDecision, decide, measured_inputs
+from .measures import Recurrence, RoutineMeasures, holdout_recurrence, measure_all
+from .mining import Routine, mine
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
