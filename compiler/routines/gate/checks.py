@@ -1,7 +1,8 @@
-"""Argument checks shared by the gate's records (`CostModel`, `GateInputs`,
-`break_even_threshold`): a number must be a real or an integral number and
-not a bool — `True` as a count or a cost is a caller bug — and finite where
-it says so. Invalid values raise `ValueError` naming the argument."""
+"""Argument checks shared by the gate (`CostModel`, `GateInputs`,
+`break_even_threshold`, the Gittins index): a number must be a real or an
+integral number and not a bool — bool is an int subclass, and `True` as a
+count, a cost or a discount is a caller bug — and finite where it says so.
+`finite` raises `ValueError` naming the argument."""
 
 from __future__ import annotations
 
