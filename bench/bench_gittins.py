@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
-from compiler import gittins  # noqa: E402
-from compiler.gittins import bisection_steps, gittins_index_uncached  # noqa: E402
+from compiler.routines.gate import gittins  # noqa: E402
+from compiler.routines.gate.gittins import bisection_steps, gittins_index_uncached  # noqa: E402
 
 GAMMA = 0.95
 HORIZON = 200

@@ -11,7 +11,7 @@ elements, text entry, key combinations, app and site switches, never the
 same step twice in a row since the action stream collapses those), with 8
 planted routines of 3–12 steps repeated 20–400 times each.
 
-Measures `compiler.mining.mine` end to end (key encoding included): median
+Measures `compiler.routines.mining.mine` end to end (key encoding included): median
 wall time of `--repeats` runs, peak traced Python memory (tracemalloc, in a
 separate run because tracing slows allocation) and the process's peak RSS.
 As the baseline, in the same run, it times the brute-force reference miner
@@ -36,8 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from a checkout
 
-from compiler.mining import mine  # noqa: E402
 from compiler.records import Action, Step  # noqa: E402
+from compiler.routines.mining import mine  # noqa: E402
 
 APPS = ["firefox", "thunderbird", "gnome-terminal-server", "soffice", "nautilus", "code",
         "gedit", "evince", "slack", "gnome-calculator", "eog", "gnome-control-center"]
@@ -150,8 +150,8 @@ def _median_time(fn, repeats: int) -> tuple[float, object]:
 def corpus_end_to_end(path: Path) -> None:
     """Read a store, derive the action stream and mine it, as `phantom
     routines` does, timing each stage; peak RSS of this process after."""
-    from compiler.actions import derive_actions, sessions as split
     from compiler.api import read_window
+    from compiler.routines.actions import derive_actions, sessions as split
 
     started = time.perf_counter()
     capture, _ = read_window(path)

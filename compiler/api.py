@@ -1,7 +1,7 @@
 """The compiler's front door, shared by the CLI, the D-Bus service and the
 MCP bridge: resolve a window, read it from a capture database (read-only),
-compile, render. Errors a user can cause are `CompileError`s with a
-one-line message."""
+compile, render; or mine, measure and gate its routines. Errors a user can
+cause are `CompileError`s with a one-line message."""
 
 from __future__ import annotations
 
@@ -9,15 +9,31 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .collector import collector_paused
-from .document import CompileOptions, compile_capture
-from .records import Document
+from .frames import CompileOptions, compile_capture
+from .records import Capture, Document
 from .render import render_compact, render_json, render_markdown
 from .render.compact import DEFAULT_BUDGET
+from .routines import (CostModel, Routine, RoutineReport, derive_actions, mine, report_dict,
+                       report_routines, sessions)
 from .sources import CaptureSource, SourceError
 from .timefmt import TimeFormat
 from .window import Window, WindowError, day_window, parse_day, range_window, zone_info
 
 from core.errors import PhantomError
+
+__all__ = [
+    "FORMATS",
+    "MIN_BUDGET",
+    "CompileError",
+    "Compiled",
+    "CostModel",
+    "compile_window",
+    "mined_routines",
+    "read_window",
+    "render",
+    "report_dict",
+    "routine_report",
+]
 
 FORMATS = ("compact", "json", "markdown")
 MIN_BUDGET = 100
@@ -108,6 +124,23 @@ def read_window(db_path: str | Path, *, day: str | None = None, since: str | Non
         raise CompileError(str(exc)) from None
     except ValueError as exc:  # a malformed source table
         raise CompileError(f"cannot read {db_path}: {exc}") from None
+
+
+def routine_report(db_path: str | Path, *, day: str | None = None, since: str | None = None,
+                   until: str | None = None, tz: str | None = None, costs: CostModel = CostModel(),
+                   limit: int | None = None) -> tuple[RoutineReport, Window]:
+    """The routine candidates of a window (`read_window`'s: a day, a range or
+    the whole history), mined, measured and gated under `costs`; at most
+    `limit` of them measured and shown (all when None). Render the report
+    with `report_dict`."""
+    capture, window = read_window(db_path, day=day, since=since, until=until, tz=tz)
+    return report_routines(capture, window.zone, costs, limit=limit), window
+
+
+def mined_routines(capture: Capture) -> tuple[Routine, ...]:
+    """Every routine mined from a capture's action stream, in the miner's
+    order, not yet measured or gated."""
+    return mine(sessions(derive_actions(capture)))
 
 
 def _resolve_window(source: CaptureSource, day: str | None, since: str | None,

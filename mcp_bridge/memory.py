@@ -44,14 +44,11 @@ def measured_frames(db: Path, since: str, until: str) -> dict[str, Any]:
 
 @reports_errors
 def routine_candidates(db: Path, since: str | None, until: str | None, limit: int) -> dict[str, Any]:
-    from compiler.api import read_window
-    from compiler.crystallize import CostModel
-    from compiler.routines_report import report_dict, report_routines
+    from compiler.api import report_dict, routine_report
 
     if (since is None) != (until is None):
         raise ToolError("give both since and until, or neither for the whole history")
-    capture, window = read_window(db, since=since, until=until)
-    report = report_routines(capture, window.zone, CostModel(), limit=limit or None)
+    report, window = routine_report(db, since=since, until=until, limit=limit or None)
     return {"window": {"label": window.label, "zone": window.zone}, **report_dict(report)}
 
 

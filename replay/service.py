@@ -332,16 +332,14 @@ class ReplayService:
 
     async def routines(self) -> str:
         self.touch()
-        from compiler.api import read_window
-        from compiler.routines_report import report_dict, report_routines
+        from compiler.api import report_dict, routine_report
 
         def work() -> str:
             try:
-                capture, window = read_window(self.db)
+                report, _ = routine_report(self.db, limit=50)
             except PhantomError as exc:
                 raise dbus_error(exc) from None
-            return json.dumps(report_dict(report_routines(capture, window.zone, limit=50)),
-                              sort_keys=True)
+            return json.dumps(report_dict(report), sort_keys=True)
         return await self._loop.run_in_executor(None, work)
 
 

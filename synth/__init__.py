@@ -24,7 +24,7 @@ from typing import Callable
 
 import orjson
 
-from compiler.actions import step_key
+from compiler.routines.actions import step_key
 
 from .calendar import MAX_DAYS, CalendarError, Day, active_days, zone
 from .day import plan_day

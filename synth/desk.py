@@ -20,7 +20,7 @@ from . import blobs
 from .records import (Occurrence, PlannedBlindSpot, PlannedBlob, PlannedInput, PlannedSnapshot,
                       PlannedTree)
 from core.a11y.path import clip_name
-from compiler.actions import NAVIGATION_KEYS
+from compiler.routines.actions import NAVIGATION_KEYS
 
 from .trees import Tree, expand
 from .views import View

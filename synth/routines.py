@@ -1,6 +1,6 @@
 """The planted routines: the ground truth routine-mining tests rely on.
 
-Each routine is a fixed sequence of steps (as `compiler.actions` derives
+Each routine is a fixed sequence of steps (as `compiler.routines.actions` derives
 them), planted a known number of times per day by a pure function of the
 day index, so `planted_routines(seed, days)` knows the exact totals without
 generating anything. How the occurrences are made sure to count exactly:

@@ -1,8 +1,8 @@
 """Aligning k ≥ 2 demonstrations into one sequence of program steps.
 
-Method: steps are compared by `compiler.actions.step_key` (kind, app, and
-what a person calls the target — a button that moved in the tree is still
-the same step). One trace is the reference: the medoid, the trace with the
+Method: steps are compared by `compiler.routines.actions.step_key` (kind,
+app, and what a person calls the target — a button that moved in the tree is
+still the same step). One trace is the reference: the medoid, the trace with the
 smallest total edit distance to all others (ties go to the first), i.e. the
 most typical demonstration. Every other trace is aligned to it pairwise,
 and a reference position becomes a program step only when it is matched in
@@ -31,7 +31,8 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import Indel
 
-from ..actions import step_key
+from compiler.routines.actions import step_key
+
 from ..records import Step
 from .traces import Trace, TraceAction
 

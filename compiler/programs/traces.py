@@ -24,8 +24,9 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, replace
 
-from ..actions import derive_actions
-from ..mining import Routine
+from compiler.routines.actions import derive_actions
+from compiler.routines.mining import Routine
+
 from ..records import Action, Capture, Element, InputEvent, Snapshot, Step
 
 # What followed a mined routine's occurrence, when nothing else happened first:

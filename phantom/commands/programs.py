@@ -110,16 +110,14 @@ def _selector(text: str) -> int | str:
 
 def _routine_traces(db, routine: str):
     """The occurrences of one mined routine over the whole history."""
-    from compiler.actions import derive_actions, sessions
-    from compiler.api import read_window
-    from compiler.mining import mine
+    from compiler.api import mined_routines, read_window
     from compiler.programs.errors import ProgramCompileError
     from compiler.programs.traces import routine_traces
 
     routine = routine.strip().lower()
     wanted = routine[2:] if routine.startswith("r-") else routine
     capture, _ = read_window(db)
-    for found in mine(sessions(derive_actions(capture))):
+    for found in mined_routines(capture):
         if found.id == wanted:
             return routine_traces(found, capture)
     raise ProgramCompileError(f"no routine r-{wanted} in this store; `phantom routines` lists them")

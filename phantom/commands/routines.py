@@ -23,7 +23,7 @@ def add_parsers(sub, common) -> None:
     p.add_argument("--tz", help="zone for --day and days-seen (default: as captured)")
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.add_argument("--limit", type=int, default=50, help="show at most this many (0: all; default 50)")
-    costs = p.add_argument_group("costs (agent-token equivalents; see compiler/crystallize.py)")
+    costs = p.add_argument_group("costs (agent-token equivalents; see compiler/routines/gate/costs.py)")
     costs.add_argument("--agent-tokens-per-step", type=float, default=2500.0,
                        help="c_v per step: a screenshot-driven agent step (default 2500)")
     costs.add_argument("--replay-tokens-per-step", type=float, default=1979.0,
@@ -36,9 +36,7 @@ def add_parsers(sub, common) -> None:
 
 def run_routines(args) -> int:
     from core.store.paths import resolve_db_path
-    from compiler.api import CompileError, read_window
-    from compiler.crystallize import CostModel
-    from compiler.routines_report import report_dict, report_routines
+    from compiler.api import CompileError, CostModel, report_dict, routine_report
 
     if args.limit < 0:
         raise CliError("phantom routines: --limit must be 0 or more", 2)
@@ -51,11 +49,11 @@ def run_routines(args) -> int:
     except (ValueError, TypeError) as exc:
         raise CliError(f"phantom routines: {exc}", 2) from None
     try:
-        capture, window = read_window(resolve_db_path(args.db), day=args.day, since=args.since,
-                                      until=args.until, tz=args.tz)
+        report, _ = routine_report(resolve_db_path(args.db), day=args.day, since=args.since,
+                                   until=args.until, tz=args.tz, costs=costs,
+                                   limit=args.limit or None)
     except CompileError as exc:
         raise CliError(str(exc)) from None
-    report = report_routines(capture, window.zone, costs, limit=args.limit or None)
     if args.format == "json":
         sys.stdout.buffer.write(orjson.dumps(report_dict(report),
                                              option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n")

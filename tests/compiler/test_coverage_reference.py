@@ -10,9 +10,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler.coverage import coverage
+from compiler.frames.coverage import coverage
+from compiler.frames.segment import SESSION_GAP_MS, runs
 from compiler.records import BlindSpot, Snapshot
-from compiler.segment import SESSION_GAP_MS, runs
 
 T0 = 1_772_438_400_000
 

@@ -1,4 +1,4 @@
-"""Tests for compiler.crystallize: the §6.4 heuristic + §6.3 Gittins gate."""
+"""Tests for compiler.routines.gate: the §6.4 heuristic + §6.3 Gittins gate."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import math
 import numpy as np
 import pytest
 
-from compiler.crystallize import (
+from compiler.routines.gate import (
     CostModel,
     GateDecision,
     GateInputs,
     break_even_threshold,
     decide,
+    gittins_index,
 )
-from compiler.gittins import gittins_index
 
 PRIOR_INDEX = gittins_index(1, 1, 0.95, 200)  # 0.7614
 

@@ -4,7 +4,7 @@ against frames computed on paper (activity-frames §4 rules)."""
 from __future__ import annotations
 
 
-from compiler.document import CompileOptions, compile_capture
+from compiler.frames import CompileOptions, compile_capture
 from compiler.records import BlindSpot, Capture, Element, InputEvent, Snapshot
 
 S = 1000  # ms per second

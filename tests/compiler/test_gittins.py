@@ -1,4 +1,4 @@
-"""Tests for compiler.gittins: published tables, an independent method, properties.
+"""Tests for compiler.routines.gate.gittins: published tables, an independent method, properties.
 
 Published values used (Bernoulli arm, uniform prior, so a record of w wins and l losses
 is the posterior Beta(w + 1, l + 1)):
@@ -28,8 +28,8 @@ import math
 import numpy as np
 import pytest
 
-from compiler import gittins
-from compiler.gittins import (
+from compiler.routines.gate import gittins
+from compiler.routines.gate.gittins import (
     BISECTION_TOLERANCE,
     MAX_HORIZON,
     bisection_steps,

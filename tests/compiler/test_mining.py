@@ -1,4 +1,4 @@
-"""Tests for compiler.mining: the level-wise miner against a brute-force
+"""Tests for compiler.routines.mining: the level-wise miner against a brute-force
 reference that enumerates every window."""
 
 from __future__ import annotations
@@ -11,16 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler.actions import step_key
-from compiler.mining import (
-    Occurrence,
-    Routine,
-    SessionIndex,
-    count_occurrences,
-    mine,
-    routine_id,
-)
 from compiler.records import Action, Step
+from compiler.routines.actions import step_key
+from compiler.routines.mining import Occurrence, Routine, mine, routine_id
+from compiler.routines.occurrences import SessionIndex, count_occurrences
 
 
 # --------------------------------------------------------------------------- reference

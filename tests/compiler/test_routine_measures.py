@@ -1,4 +1,4 @@
-"""Tests for compiler.routine_measures and compiler.tokens."""
+"""Tests for compiler.routines.measures and compiler.tokens."""
 
 from __future__ import annotations
 
@@ -10,17 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler.actions import step_key
-from compiler.crystallize import GateInputs, decide
-from compiler.mining import Occurrence, Routine, SessionIndex, mine, routine_id
 from compiler.records import Action, Step
-from compiler.routine_measures import (
+from compiler.routines.actions import step_key
+from compiler.routines.gate import GateInputs, decide, gate_inputs, measured_inputs
+from compiler.routines.measures import (
     AGENT_TOKENS_PER_STEP,
     Recurrence,
     RoutineMeasures,
     coverage,
     days_seen,
-    gate_inputs,
     guard_coverage,
     h_task,
     h_ui,
@@ -36,6 +34,8 @@ from compiler.routine_measures import (
     timing_cv,
     train_days_for,
 )
+from compiler.routines.mining import Occurrence, Routine, mine, routine_id
+from compiler.routines.occurrences import SessionIndex
 from compiler.tokens import count_tokens
 
 DAY_MS = 86_400_000
@@ -232,7 +232,7 @@ def test_measure_record_and_to_dict():
     assert (m.support, m.days_seen, m.length) == (4, 2, 3)
     assert (m.h_ui, m.h_task, m.h_task_source, m.quadrant) == (0.0, 0.0, "lengths", "Q1")
     assert (m.successes, m.trials) == (4, 4)
-    assert m.gate_inputs() == gate_inputs(routine, sessions)
+    assert measured_inputs(m) == gate_inputs(routine, sessions)
     d = m.to_dict()
     assert json.loads(json.dumps(d)) == d
     assert set(d) == {f.name for f in dataclasses.fields(RoutineMeasures)}
@@ -342,5 +342,5 @@ def test_measures_are_bounded(sessions):
         assert m.timing_cv >= 0.0 and math.isfinite(m.timing_cv)
         assert 0 < m.successes <= m.trials
         assert m.successes == r.support
-        decide(m.gate_inputs())
+        decide(measured_inputs(m))
     assert 0.0 <= coverage(sessions, routines) <= 1.0

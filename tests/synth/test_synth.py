@@ -17,9 +17,9 @@ import orjson
 import pytest
 
 from core.store import open_sqlite_readonly
-from compiler.actions import derive_actions, sessions, step_key
 from compiler.pages import site_of
 from compiler.records import Capture
+from compiler.routines.actions import derive_actions, sessions, step_key
 from compiler.sources import CaptureSource
 from synth import SynthError, planted_routines, synthesize
 
@@ -277,7 +277,7 @@ def test_a_longer_corpus_is_mined_cleanly(tmp_path):
                     if e.element is not None and e.element.name == "Submit claim"}
     assert len(submit_paths) == 2
     try:
-        from compiler.mining import mine
+        from compiler.routines.mining import mine
     except ImportError:
         return
     mined = {tuple(r.keys): r.support for r in mine(split)}

@@ -21,8 +21,8 @@ from operator import attrgetter, ne
 
 import numpy as np
 
-from .pages import site_of
-from .records import CHRONOLOGICAL, IDLE, TS_MS, URL, Snapshot
+from compiler.pages import site_of
+from compiler.records import CHRONOLOGICAL, IDLE, TS_MS, URL, Snapshot
 
 DWELL_CAP_MS = 90_000
 SESSION_GAP_MS = 300_000

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from .collector import collector_paused
-from .pages import site_of
-from .records import MONITOR, TS_MS, Action, Capture, InputEvent, Snapshot, Step
+from compiler.collector import collector_paused
+from compiler.pages import site_of
+from compiler.records import MONITOR, TS_MS, Action, Capture, InputEvent, Snapshot, Step
 
 SESSION_GAP_MS = 90_000
 _MISSING = object()

@@ -15,7 +15,8 @@ from operator import attrgetter
 
 import numpy as np
 
-from .records import ID, MONITOR, TS_MS, InputEvent, Snapshot
+from compiler.records import ID, MONITOR, TS_MS, InputEvent, Snapshot
+
 from .segment import SESSION_GAP_MS
 
 _PLACE = attrgetter("monitor", "ts_ms", "id")

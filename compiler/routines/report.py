@@ -13,13 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
+from compiler.collector import collector_paused
+from compiler.records import Capture
+from compiler.window import zone_info
+
 from .actions import derive_actions, sessions
-from .collector import collector_paused
-from .crystallize import CostModel, GateDecision, decide
+from .gate import CostModel, GateDecision, decide, measured_inputs
+from .measures import Recurrence, RoutineMeasures, holdout_recurrence, measure_all
 from .mining import Routine, mine
-from .records import Capture
-from .routine_measures import Recurrence, RoutineMeasures, holdout_recurrence, measure_all
-from .window import zone_info
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
@@ -62,7 +63,7 @@ def report_routines(capture: Capture, zone: str, costs: CostModel = CostModel(),
     routines = mine(all_sessions)
     shown = routines if not limit else routines[:limit]
     measures = measure_all(shown, all_sessions, day_of=day_of, typed_length=typed_length)
-    entries = tuple(RoutineEntry(r, m, decide(m.gate_inputs(), costs))
+    entries = tuple(RoutineEntry(r, m, decide(measured_inputs(m), costs))
                     for r, m in zip(shown, measures))
     by_day: dict[str, list] = {}
     for session in all_sessions:

@@ -3,8 +3,9 @@ compiler could not resolve — counted and named, never guessed."""
 
 from __future__ import annotations
 
+from compiler.records import BlindSpotNote, Capture, Frame
+
 from .attribute import Attribution
-from .records import BlindSpotNote, Capture, Frame
 
 
 def blind_spots(capture: Capture, frames: tuple[Frame, ...],

@@ -2,7 +2,7 @@
 
 Why this exists
 ---------------
-The crystallization gate (``compiler.crystallize``) must decide whether a routine's
+The crystallization gate (``crystallize``) must decide whether a routine's
 observed replay outcomes justify compiling it.  Phantom models the unknown replay
 success probability ``p`` as ``Beta(alpha, beta)`` and uses the Gittins index as the
 optimality reference (phantom.md §6.3): the index is the largest *known* success
@@ -60,6 +60,8 @@ import numbers
 from functools import lru_cache
 
 import numpy as np
+
+from .checks import is_real
 
 __all__ = [
     "BISECTION_TOLERANCE",
@@ -146,13 +148,8 @@ def _round_key(x: float) -> float:
     return float(format(float(x), f".{_KEY_DIGITS}g"))
 
 
-def _is_real(x: object) -> bool:
-    # bool is an int subclass; True as a prior count or discount is a caller bug.
-    return isinstance(x, numbers.Real) and not isinstance(x, bool)
-
-
 def _check_positive(name: str, x: object) -> float:
-    if not _is_real(x):
+    if not is_real(x):
         raise ValueError(f"{name} must be a real number > 0, got {x!r}")
     v = float(x)  # type: ignore[arg-type]
     if not math.isfinite(v) or v <= 0.0:
@@ -164,7 +161,7 @@ def _check_positive(name: str, x: object) -> float:
 
 
 def _check_gamma(gamma: object) -> float:
-    if not _is_real(gamma):
+    if not is_real(gamma):
         raise ValueError(f"gamma must be a real number with 0 < gamma < 1, got {gamma!r}")
     g = float(gamma)  # type: ignore[arg-type]
     if not math.isfinite(g) or not 0.0 < g < 1.0:

@@ -2,7 +2,7 @@
 
 A routine (activity-frames §7, DESIGN.md thresholds) is a run of 3–60 UI
 actions that recurs at least three times and names at least two distinct
-targets. Sessions are split upstream (`compiler.actions.sessions`, > 90 s
+targets. Sessions are split upstream (`actions.sessions`, > 90 s
 idle) and an n-gram never spans two sessions: a pause that long means the
 user stopped, so what follows is not the same piece of work.
 
@@ -16,7 +16,8 @@ count twice: in A B A B A B the window "A B A B" starts at positions 0 and
 occurrences of a pattern have the same length, the greedy left-to-right
 choice is also the largest possible set of disjoint occurrences (it is
 interval scheduling by earliest end), so support is well defined and
-independent of how the occurrences are listed.
+independent of how the occurrences are listed. `occurrences.SessionIndex`
+counts a given n-gram by the same rule.
 
 That maximum is anti-monotone: every occurrence of a longer pattern contains
 an occurrence of each of its contiguous sub-patterns at a fixed offset, and
@@ -26,7 +27,7 @@ level-wise growth correct.
 
 Algorithm
 ---------
-Step keys (`compiler.actions.step_key` by default: the accessibility path is
+Step keys (`actions.step_key` by default: the accessibility path is
 left out, so a moved button is still the same step) are integer-encoded and
 all sessions are laid end to end in one int array, with each position
 remembering where its session ends. Level n holds, for every frequent
@@ -63,9 +64,10 @@ from operator import attrgetter
 
 import numpy as np
 
+from compiler.collector import collector_paused
+from compiler.records import Action, Step
+
 from .actions import step_key
-from .collector import collector_paused
-from .records import Action, Step
 
 __all__ = [
     "MIN_SUPPORT",
@@ -74,8 +76,6 @@ __all__ = [
     "MIN_SPECIFIC",
     "Occurrence",
     "Routine",
-    "SessionIndex",
-    "count_occurrences",
     "mine",
     "routine_id",
 ]
@@ -387,67 +387,3 @@ def mine(sessions: Sequence[Sequence[Action]], *, min_support: int = MIN_SUPPORT
             position += count
     routines.sort(key=lambda r: (-r.support, -r.length, r.id))
     return tuple(routines)
-
-
-# -- counting a given n-gram -------------------------------------------------------------------
-class SessionIndex:
-    """Sessions with their step keys computed once, for counting many given
-    n-grams (holdout recurrence, observed outcomes) without re-keying.
-
-    Where each short key prefix starts is tabulated on first use per prefix
-    length — a cache that never changes an answer; the index is otherwise
-    read-only."""
-
-    __slots__ = ("sessions", "keys", "_tables")
-    PREFIX = 3
-
-    def __init__(self, sessions: Sequence[Sequence[Action]], key: KeyFn = step_key) -> None:
-        self.sessions = tuple(tuple(s) for s in sessions)
-        self.keys = tuple(tuple(key(a.step) for a in s) for s in self.sessions)
-        self._tables: dict[int, dict[tuple, list[tuple[int, int]]]] = {}
-
-    @property
-    def total_actions(self) -> int:
-        return sum(len(s) for s in self.sessions)
-
-    def _table(self, width: int) -> dict[tuple, list[tuple[int, int]]]:
-        table = self._tables.get(width)
-        if table is None:
-            table = {}
-            for si, ks in enumerate(self.keys):
-                for off in range(len(ks) - width + 1):
-                    table.setdefault(ks[off:off + width], []).append((si, off))
-            self._tables[width] = table
-        return table
-
-    def find(self, keys: Sequence[Hashable]) -> list[tuple[int, int]]:
-        """(session, start) of the non-overlapping occurrences of `keys`,
-        counted greedily from the left within each session."""
-        keys = tuple(keys)
-        n = len(keys)
-        if n == 0:
-            raise ValueError("keys must not be empty")
-        found: list[tuple[int, int]] = []
-        current, free = -1, 0
-        for si, off in self._table(min(n, self.PREFIX)).get(keys[:self.PREFIX], ()):
-            if si != current:
-                current, free = si, 0
-            if off < free:
-                continue
-            if n <= self.PREFIX or self.keys[si][off:off + n] == keys:
-                found.append((si, off))
-                free = off + n
-        return found
-
-    def occurrences(self, keys: Sequence[Hashable]) -> tuple[Occurrence, ...]:
-        n = len(tuple(keys))
-        return tuple(Occurrence(si, off, self.sessions[si][off:off + n])
-                     for si, off in self.find(keys))
-
-
-def count_occurrences(sessions: Sequence[Sequence[Action]], keys: Sequence[Hashable],
-                      key: KeyFn = step_key) -> tuple[Occurrence, ...]:
-    """The non-overlapping occurrences of the n-gram `keys` in `sessions`,
-    counted exactly as `mine` counts support (greedy from the left, never
-    across sessions). Used to replay mined routines on held-out days."""
-    return SessionIndex(sessions, key).occurrences(keys)

@@ -15,11 +15,12 @@ from operator import attrgetter
 
 import numpy as np
 
+from compiler.pages import type_url
+from compiler.records import (CHRONOLOGICAL, ID, IDLE, URL, ClickTarget, Frame, InputEvent, InputVolume,
+                              PageVisit, Snapshot)
+
 from .attribute import Attribution
 from .flicker import FoldedRun
-from .pages import type_url
-from .records import (CHRONOLOGICAL, ID, IDLE, URL, ClickTarget, Frame, InputEvent, InputVolume,
-                      PageVisit, Snapshot)
 
 MAX_TARGETS = 5
 NO_INPUT = InputVolume()

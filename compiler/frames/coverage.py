@@ -14,7 +14,8 @@ from itertools import chain
 
 import numpy as np
 
-from .records import IDLE, MONITOR, TS_MS, BlindSpot, Coverage, Gap, Snapshot
+from compiler.records import IDLE, MONITOR, TS_MS, BlindSpot, Coverage, Gap, Snapshot
+
 from .segment import SESSION_GAP_MS, Run
 
 _OPEN = np.iinfo(np.int64).max

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import orjson
 
-from .records import Capture, Provenance
+from compiler.records import Capture, Provenance
 
 DOCUMENT_SCHEMA = "phantom.activity-frames/1"
 COMPILER_VERSION = "0.1.0"

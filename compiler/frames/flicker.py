@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .records import Interruption
+from compiler.records import Interruption
+
 from .segment import Run
 
 FLICKER_MS = 20_000

@@ -1,0 +1,36 @@
+"""Compilation: a capture window in, an activity-frames document out.
+
+The passes run in a fixed order, each a pure function over frozen records
+and each in its own module of this package, named for its stage:
+segment → flicker (fold detours) → attribute input → build frames →
+coverage → blind spots → provenance → (optionally) the inferred tier.
+Nothing here reads the clock, the environment or a file: `compile_capture`
+is deterministic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compiler.records import Capture, Document
+
+from . import attribute, blind, build, coverage, flicker, inferred, provenance, segment
+
+
+@dataclass(frozen=True, slots=True)
+class CompileOptions:
+    zone: str                 # the zone the window was cut in (rendering uses recorded offsets)
+    inferred: bool = True
+
+
+def compile_capture(capture: Capture, options: CompileOptions) -> Document:
+    runs = segment.runs(capture.snapshots)
+    attribution = attribute.attribute(capture.snapshots, capture.inputs)
+    frames = build.build_frames(flicker.fold(runs), attribution)
+    return Document(
+        coverage=coverage.coverage(runs, capture.snapshots, capture.blind_spots),
+        frames=frames,
+        blind_spots=blind.blind_spots(capture, frames, attribution),
+        provenance=provenance.provenance(capture, options.zone),
+        inferred=inferred.infer(capture, frames) if options.inferred else None,
+    )

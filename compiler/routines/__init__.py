@@ -1,0 +1,32 @@
+"""The routines pipeline: the action stream, the routines that recur in it,
+what each is worth, and whether to compile it for replay.
+
+    canonical     the one rounding of floats in every to_dict below
+    actions       captured rows → UI actions, split into sessions
+    mining        maximal recurring action n-grams: the routines
+    occurrences   counting a given n-gram the way the miner counts support
+    measures/     what a routine is worth and how safe it is to replay
+    gate/         crystallize or not: the §6.4 criteria, then the Gittins index
+    report        mined, measured and gated: what `phantom routines` shows
+
+Each module imports only those above it (the gate reads the measures, never
+the reverse), and nothing here imports `compiler.frames`: the frames
+pipeline's inferred tier uses the miner, not the other way round.
+"""
+
+from .actions import derive_actions, sessions, step_key
+from .gate import CostModel
+from .mining import Routine, mine
+from .report import RoutineReport, report_dict, report_routines
+
+__all__ = [
+    "CostModel",
+    "Routine",
+    "RoutineReport",
+    "derive_actions",
+    "mine",
+    "report_dict",
+    "report_routines",
+    "sessions",
+    "step_key",
+]
