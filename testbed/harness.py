@@ -107,7 +107,7 @@ class VirtualDesktop:
             self._start_session_bus()
             self._start_atspi()
             if self.config.window_manager:
-                self._start_window_manager()
+                self.start_window_manager()
         except BaseException:
             self.stop()
             raise
@@ -294,9 +294,12 @@ class VirtualDesktop:
         if result.returncode != 0:
             raise DesktopError(f"could not enable AT-SPI: {result.stderr.strip()}")
 
-    def _start_window_manager(self) -> None:
+    def start_window_manager(self) -> None:
+        """Start openbox (also on a running desktop: a test module can act
+        with a window manager on the session's one desktop, whose AT-SPI bus
+        the test process is bound to for good)."""
         if shutil.which("openbox") is None:
-            raise DesktopError("window_manager=True needs openbox (apt-get install openbox)")
+            raise DesktopError("a window manager needs openbox (apt-get install openbox)")
         process = subprocess.Popen(["openbox", "--sm-disable"], env=self.env,
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL, start_new_session=True)
@@ -304,6 +307,16 @@ class VirtualDesktop:
         probe = ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"]
         wait_until(lambda: "window id" in self.run(probe, timeout=5).stdout,
                    timeout=15.0, what="openbox to manage the screen")
+
+    def stop_window_manager(self) -> None:
+        """Stop openbox and clear what it announced on the root window, so
+        the desktop is again one without a window manager."""
+        for process in [p for p in self._started if p.name == "openbox"]:
+            _terminate(process)
+            self._started.remove(process)
+        for atom in ("_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW", "_NET_SUPPORTED",
+                     "_NET_CLIENT_LIST", "_NET_CLIENT_LIST_STACKING"):
+            self.run(["xprop", "-root", "-remove", atom], timeout=5)
 
 
 def _read_line(fd: int, *, timeout: float, what: str) -> str:

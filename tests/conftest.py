@@ -4,7 +4,6 @@ XTest."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 
 import pytest
@@ -12,34 +11,17 @@ import pytest
 from testbed.harness import VirtualDesktop
 
 
-@contextlib.contextmanager
-def _desktop_environment(instance):
-    """Point this process's environment (pyatspi, XTest, subprocesses) at a desktop."""
-    saved = {key: os.environ.get(key) for key in instance.env}
-    os.environ.update(instance.env)
-    try:
-        yield instance
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-
-
 @pytest.fixture(scope="module")
-def managed_desktop():
-    """A desktop with a window manager (openbox) for one test module: windows
-    are activated, stacked and focused by clicking as on a person's desktop.
-    Do not mix it with the session `desktop` fixture in one module."""
-    from testbed.harness import DesktopConfig
-
-    instance = VirtualDesktop(DesktopConfig(window_manager=True)).start()
+def managed_desktop(desktop):
+    """The session desktop with a window manager (openbox) for one test
+    module: windows are activated, stacked and focused by clicking, as on a
+    person's desktop. (The same desktop, not a second one: libatspi binds a
+    process to one accessibility bus for good.)"""
+    desktop.start_window_manager()
     try:
-        with _desktop_environment(instance):
-            yield instance
+        yield desktop
     finally:
-        instance.stop()
+        desktop.stop_window_manager()
 
 
 @pytest.fixture(scope="session")
@@ -48,11 +30,17 @@ def desktop():
     test process's environment points at it, so pyatspi and XTest calls made
     by tests see the same desktop as the apps and the daemon."""
     instance = VirtualDesktop().start()
+    saved = {key: os.environ.get(key) for key in instance.env}
+    os.environ.update(instance.env)
     try:
-        with _desktop_environment(instance):
-            yield instance
+        yield instance
     finally:
         instance.stop()
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 @pytest.fixture

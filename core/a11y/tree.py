@@ -188,22 +188,29 @@ def hit_test(window, x: int, y: int, max_depth: int = 32) -> list:
     return chain
 
 
-def _child_covering(parent, x: int, y: int, limit: int = 200):
-    """The showing child whose extents contain the point (smallest first)."""
+def _child_covering(parent, x: int, y: int, limit: int = 200, depth: int = 0):
+    """The showing child whose extents contain the point (smallest first).
+
+    Some containers report no extents of their own (GTK's notebook page in
+    mousepad says -1,-1,-1,-1) while their children report real ones: such a
+    child counts as covering the point when one of its own children does,
+    so the hit test goes through it instead of stopping at the notebook."""
     import pyatspi
 
     count = parent.childCount
-    best, best_area = None, None
+    best, best_area, hollow = None, None, None
     for index in range(min(max(count, 0), limit)):
         child = parent.getChildAtIndex(index)
         if child is None or not child.getState().contains(pyatspi.STATE_SHOWING):
             continue
         cx, cy, cw, ch = read_extents(child)
         if None in (cx, cy, cw, ch) or cw <= 0 or ch <= 0:
+            if hollow is None and depth < 2 and _child_covering(child, x, y, limit, depth + 1) is not None:
+                hollow = child
             continue
         if cx <= x < cx + cw and cy <= y < cy + ch and (best_area is None or cw * ch < best_area):
             best, best_area = child, cw * ch
-    return best
+    return best if best is not None else hollow
 
 
 def path_of(chain: list, app: str) -> str:

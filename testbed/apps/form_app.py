@@ -5,6 +5,8 @@ test can prove through AT-SPI that a replay changed the app's state.
 Drift switches let tests change the form under a recorded program:
 `--submit-label "Submit v2"` (label drift), `--duplicate-submit` (ambiguous
 target), `--no-submit` (removed target), `--geometry` (layout drift).
+`--rows N` adds N more labelled fields ("Field 1:" …) in a scrolled pane, for
+a window with hundreds of accessible nodes (the replay benchmark).
 """
 
 from __future__ import annotations
@@ -19,7 +21,22 @@ from _common import Gtk, base_parser, set_program, start  # noqa: E402
 def build(args) -> Gtk.Window:
     window = Gtk.Window(title=args.title or "Phantom Form")
     grid = Gtk.Grid(column_spacing=8, row_spacing=8, margin=12)
-    window.add(grid)
+    if args.rows:
+        outer = Gtk.Box(orientation=Gtk.Orientation.VERTICAL)
+        outer.pack_start(grid, False, False, 0)
+        extra = Gtk.Grid(column_spacing=8, row_spacing=4, margin=12)
+        for row in range(args.rows):
+            label = Gtk.Label(label=f"Field {row + 1}:", xalign=1.0)
+            entry = Gtk.Entry(hexpand=True)
+            label.set_mnemonic_widget(entry)
+            extra.attach(label, 0, row, 1, 1)
+            extra.attach(entry, 1, row, 1, 1)
+        scrolled = Gtk.ScrolledWindow(vexpand=True)
+        scrolled.add(extra)
+        outer.pack_start(scrolled, True, True, 0)
+        window.add(outer)
+    else:
+        window.add(grid)
     entries = {}
     for row, (label_text, secret) in enumerate((("Name", False), ("Email", False),
                                                 ("Password", True))):
@@ -67,6 +84,7 @@ def main() -> None:
     parser.add_argument("--submit-label", default="Submit")
     parser.add_argument("--duplicate-submit", action="store_true")
     parser.add_argument("--no-submit", action="store_true")
+    parser.add_argument("--rows", type=int, default=0)
     args = parser.parse_args()
     set_program("phantom-form")
     start("phantom-form", build(args), args.geometry)

@@ -16,7 +16,7 @@ import pytest
 
 from support.apps import center, find, text_of
 from support.cli import phantom
-from support.daemon import CaptureProcess, settle
+from support.daemon import CaptureProcess, settle, wait_for_rows
 
 pytestmark = pytest.mark.desktop
 
@@ -63,6 +63,17 @@ def fill_with_keys(user, app, name: str, email: str) -> None:
     time.sleep(0.6)
 
 
+def launch_factory(desktop):
+    """gtk3-widget-factory beside the form (it opens larger than the screen
+    would leave the form visible; a click must land where a person sees)."""
+    process = desktop.launch(["gtk3-widget-factory"], name="gtk3-widget-factory")
+    window = desktop.wait_for_window("gtk3-widget-factory", timeout=30)
+    moved = desktop.run(["xdotool", "windowsize", "--sync", str(window), "800", "700",
+                         "windowmove", "--sync", str(window), "420", "40"])
+    assert moved.returncode == 0, moved.stderr
+    return process
+
+
 def launch_form(desktop, *args: str):
     app = desktop.launch_fixture("form", *FORM_GEOMETRY, *args)
     return app, app_by_pid(app.pid)
@@ -75,8 +86,7 @@ def form_store(managed_desktop, user, tmp_path_factory):
     into the form (the factory had the keyboard)."""
     desktop = managed_desktop
     db = tmp_path_factory.mktemp("trust-form") / "store.sqlite3"
-    factory = desktop.launch(["gtk3-widget-factory"], name="gtk3-widget-factory")
-    desktop.wait_for_window("gtk3-widget-factory", timeout=30)
+    factory = launch_factory(desktop)
     process, form = launch_form(desktop, "--title", "Form")
     settle(1.5)
     try:
@@ -121,9 +131,8 @@ def test_keys_reach_only_the_program_window_when_another_app_is_in_front(managed
     assert program["guard"]["title_tokens"] == ["Form"]
     assert [s["key"] for s in program["steps"] if s["action"] == "key"] == ["ctrl+a", "ctrl+a"]
     process, form = launch_form(desktop, "--title", "Form")
-    factory = desktop.launch(["gtk3-widget-factory"], name="gtk3-widget-factory")
+    factory = launch_factory(desktop)
     try:
-        desktop.wait_for_window("gtk3-widget-factory", timeout=30)
         settle(1.5)
         gallery = app_by_pid(factory.pid)
         entry = find(gallery, "text")
@@ -155,7 +164,9 @@ def test_a_look_alike_window_receives_nothing(managed_desktop, form_db):
         compile_program(desktop, form_db, "sign up", "--relax-title")
         code, result, _ = replay(desktop, form_db, "sign up", "--param", "P0=Mallory")
         assert code == 3 and result["status"] == "escalated" and result["sent_input"] is False
-        assert "Delete" in result["escalation"]["reason"]
+        submit = len(result["steps"]) - 1      # the last step, seen before the first
+        assert result["escalation"]["step"] == submit and "'Submit' not found" in result["escalation"]["reason"]
+        assert "Delete" in {c["label"] for c in result["escalation"]["candidates"]}
         assert form_fields(invoice) == ("", "", "Ready")
     finally:
         desktop.close_app(process)
@@ -186,9 +197,11 @@ def test_a_shortcut_that_cannot_work_fails_when_it_is_made(managed_desktop, form
     missing = phantom(desktop, "shortcut", "nope", "--db", str(form_db))
     assert missing.returncode == 1 and "no program named" in missing.stderr
     assert len(missing.stderr.strip().splitlines()) == 1 and not missing.stdout
+    compile_program(desktop, form_db, "sign up")
     wrong = phantom(desktop, "shortcut", "sign up", "--db", str(form_db), "--param", "P7=x")
     assert wrong.returncode == 2 and "P7" in wrong.stderr and not wrong.stdout
-    compile_program(desktop, form_db, "sign up")
+    unset = phantom(desktop, "shortcut", "sign up", "--db", str(form_db))
+    assert unset.returncode == 2 and "missing P0" in unset.stderr and not unset.stdout
     line = phantom(desktop, "shortcut", "sign up", "--db", str(form_db), "--param", "P0=Ada")
     assert line.returncode == 0 and line.stdout.startswith("gdbus call --session")
 
@@ -206,3 +219,238 @@ def test_a_replay_while_a_demonstration_is_recorded_is_refused(managed_desktop, 
         assert form_fields(form) == ("", "", "Ready")
     finally:
         desktop.close_app(process)
+
+
+# -- mousepad: a real editor ---------------------------------------------------------------
+
+def mousepad_text(app) -> str:
+    return text_of(find(app, "text"))
+
+
+@pytest.fixture
+def mousepad(managed_desktop, tmp_path):
+    """Mousepad editing a two-line document, with its window in front."""
+    desktop = managed_desktop
+    document = tmp_path / "notes.txt"
+    document.write_text("line one\nline two\n")
+    process = desktop.launch(["mousepad", str(document)], name="mousepad")
+    desktop.wait_for_window("mousepad", timeout=30)
+    settle(1.5)
+    app = app_by_pid(process.pid)
+    yield desktop, app, document
+    desktop.close_app(process)
+
+
+def record(desktop, name: str, actions) -> None:
+    assert phantom(desktop, "record", "start", name).returncode == 0
+    actions()
+    settle(0.8)
+    assert phantom(desktop, "record", "stop").returncode == 0
+
+
+def test_typing_inserts_at_the_caret_and_keeps_the_document(mousepad, user, tmp_path):
+    """Adding an item at the end of the document, twice ("item 1", "item 2":
+    closer than δ, so the field is made a parameter by hand), replayed with a
+    new value: the item is added, nothing the document held is lost."""
+    desktop, app, document = mousepad
+    db = tmp_path / "store.sqlite3"
+    with CaptureProcess(desktop, db) as capture:
+        wait_for_rows(db, "SELECT count(*) FROM snapshots", lambda rows: rows[0][0] > 0,
+                      what="the daemon's first snapshot")
+        for item in ("item 1", "item 2"):
+            def add(item=item):
+                click_into(user, app, "text")
+                user.key("ctrl+End")
+                user.type(item)
+                user.key("Return")
+            record(desktop, "add item", add)
+        assert capture.stop() == 0
+    program = compile_program(desktop, db, "add item")
+    typing = next(s for s in program["steps"] if s["action"] == "type")
+    assert typing["text"] == "item 1" and typing["entry"] == "insert"     # a literal by δ
+    program = compile_program(desktop, db, "add item", "--param", str(typing["index"]))
+    assert [p["samples"] for p in program["parameters"]] == [["item 1", "item 2"]]
+    before = mousepad_text(app)
+    assert before == "line one\nline two\nitem 1\nitem 2\n"
+    code, result, stderr = replay(desktop, db, "add item", "--param", "P0=item 9")
+    assert code == 0, (result, stderr)
+    assert mousepad_text(app) == before + "item 9\n"
+
+
+@pytest.fixture
+def saved_twice(mousepad, user, tmp_path):
+    """Two demonstrations of "save note": Save As (ctrl+shift+s), a file name
+    one letter apart each time (closer than δ), Return."""
+    desktop, app, document = mousepad
+    db = tmp_path / "store.sqlite3"
+    with CaptureProcess(desktop, db) as capture:
+        wait_for_rows(db, "SELECT count(*) FROM snapshots", lambda rows: rows[0][0] > 0,
+                      what="the daemon's first snapshot")
+        for name in ("note-a.txt", "note-b.txt"):
+            def save(name=name):
+                click_into(user, app, "text")
+                user.key("ctrl+shift+s")
+                settle(1.5)
+                user.key("ctrl+a")
+                user.type(str(tmp_path / name))
+                user.key("Return")
+            record(desktop, "save note", save)
+        assert capture.stop() == 0
+    assert (tmp_path / "note-a.txt").exists() and (tmp_path / "note-b.txt").exists()
+    return desktop, app, db
+
+
+def test_a_save_that_hits_replace_is_a_failure_not_a_success(saved_twice, tmp_path):
+    desktop, app, db = saved_twice
+    program = compile_program(desktop, db, "save note")
+    assert program["parameters"] == []             # the names are closer than δ: a fixed literal
+    code, result, stderr = replay(desktop, db, "save note")
+    assert code == 1, (result, stderr)
+    assert result["status"] == "failed" and result["sent_input"] is True
+    assert "left open" in result["escalation"]["reason"]
+    runs = json.loads(phantom(desktop, "runs", "--last", "--db", str(db), "--format", "json").stdout)
+    assert runs[0]["status"] == "failed"
+
+
+def test_a_save_under_a_new_name_is_verified_by_the_title(saved_twice, tmp_path):
+    desktop, app, db = saved_twice
+    draft = compile_program(desktop, db, "save note")
+    typing = next(s for s in draft["steps"] if s["action"] == "type")
+    program = compile_program(desktop, db, "save note", "--param", str(typing["index"]))
+    assert program["end_state"]["title_parameters"] == ["P0"]
+    target = tmp_path / "note-c.txt"
+    code, result, stderr = replay(desktop, db, "save note", "--param", f"P0={target}")
+    assert code == 0, (result, stderr)
+    assert result["verification"] == "end_state" and target.exists()
+
+
+# -- the replay service: two callers at once, and notifications -----------------------------
+
+@pytest.fixture
+def service(managed_desktop, form_db):
+    """`phantom replay-service` on the desktop's session bus, serving a copy
+    of the recorded store with "sign up" compiled."""
+    from support.cli import PHANTOM
+    from testbed.waiting import wait_until
+
+    desktop = managed_desktop
+    compile_program(desktop, form_db, "sign up")
+    process = subprocess.Popen([PHANTOM, "replay-service", "--db", str(form_db), "--idle-timeout", "60"],
+                               env=desktop.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wait_until(lambda: gdbus(desktop, "ListPrograms").returncode == 0, timeout=30,
+               what="the replay service on the bus")
+    yield desktop, form_db
+    process.terminate()
+    process.wait(10)
+
+
+def gdbus(desktop, method: str, *args: str, background: bool = False):
+    argv = ["gdbus", "call", "--session", "--dest", "org.phantom.Replay1", "--object-path",
+            "/org/phantom/Replay1", "--method", f"org.phantom.Replay1.{method}", *args]
+    if background:
+        return subprocess.Popen(argv, env=desktop.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+    return desktop.run(argv, timeout=90)
+
+
+@pytest.mark.parametrize("first", ["dbus", "cli"])
+def test_two_replays_at_once_one_runs_and_the_other_is_busy(service, first):
+    desktop, db = service
+    process, form = launch_form(desktop, "--title", "Form")
+    try:
+        settle(1.0)
+        cli = ["phantom", "replay", "sign up", "--db", str(db), "--format", "json", "--param", "P0=From CLI"]
+        bus = ("Replay", "'sign up'", "{'P0': 'From DBus'}")
+        from support.cli import PHANTOM
+
+        def start_cli():
+            return subprocess.Popen([PHANTOM, *cli[1:]], env=desktop.env, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
+        if first == "dbus":
+            a = gdbus(desktop, *bus, background=True)
+            time.sleep(0.15)
+            b = start_cli()
+        else:
+            b = start_cli()
+            time.sleep(0.15)
+            a = gdbus(desktop, *bus, background=True)
+        bus_out, bus_err = a.communicate(timeout=90)
+        cli_out, cli_err = b.communicate(timeout=90)
+        bus_ok = a.returncode == 0 and "'success'" in bus_out
+        cli_ok = b.returncode == 0
+        assert bus_ok != cli_ok, (bus_out, bus_err, cli_out, cli_err)
+        if bus_ok:
+            assert b.returncode == 5 and "another replay is running" in cli_err
+            winner = "From DBus"
+        else:
+            assert "org.phantom.Error.Busy" in bus_err
+            winner = "From CLI"
+        assert form_fields(form) == (winner, EMAIL, f"Submitted: {winner} <{EMAIL}>")
+    finally:
+        desktop.close_app(process)
+
+
+class NotificationServer:
+    """A stand-in for the desktop's notification daemon: records every
+    Notify call on the test desktop's session bus."""
+
+    def __init__(self) -> None:
+        import asyncio
+        import threading
+
+        self.received: list[tuple[str, str]] = []
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+        assert self._ready.wait(10), "the notification server did not start"
+
+    def _serve(self) -> None:
+        from dbus_fast import NameFlag
+        from dbus_fast.aio import MessageBus
+        from dbus_fast.service import ServiceInterface, dbus_method
+
+        received = self.received
+
+        class Notifications(ServiceInterface):
+            def __init__(self) -> None:
+                super().__init__("org.freedesktop.Notifications")
+
+            @dbus_method()
+            def Notify(self, app: "s", replaces: "u", icon: "s", summary: "s", body: "s",  # noqa: F821
+                       actions: "as", hints: "a{sv}", timeout: "i") -> "u":  # noqa: F821
+                received.append((summary, body))
+                return len(received)
+
+        async def main() -> None:
+            self._bus = await MessageBus().connect()
+            self._bus.export("/org/freedesktop/Notifications", Notifications())
+            await self._bus.request_name("org.freedesktop.Notifications", NameFlag.DO_NOT_QUEUE)
+            self._ready.set()
+            while True:
+                import asyncio
+                await asyncio.sleep(0.1)
+
+        self._loop.run_until_complete(main())
+
+    def close(self) -> None:
+        self._loop.call_soon_threadsafe(self._bus.disconnect)
+
+
+def test_a_shortcut_replay_that_escalates_posts_a_notification(service):
+    from testbed.waiting import wait_until
+
+    desktop, _ = service
+    server = NotificationServer()
+    process, form = launch_form(desktop, "--title", "Form", "--no-submit")
+    try:
+        settle(1.0)
+        answer = gdbus(desktop, "Replay", "'sign up'", "{'P0': 'Nobody'}")
+        assert answer.returncode == 0 and "'escalated'" in answer.stdout, answer.stderr
+        summary, body = wait_until(lambda: server.received[0] if server.received else None,
+                                   timeout=10, what="a desktop notification")
+        assert summary == "Phantom stopped: sign up" and "Submit" in body and "Nothing was sent" in body
+        assert form_fields(form) == ("", "", "Ready")
+    finally:
+        desktop.close_app(process)
+        server.close()
