@@ -8,6 +8,7 @@ import random
 from dataclasses import dataclass
 
 from . import noise
+from .pacing import gap
 from .calendar import Day
 from .desk import Desk
 from .records import DayPlan
@@ -148,15 +149,15 @@ def _run(ws: Workspace, rng: random.Random, item: Item) -> None:
         desk.wait(item.duration_ms)
         assert back is not None
         desk.focus_window(back, via="pointer")
-        noise.gap(desk, rng)
+        gap(desk, rng)
     elif item.kind == "paused":
         _back_to_main(ws, rng)
         desk.outage("paused", "paused by the user", item.duration_ms, "resume")
-        noise.gap(desk, rng)
+        gap(desk, rng)
     elif item.kind == "display_lost":
         _back_to_main(ws, rng)
         desk.outage("display_lost", "lost the connection to X display :0", item.duration_ms, "focus")
-        noise.gap(desk, rng)
+        gap(desk, rng)
 
 
 def _back_to_main(ws: Workspace, rng: random.Random) -> None:

@@ -34,6 +34,9 @@ from typing import Callable
 from compiler.records import Step
 
 from . import noise
+from .browsing import tab_click
+from .guard import note_site, unique_click
+from .pacing import break_session, gap, read
 from .desk import Desk
 from .trees import expand
 from .views import (Tab, View, calc_pdf_dialog, calc_view, gedit_view, slack_view, thunderbird_compose,
@@ -120,8 +123,8 @@ def lead(ws: Workspace, rng: random.Random, kind: str) -> None:
     """Make the action before the next one either absent for > 90 s or a
     click on content."""
     desk = ws.desk
-    if kind == "gap" or not noise.content_click(ws, rng):
-        noise.read(desk, rng, rng.randint(96000, 118000))
+    if kind == "gap" or not unique_click(ws, rng):
+        read(desk, rng, rng.randint(96000, 118000))
     else:
         step_gap(desk, rng)
 
@@ -129,8 +132,8 @@ def lead(ws: Workspace, rng: random.Random, kind: str) -> None:
 def trail(ws: Workspace, rng: random.Random, kind: str) -> None:
     desk = ws.desk
     step_gap(desk, rng)
-    if kind == "gap" or not noise.content_click(ws, rng):
-        noise.read(desk, rng, rng.randint(96000, 118000))
+    if kind == "gap" or not unique_click(ws, rng):
+        read(desk, rng, rng.randint(96000, 118000))
     ws.last_c = None
 
 
@@ -158,12 +161,12 @@ def focus_firefox(ws: Workspace, rng: random.Random) -> None:
 def go_elsewhere(ws: Workspace, rng: random.Random, avoid: tuple[str, ...]) -> None:
     """Follow a link from this page to a page of another ordinary site."""
     before = ws.site
-    if not noise.unique_click(ws, rng):
-        noise.break_session(ws.desk, rng)
+    if not unique_click(ws, rng):
+        break_session(ws.desk, rng)
     site = rng.choice([k for k in SITE_KEYS if k not in avoid and k != before])
     ws.go(ws.new_page(site), site)
-    noise.note_site(ws, before)
-    noise.gap(ws.desk, rng)
+    note_site(ws, before)
+    gap(ws.desk, rng)
 
 
 # -- the routines -------------------------------------------------------------------------------------------
@@ -246,18 +249,18 @@ def run_reopen(ws: Workspace, rng: random.Random, ctx: Context) -> str:
     # Two GitHub pages opened from links into background tabs (middle clicks).
     for _ in range(2):
         desk.wait(rng.randint(1500, 9000))
-        if not noise.unique_click(ws, rng, button=2):
+        if not unique_click(ws, rng, button=2):
             desk.click(resolution="none", button=2)
         ws.background_tab(ws.new_page("github.com"), "github.com")
     target = len(ws.tabs) - 1
-    noise.gap(desk, rng)
+    gap(desk, rng)
     if ws.site == "github.com":
         go_elsewhere(ws, rng, avoid=("github.com",))
     for _ in range(rng.randint(0, 2)):
         step_gap(desk, rng)
-        noise.unique_click(ws, rng)
+        unique_click(ws, rng)
     if ctx.lead_in == "gap":
-        noise.read(desk, rng, rng.randint(30000, 80000))
+        read(desk, rng, rng.randint(30000, 80000))
     else:
         step_gap(desk, rng)
     # The tab click (its title varies) is what precedes the routine.
@@ -349,22 +352,22 @@ def _prepare_firefox(ws: Workspace, rng: random.Random, site: str, page: Page, v
     """Leave Firefox showing `page` (a stable-titled page) before the routine."""
     desk = ws.desk
     focus_firefox(ws, rng)
-    if ws.site != site and not noise.tab_click(ws, rng, site=site):
+    if ws.site != site and not tab_click(ws, rng, site=site):
         before = ws.site
-        if not noise.unique_click(ws, rng):
-            noise.break_session(desk, rng)
+        if not unique_click(ws, rng):
+            break_session(desk, rng)
         ws.go(ws.new_page(site), site)
-        noise.note_site(ws, before)
-    noise.gap(desk, rng)
-    if not noise.unique_click(ws, rng):
-        noise.break_session(desk, rng)
+        note_site(ws, before)
+    gap(desk, rng)
+    if not unique_click(ws, rng):
+        break_session(desk, rng)
     step_gap(desk, rng)
     if via_link:
         desk.click("link", via_link)
         ws.go(page, site)
         step_gap(desk, rng)
-        if not noise.unique_click(ws, rng):
-            noise.break_session(desk, rng)
+        if not unique_click(ws, rng):
+            break_session(desk, rng)
     else:
         ws.go(page, site)
     ws.last_c = None
@@ -381,7 +384,7 @@ def jira_board(rng: random.Random) -> Page:
 def run_weekly(ws: Workspace, rng: random.Random, ctx: Context) -> str:
     desk = ws.desk
     _prepare_firefox(ws, rng, JIRA, jira_board(rng), "Board")
-    noise.gap(desk, rng)
+    gap(desk, rng)
     noise.visit(ws, rng, avoid=frozenset({"firefox", "gnome-terminal-server"}), actions=rng.randint(1, 3))
     elsewhere(ws, rng, {"firefox"})
     lead(ws, rng, ctx.lead_in)
@@ -435,7 +438,7 @@ def standup_page(rng: random.Random) -> Page:
 def run_standup(ws: Workspace, rng: random.Random, ctx: Context) -> str:
     desk = ws.desk
     _prepare_firefox(ws, rng, CALENDAR, standup_page(rng), None)
-    noise.gap(desk, rng)
+    gap(desk, rng)
     noise.visit(ws, rng, avoid=frozenset({"firefox", "gnome-terminal-server"}), actions=rng.randint(1, 2))
     elsewhere(ws, rng, {"firefox"})
     lead(ws, rng, ctx.lead_in)
@@ -455,8 +458,8 @@ def run_standup(ws: Workspace, rng: random.Random, ctx: Context) -> str:
     desk.advance(end)
     before = ws.site
     ws.close_tab()          # leaving the call by closing its tab
-    noise.note_site(ws, before)
-    noise.gap(desk, rng)
+    note_site(ws, before)
+    gap(desk, rng)
     return ""
 
 
@@ -499,7 +502,7 @@ def run_select_copy_close(ws: Workspace, rng: random.Random, ctx: Context) -> st
     desk = ws.desk
     if desk.focus is not ws.editor:
         noise.visit(ws, rng, window=ws.editor, actions=rng.randint(0, 2))
-    noise.read(desk, rng, rng.randint(96000, 118000))
+    read(desk, rng, rng.randint(96000, 118000))
     start = desk.t
     desk.key("ctrl+a")
     step_gap(desk, rng)
@@ -512,7 +515,7 @@ def run_select_copy_close(ws: Workspace, rng: random.Random, ctx: Context) -> st
     ws.doc = 0
     ws.editor_show(modified=False)
     desk.mark("select_copy_close", start)
-    noise.read(desk, rng, rng.randint(96000, 118000))
+    read(desk, rng, rng.randint(96000, 118000))
     ws.last_c = None
     return ""
 

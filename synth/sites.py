@@ -411,3 +411,8 @@ SITES: tuple[Site, ...] = (
 SITE_BY_KEY = {site.key: site for site in SITES}
 SITE_KEYS = tuple(site.key for site in SITES)
 SITE_WEIGHTS = tuple(site.weight for site in SITES)
+
+
+def random_site(rng: random.Random) -> str:
+    """A site key by the sites' weights (through `random.choices`, as always)."""
+    return rng.choices(SITE_KEYS, weights=SITE_WEIGHTS, k=1)[0]

@@ -12,7 +12,7 @@ from .desk import Desk, Window
 from .trees import Spec, spec
 from .views import (Tab, Target, View, calc_pdf_dialog, calc_view, firefox_view, gedit_view,
                     nautilus_view, slack_view, terminal_view, thunderbird_compose, thunderbird_main)
-from .sites import SITE_BY_KEY, SITE_KEYS, SITE_WEIGHTS
+from .sites import SITE_BY_KEY, random_site
 from .world import CALC, FIREFOX, GEDIT, KEEPASS, NAUTILUS, SLACK, TERMINAL, THUNDERBIRD, Page, Site
 
 NEW_TAB = Page("", "New Tab", ())
@@ -155,7 +155,7 @@ class Workspace:
     # -- browser ---------------------------------------------------------------------------------
     def _random_tab(self, site_key: str | None = None) -> Tab:
         rng = self.rng
-        key = site_key or rng.choices(SITE_KEYS, weights=SITE_WEIGHTS, k=1)[0]
+        key = site_key or random_site(rng)
         site = SITE_BY_KEY[key]
         return Tab(key, rng.choice(site.pages)(rng))
 
