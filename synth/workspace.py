@@ -148,6 +148,13 @@ class Workspace:
                               View(KEEPASS, "vault", "Passwords.kdbx - KeePassXC", None, None))
         self.apps = (self.firefox, self.mail, self.editor, self.term, self.sheet, self.files, self.chat)
 
+    def window_of(self, app: str) -> Window:
+        """The main window of an application (by its WM_CLASS class)."""
+        for window in self.apps:
+            if window.app.app == app:
+                return window
+        raise KeyError(app)
+
     @staticmethod
     def _placeholder(app) -> View:
         return View(app, "placeholder", "", None, None)
