@@ -15,7 +15,6 @@ from .views import (Tab, Target, View, calc_pdf_dialog, calc_view, firefox_view,
 from .sites import SITE_BY_KEY, random_site
 from .world import CALC, FIREFOX, GEDIT, KEEPASS, NAUTILUS, SLACK, TERMINAL, THUNDERBIRD, Page, Site
 
-NEW_TAB = Page("", "New Tab", ())
 EXPENSES_SITE = "northwind-intranet.com"
 EXPENSES_LIST = Page("https://expenses.northwind-intranet.com/claims", "My claims - Northwind Expenses",
                      (), "My claims")
@@ -222,12 +221,6 @@ class Workspace:
         self.active = index
         self.desk.wait(self.rng.randint(150, 700))
         self.show()
-
-    def tab_index(self, site_key: str) -> int:
-        for i, tab in enumerate(self.tabs):
-            if tab.site == site_key:
-                return i
-        return -1
 
     # -- mail ----------------------------------------------------------------------------------
     def mail_refresh(self, folder: str | None = None) -> None:
