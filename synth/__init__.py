@@ -29,7 +29,8 @@ from compiler.routines.actions import step_key
 from .calendar import MAX_DAYS, CalendarError, Day, active_days, zone
 from .day import plan_day
 from .records import DayPlan
-from .routines import ROUTINE_BY_NAME, PlantedRoutine, planted
+from .routines import ROUTINE_BY_NAME, planted
+from .script import PlantedRoutine
 
 from core.errors import PhantomError
 

@@ -8,10 +8,13 @@ import random
 from dataclasses import dataclass
 
 from . import noise
+from .pacing import gap
 from .calendar import Day
 from .desk import Desk
 from .records import DayPlan
-from .routines import ROUTINES, Context, RoutineDef, occurrences_before
+from .routines import ROUTINES
+from .script import Routine
+from .staging import Context
 from .rng import derive_rng
 from .workspace import Workspace
 
@@ -23,7 +26,7 @@ class Item:
     at_ms: int
     order: int
     kind: str                 # routine | idle | excluded | paused | display_lost | lunch
-    routine: RoutineDef | None = None
+    routine: Routine | None = None
     context: Context | None = None
     duration_ms: int = 0
 
@@ -65,7 +68,7 @@ def schedule(seed: int, day: Day, days: int, rng: random.Random) -> tuple[list[I
 
     for routine in ROUTINES:
         count = routine.per_day(seed, day.index, days)
-        first = occurrences_before(routine, seed, day.index, days)
+        first = routine.occurrences_before(seed, day.index, days)
         for j in range(count):
             k = first + j
             lead_in = routine.fixed_lead_in or ("gap" if k % 2 == 0 else "content")
@@ -133,7 +136,7 @@ def _run(ws: Workspace, rng: random.Random, item: Item) -> None:
     desk = ws.desk
     if item.kind == "routine":
         assert item.routine is not None and item.context is not None
-        item.routine.run(ws, rng, item.context)
+        item.routine.perform(ws, rng, item.context)
     elif item.kind == "idle":
         _back_to_main(ws, rng)
         desk.wait(item.duration_ms)
@@ -148,15 +151,15 @@ def _run(ws: Workspace, rng: random.Random, item: Item) -> None:
         desk.wait(item.duration_ms)
         assert back is not None
         desk.focus_window(back, via="pointer")
-        noise.gap(desk, rng)
+        gap(desk, rng)
     elif item.kind == "paused":
         _back_to_main(ws, rng)
         desk.outage("paused", "paused by the user", item.duration_ms, "resume")
-        noise.gap(desk, rng)
+        gap(desk, rng)
     elif item.kind == "display_lost":
         _back_to_main(ws, rng)
         desk.outage("display_lost", "lost the connection to X display :0", item.duration_ms, "focus")
-        noise.gap(desk, rng)
+        gap(desk, rng)
 
 
 def _back_to_main(ws: Workspace, rng: random.Random) -> None:

@@ -22,7 +22,7 @@ from .records import (Occurrence, PlannedBlindSpot, PlannedBlob, PlannedInput, P
 from core.a11y.path import clip_name
 from compiler.routines.actions import NAVIGATION_KEYS
 
-from .trees import Tree, expand
+from .trees import Layouts, Tree
 from .views import View
 from .world import MONITORS, App
 
@@ -46,7 +46,6 @@ class Window:
     tree: int | None = None
     tree_ms: int = -10**12
     dirty: bool = True
-    lookup: dict | None = None
     state: dict = field(default_factory=dict)
 
     @property
@@ -83,7 +82,7 @@ class Desk:
         self.element_count = 0
         self.reuse_ms = TREE_REUSE_MS       # a refocused window keeps its walk this long (paced)
         self.last_action_ms = 0       # conservative: any input that may be an action, any focus/title change
-        self._walks: dict[int, tuple] = {}
+        self._layouts = Layouts()
         self._thumbs = THUMBNAILS_PER_DAY
         self._crops = CROPS_PER_DAY
 
@@ -174,34 +173,19 @@ class Desk:
         root = window.view.root
         if root is None:
             raise DeskError(f"{window.app.app} has no accessibility tree")
-        # Re-walking an unchanged view gives the same tree: reuse the layout.
-        cached = self._walks.get(id(root))
-        if cached is not None and cached[0] is root and cached[1] == window.rect:
-            tree = cached[2]
-        else:
-            tree = expand(root, window.app.app, window.rect)
-            self._walks[id(root)] = (root, window.rect, tree)
-            if len(self._walks) > 64:
-                del self._walks[next(iter(self._walks))]
+        tree = self._layouts.walk(root, window.app.app, window.rect)
         walk_ms = self.rng.randint(25, 60) + len(tree.nodes) // 3
         self.trees.append(PlannedTree(ts, tree, walk_ms))
         self.element_count += len(tree.nodes)
         window.tree = len(self.trees) - 1
         window.tree_ms = ts
         window.dirty = False
-        window.lookup = None
         return walk_ms
 
     def node(self, window: Window, role: str, label: str) -> int:
-        if window.tree is None:
-            raise DeskError(f"{window.app.app} has no walked tree")
-        if window.lookup is None:
-            lookup: dict[tuple[str, str], int] = {}
-            for index, node in enumerate(self.trees[window.tree].tree.nodes):
-                lookup.setdefault((node.role, node.name or node.labelled_by or ""), index)
-            window.lookup = lookup
-        index = window.lookup.get((role, clip_name(label)))
-        if index is None:
+        """Index of the element in the window's current tree."""
+        index = self.tree_of(window).find(role, clip_name(label))
+        if index < 0:
             raise DeskError(f"{window.app.app}: no {role} {label!r} in the current tree ({window.view.kind})")
         return index
 
@@ -275,7 +259,6 @@ class Desk:
         old_title = window.view.title
         window.view = view
         window.dirty = True
-        window.lookup = None
         if window is not self.focus or self.excluded_since is not None or not self.awake:
             return
         ts = self.t
@@ -288,7 +271,6 @@ class Desk:
         """The focused window's children changed without a title change: the
         worker re-walks it; the next snapshot carries the new tree."""
         window.dirty = True
-        window.lookup = None
         if window is self.focus and window.app.accessible and self.awake:
             self._walk(window, self.t)
 

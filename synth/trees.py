@@ -2,11 +2,13 @@
 coordinates and walked breadth-first the way the capturer's walker does
 (`core.a11y.tree.walk`): at most 400 nodes, top-level window
 segment without a name, `[@label=…]` for unnamed labelled fields, sibling
-indices only where role and name repeat."""
+indices only where role and name repeat. `Tree.find` is the one search by
+role and label (the desk resolves clicks with it); `Layouts` reuses the
+walk of a view shown again."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -94,13 +96,19 @@ class Tree:
     nodes: tuple[UiNode, ...]
     truncated: str | None
     rect: tuple[int, int, int, int]
+    _first: dict[str, dict[str, int]] = field(default_factory=dict, compare=False, repr=False)
 
     def find(self, role: str, label: str) -> int:
-        """Index of the first node with this role and label; -1 if absent."""
-        for index, node in enumerate(self.nodes):
-            if node.role == role and (node.name or node.labelled_by or "") == label:
-                return index
-        return -1
+        """Index of the first node with this role and label; -1 if absent.
+        The index (role -> label -> node) is built at the first search and
+        lives as long as the tree; string keys keep it out of the cyclic GC's
+        way."""
+        first = self._first
+        if not first:
+            for index, node in enumerate(self.nodes):
+                first.setdefault(node.role, {}).setdefault(node.name or node.labelled_by or "", index)
+        by_label = first.get(role)
+        return -1 if by_label is None else by_label.get(label, -1)
 
     def require(self, role: str, label: str) -> int:
         index = self.find(role, label)
@@ -206,3 +214,22 @@ def expand(root: Spec, app: str, rect: tuple[int, int, int, int], max_nodes: int
         if truncated:
             break
     return Tree(app, tuple(nodes), truncated, rect)
+
+
+class Layouts:
+    """The trees of recently walked views: re-walking an unchanged view (the
+    same spec object at the same place) gives the same tree, so its layout
+    is reused. Keyed by the spec's identity; the oldest of 64 goes first."""
+
+    def __init__(self) -> None:
+        self._trees: dict[int, tuple[Spec, tuple[int, int, int, int], Tree]] = {}
+
+    def walk(self, root: Spec, app: str, rect: tuple[int, int, int, int]) -> Tree:
+        cached = self._trees.get(id(root))
+        if cached is not None and cached[0] is root and cached[1] == rect:
+            return cached[2]
+        tree = expand(root, app, rect)
+        self._trees[id(root)] = (root, rect, tree)
+        if len(self._trees) > 64:
+            del self._trees[next(iter(self._trees))]
+        return tree

@@ -217,7 +217,6 @@ CALC_FORMAT = ("Bold", "Italic", "Underline", "Align Left", "Align Center", "Ali
                "Background Color", "Font Color")
 CALC_COLS = "ABCDEFGHIJKLMN"
 CALC_ROWS = 26
-RESERVED_CELLS = frozenset({"D14", "A1"})
 RESERVED_SHEET = "Weekly"
 SHEETS = ("Sheet1", "Summary", "Data", "Weekly")
 

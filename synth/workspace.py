@@ -12,10 +12,9 @@ from .desk import Desk, Window
 from .trees import Spec, spec
 from .views import (Tab, Target, View, calc_pdf_dialog, calc_view, firefox_view, gedit_view,
                     nautilus_view, slack_view, terminal_view, thunderbird_compose, thunderbird_main)
-from .sites import SITE_BY_KEY, SITE_KEYS, SITE_WEIGHTS
+from .sites import SITE_BY_KEY, random_site
 from .world import CALC, FIREFOX, GEDIT, KEEPASS, NAUTILUS, SLACK, TERMINAL, THUNDERBIRD, Page, Site
 
-NEW_TAB = Page("", "New Tab", ())
 EXPENSES_SITE = "northwind-intranet.com"
 EXPENSES_LIST = Page("https://expenses.northwind-intranet.com/claims", "My claims - Northwind Expenses",
                      (), "My claims")
@@ -148,6 +147,13 @@ class Workspace:
                               View(KEEPASS, "vault", "Passwords.kdbx - KeePassXC", None, None))
         self.apps = (self.firefox, self.mail, self.editor, self.term, self.sheet, self.files, self.chat)
 
+    def window_of(self, app: str) -> Window:
+        """The main window of an application (by its WM_CLASS class)."""
+        for window in self.apps:
+            if window.app.app == app:
+                return window
+        raise KeyError(app)
+
     @staticmethod
     def _placeholder(app) -> View:
         return View(app, "placeholder", "", None, None)
@@ -155,7 +161,7 @@ class Workspace:
     # -- browser ---------------------------------------------------------------------------------
     def _random_tab(self, site_key: str | None = None) -> Tab:
         rng = self.rng
-        key = site_key or rng.choices(SITE_KEYS, weights=SITE_WEIGHTS, k=1)[0]
+        key = site_key or random_site(rng)
         site = SITE_BY_KEY[key]
         return Tab(key, rng.choice(site.pages)(rng))
 
@@ -215,12 +221,6 @@ class Workspace:
         self.active = index
         self.desk.wait(self.rng.randint(150, 700))
         self.show()
-
-    def tab_index(self, site_key: str) -> int:
-        for i, tab in enumerate(self.tabs):
-            if tab.site == site_key:
-                return i
-        return -1
 
     # -- mail ----------------------------------------------------------------------------------
     def mail_refresh(self, folder: str | None = None) -> None:

@@ -52,7 +52,6 @@ SLACK = App("slack", "slack.Slack", "/usr/lib/slack/slack", "Slack")
 KEEPASS = App("keepassxc", "keepassxc.KeePassXC", "/usr/bin/keepassxc", "KeePassXC",
               excluded_by="password managers")
 
-DESKTOP_APPS = (FIREFOX, THUNDERBIRD, GEDIT, TERMINAL, CALC, NAUTILUS, SLACK)
 ACCOUNT = "alex.brandt@northwind.example"
 USER = "alex"
 HOST = "workstation"
