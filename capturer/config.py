@@ -122,11 +122,16 @@ use_default_exclusions = true
 
 
 def load_config(path: Path | None = None) -> Config:
-    """Read and validate the config file; defaults when it does not exist."""
+    """Read and validate the config file; defaults when the usual one does not
+    exist (a file named explicitly must exist: a typo must not silently drop
+    the person's exclusion rules)."""
+    explicit = path is not None
     path = path or config_path()
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
+        if explicit:
+            raise ConfigError(f"{path}: no such config file") from None
         return Config()
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read ({exc})") from None

@@ -5,12 +5,15 @@ can cause ends here as one line on stderr and a non-zero exit."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from core.errors import PhantomError
 
 from .errors import EXIT_USAGE, CliError
+
+EXIT_INTERNAL = 70  # sysexits' EX_SOFTWARE
 
 
 class _Parser(argparse.ArgumentParser):
@@ -63,6 +66,13 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
+    except Exception as exc:  # noqa: BLE001 - the promise: one line, never a traceback
+        if os.environ.get("PHANTOM_DEBUG"):
+            raise
+        detail = " ".join(str(exc).split())[:200]
+        print(f"phantom: internal error ({exc.__class__.__name__}: {detail}); this is a bug — "
+              "run again with PHANTOM_DEBUG=1 for the traceback", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

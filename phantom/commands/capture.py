@@ -86,9 +86,16 @@ def _ensure_config_file(explicit: Path | None) -> None:
 
     path = explicit or config_path()
     if explicit is None and not path.exists():
+        # The rules name the applications the person keeps private: 0600 in
+        # a 0700 directory, whatever the umask.
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(DEFAULT_CONFIG_TEXT, encoding="utf-8")
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                os.fchmod(fd, 0o600)
+                os.write(fd, DEFAULT_CONFIG_TEXT.encode("utf-8"))
+            finally:
+                os.close(fd)
         except OSError:
             pass
 

@@ -60,7 +60,10 @@ def write_atomically(path: Path, data: bytes) -> None:
     directory = path.resolve().parent
     if not directory.is_dir():
         raise CliError(f"cannot write {path}: {directory} is not a directory")
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    except OSError as exc:
+        raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
