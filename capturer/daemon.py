@@ -21,12 +21,11 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from core.errors import PhantomError
-
 from .blind_spots import BlindSpots
 from .count_writer import CountWriter
 from core.clock import now_ms, zone_at
 from .config import Config
+from .control import CaptureControlError, PauseListeners, check_recording_name
 from .input_counts import TEXT_GAP_MS, InputCount, InputCounter
 from .notify import Notifier
 from .privacy import WindowIdentity, first_matching_rule
@@ -47,11 +46,6 @@ REDACT_CACHE_S = 2.0
 HIT_TEST_BUDGET_S = 0.5
 RECONNECT_BACKOFF_S = (0.5, 1, 2, 4, 8, 15, 30)
 IDLE_HEARTBEAT_FACTOR = 5
-
-
-class CaptureControlError(PhantomError):
-    """A control request (pause, record…) that cannot be honoured now; its
-    code says why (invalid_name, already_recording, paused, not_recording)."""
 
 
 @dataclass
@@ -120,7 +114,7 @@ class CaptureDaemon:
         self._checkpoint_handle: asyncio.TimerHandle | None = None
         self._last_watchdog = 0.0
         self._dbus = None
-        self.on_paused_changed = None  # set by the D-Bus service
+        self.pause_listeners = PauseListeners()
 
     # -- lifecycle ------------------------------------------------------------
     async def run(self) -> int:
@@ -550,9 +544,7 @@ class CaptureDaemon:
         return True
 
     def start_recording(self, name: str) -> int:
-        name = name.strip()
-        if not name or len(name) > 200 or any(ord(c) < 32 for c in name):
-            raise CaptureControlError("a recording name is 1–200 printable characters", code="invalid_name")
+        name = check_recording_name(name)
         if self.state.recording is not None:
             raise CaptureControlError(f"already recording {self.state.recording.name!r}; stop it first",
                                       code="already_recording")
@@ -620,9 +612,16 @@ class CaptureDaemon:
         status = self.status()
         return f"{status['state']}: {status['snapshots']} snapshots, {status['input_events']} input rows"
 
+    @property
+    def paused(self) -> bool:
+        return self.state.paused
+
+    @property
+    def recording_name(self) -> str | None:
+        return self.state.recording.name if self.state.recording else None
+
     def _paused_changed(self) -> None:
-        if self.on_paused_changed is not None:
-            self.on_paused_changed(self.state.paused)
+        self.pause_listeners.notify(self.state.paused)
 
     def _stored_pause_state(self) -> bool:
         try:
@@ -766,7 +765,7 @@ class CaptureDaemon:
         try:
             from .dbus_service import CaptureBusService
 
-            service = CaptureBusService(self)
+            service = CaptureBusService(self, self.pause_listeners.subscribe)
             await service.start()
             self._dbus = service
         except Exception as exc:  # noqa: BLE001 - capture runs without its control channel
