@@ -140,7 +140,7 @@ class CaptureSession:
         self.input = InputPath(loop, self.writer, self.a11y, self.pictures, state=lambda: self.state,
                                observe=self._decide,
                                recording_id=lambda: self.control.recording_id)
-        self._bus = None
+        self._bus = None  # the D-Bus service, once exported (not without a session bus)
 
     # -- lifecycle ------------------------------------------------------------------
     async def start(self, *, control_bus: bool) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from core.store import BlobRow, StoreWriter
 
 from .config import Config
-from .privacy import WindowIdentity, first_matching_rule
+from .privacy import excluding_rule
 from .sources.base import DisplayLost, EncodedImage, Monitor, Rect
 from .supervisor import DisplaySupervisor
 
@@ -78,8 +78,7 @@ class Pictures:
         windows = self._display.windows
         if windows is not None:
             for window in windows.visible_windows():
-                if first_matching_rule(self._exclusions, WindowIdentity(
-                        window.app, window.wm_class, window.title, window.executable or "")):
+                if excluding_rule(self._exclusions, window):
                     rects.append((window.x, window.y, window.width, window.height))
         self._redact_cache = (now, rects)
         return rects

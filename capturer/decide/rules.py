@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from ..privacy import WindowIdentity, first_matching_rule
+from ..privacy import excluding_rule
 from ..sources.base import WindowInfo
 from .observations import (AccessibilityAnswer, AccessibilityBus, DisplayBack, DisplayGone, FocusMoved,
                            InputSeen, Observation, Pause, Resume, SourceFailed, Started, Tick, TitleSeen,
@@ -68,8 +68,7 @@ class _Decision:
         """`window` has focus: decide, at every change, whether it is
         excluded (a blind spot, no snapshot, no input, nothing read) or
         captured (a snapshot with this trigger)."""
-        rule = first_matching_rule(self.rules.exclusions, WindowIdentity(
-            window.app, window.wm_class, window.title, window.executable or ""))
+        rule = excluding_rule(self.rules.exclusions, window)
         self.change(focus=window)
         if rule is not None:
             if not bursts_closed:
