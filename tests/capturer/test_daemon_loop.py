@@ -44,19 +44,24 @@ async def script(daemon: CaptureDaemon, desktop: FakeDesktop) -> None:
     desktop.click(150, 100)
     await until(lambda: session.input.clicks == 1, "the click row")
 
+    assert desktop.accessibility.target == FORM and desktop.connection.watched == FORM.window_id
+
     desktop.focus_on(VAULT)
     await until(lambda: session.state.excluded_by is not None, "the vault to be excluded")
+    assert desktop.accessibility.target is None    # nothing of an excluded window is read
     desktop.type("secret")
     desktop.click(300, 300)
     desktop.focus_on(FORM)
     await until(lambda: session.snapshots.written == 2, "the form's second focus snapshot")
 
     assert session.control.pause()
+    assert desktop.accessibility.target is None and session.control.status()["state"] == "paused"
     desktop.type("unseen")
     desktop.focus_on(NOTES)
     await asyncio.sleep(0.2)                 # a poll and an input batch while paused
     assert await session.control.resume()    # the resume snapshot is written before it returns
     assert session.snapshots.written == 3
+    assert desktop.accessibility.target == NOTES and desktop.connection.watched == NOTES.window_id
     desktop.type("xy")
     await until(lambda: session.input.counter.open_counts(), "the notes burst")
     daemon.request_stop()

@@ -27,10 +27,11 @@ class FakeDesktop:
         self.listener: FakeInput | None = None
         self.listeners_made = 0
         self.screen_fails = False
+        self.accessibility = FakeAccessibility()
 
     def sources(self) -> Sources:
         return Sources(windows=self._connect, screen=self._screen, input=self._input,
-                       accessibility=lambda writer, config: FakeAccessibility())
+                       accessibility=lambda writer, config: self.accessibility)
 
     # -- the script ---------------------------------------------------------------
     def focus_on(self, window: WindowInfo) -> None:
