@@ -3,7 +3,8 @@ while it grows (checkpoints under a stable row id, so a crash loses at most
 half a second) and finally when it closes. A text burst waits, briefly, for
 the answer to "which field did this go into?" before its final row; its
 text is kept only inside a recording and only for a known, non-password
-field."""
+field. Each call says which monitor a count belongs to (`MonitorOf`): the
+caller knows which window the input went to."""
 
 from __future__ import annotations
 
@@ -11,16 +12,17 @@ import asyncio
 from collections.abc import Callable
 from concurrent.futures import Future
 
-from .input_counts import FieldRef, InputCount
 from core.store import InputEventRow, Replace, StoreWriter
 
+from .input_counts import FieldRef, InputCount
+
 FIELD_ANSWER_BUDGET_S = 0.5
+MonitorOf = Callable[[InputCount], int]
 
 
 class CountWriter:
-    def __init__(self, writer: StoreWriter, monitor_of: Callable[[InputCount], int]) -> None:
+    def __init__(self, writer: StoreWriter) -> None:
         self._writer = writer
-        self._monitor_of = monitor_of
         self._fields: dict[int, Future] = {}      # burst seq -> pending field answer
         self._rows: dict[int, int] = {}           # burst seq -> input_events row id
         self._written: dict[int, tuple] = {}      # burst seq -> (count, end) last written
@@ -32,25 +34,27 @@ class CountWriter:
         """The field a text burst went into will be answered by `answer`."""
         self._fields[seq] = answer
 
-    def write(self, counts: list[InputCount], recording_id: int | None) -> None:
+    def write(self, counts: list[InputCount], recording_id: int | None, monitor_of: MonitorOf) -> None:
         """Final rows for closed bursts and runs."""
         for count in counts:
             answer = self._fields.pop(count.burst, None) if count.kind == "text" else None
+            monitor = monitor_of(count)
             if answer is None or answer.done():
                 self._store(count, answer.result() if answer is not None else None, recording_id,
-                            final=True)
+                            monitor, final=True)
                 continue
-            task = asyncio.ensure_future(self._store_when_answered(count, answer, recording_id))
+            task = asyncio.ensure_future(self._store_when_answered(count, answer, recording_id, monitor))
             self.track(task)
 
-    def checkpoint(self, growing: list[InputCount], recording_id: int | None) -> None:
+    def checkpoint(self, growing: list[InputCount], recording_id: int | None,
+                   monitor_of: MonitorOf) -> None:
         """Rows for bursts still growing, rewritten only when they changed."""
         for count in growing:
             if self._written.get(count.burst) == (count.count, count.end_ms):
                 continue
             answer = self._fields.get(count.burst)
             field = answer.result() if answer is not None and answer.done() else None
-            self._store(count, field, recording_id, final=False)
+            self._store(count, field, recording_id, monitor_of(count), final=False)
 
     def track(self, task: asyncio.Task) -> None:
         """Keep a task that will write a row, so shutdown can wait for it."""
@@ -66,16 +70,16 @@ class CountWriter:
                 task.cancel()
 
     async def _store_when_answered(self, count: InputCount, answer: Future,
-                                   recording_id: int | None) -> None:
+                                   recording_id: int | None, monitor: int) -> None:
         try:
             field = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(answer)),
                                            FIELD_ANSWER_BUDGET_S)
         except Exception:  # noqa: BLE001 - no answer in time: the field stays unknown
             field = None
-        self._store(count, field, recording_id, final=True)
+        self._store(count, field, recording_id, monitor, final=True)
 
-    def _store(self, count: InputCount, field: FieldRef | None, recording_id: int | None, *,
-               final: bool) -> None:
+    def _store(self, count: InputCount, field: FieldRef | None, recording_id: int | None,
+               monitor: int, *, final: bool) -> None:
         keep = recording_id is not None and field is not None and not field.secret
         seq = count.burst
         row_id = self._rows.get(seq) if seq is not None else None
@@ -83,7 +87,7 @@ class CountWriter:
         if row_id is None:
             row_id = self._writer.ids.next("input_events")
         row = InputEventRow(
-            id=row_id, ts_ms=count.start_ms, end_ms=count.end_ms, monitor=self._monitor_of(count),
+            id=row_id, ts_ms=count.start_ms, end_ms=count.end_ms, monitor=monitor,
             kind=count.kind, count=count.count, key=count.key, x=count.x, y=count.y,
             element_id=field.element_id if field else None, recording_id=recording_id,
             text=count.text if keep else None)

@@ -10,21 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import io
-from dataclasses import dataclass
 
-from .x11 import Monitor
-
-
-@dataclass(frozen=True, slots=True)
-class EncodedImage:
-    """An encoded image ready to store as a content-addressed blob."""
-
-    sha256: str
-    kind: str
-    media_type: str
-    width: int
-    height: int
-    data: bytes
+from .base import EncodedImage, Monitor
 
 
 class ScreenSource:

@@ -13,49 +13,12 @@ PropertyNotify. Any sign that the X server went away is raised as
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from Xlib import X, Xatom, display, error
 
+from .base import DisplayLost, Monitor, WindowInfo
 
-class DisplayLost(ConnectionError):
-    """The X server is gone (or never answered)."""
-
-
-@dataclass(frozen=True, slots=True)
-class WindowInfo:
-    """A top-level client window as the capturer sees it."""
-
-    window_id: int
-    app: str
-    wm_class: str
-    pid: int | None
-    executable: str | None
-    title: str
-    x: int
-    y: int
-    width: int
-    height: int
-
-    @property
-    def center(self) -> tuple[int, int]:
-        return self.x + self.width // 2, self.y + self.height // 2
-
-
-@dataclass(frozen=True, slots=True)
-class Monitor:
-    """One monitor's rectangle in root coordinates."""
-
-    index: int
-    name: str
-    x: int
-    y: int
-    width: int
-    height: int
-    primary: bool
-
-    def contains(self, px: int, py: int) -> bool:
-        return self.x <= px < self.x + self.width and self.y <= py < self.y + self.height
+__all__ = ["DisplayLost", "Monitor", "WindowInfo", "X11Source"]
 
 
 _FOCUS_MASK = X.FocusChangeMask | X.EnterWindowMask
