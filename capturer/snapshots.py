@@ -2,11 +2,17 @@
 window's accessibility context (tree, URL) if the worker answers within
 80 ms, a thumbnail when one is due, and the row. What the worker answered
 goes back to the rules (an unreadable window is a blind spot), and so does
-a window that has gone before its heartbeat."""
+a window that has gone before its heartbeat.
+
+Every input row names the snapshot of the window that received it, so a
+snapshot's id is taken the moment the rules ask for it (`reserve`), before
+the accessibility wait, and the latest submitted id per window is kept:
+an input row never names a snapshot row the writer has not been given."""
 
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future
 
@@ -21,7 +27,9 @@ from .supervisor import DisplaySupervisor
 A11Y_CONTEXT_BUDGET_S = 0.08
 # Readers should see a change of window within milliseconds, not at the
 # writer's next commit.
-URGENT_TRIGGERS = ("focus", "title")
+URGENT_TRIGGERS = ("focus", "title", "input")
+# Windows whose latest snapshot id is remembered.
+REMEMBERED_WINDOWS = 128
 
 
 class SnapshotWriter:
@@ -37,8 +45,40 @@ class SnapshotWriter:
         self._observe = observe
         self._loop = loop
         self.written = 0
+        self._submitted: OrderedDict[tuple, int] = OrderedDict()   # window key -> snapshot id
+        self._pending: dict[tuple, asyncio.Event] = {}
 
-    async def write(self, op: WriteSnapshot) -> None:
+    def reserve(self, op: WriteSnapshot) -> int:
+        """Take the snapshot's id now; `write(op, id)` writes it."""
+        self._pending.setdefault(op.window.key, asyncio.Event())
+        return self._writer.ids.next("snapshots")
+
+    def submitted_id(self, window: WindowInfo | None) -> int | None:
+        """The id of the latest snapshot row of `window` the writer was given."""
+        return self._submitted.get(window.key) if window is not None else None
+
+    async def id_for(self, window: WindowInfo, budget: float) -> int | None:
+        """`submitted_id`, after waiting up to `budget` for a snapshot of
+        `window` that is being written."""
+        pending = self._pending.get(window.key)
+        if pending is not None:
+            try:
+                await asyncio.wait_for(pending.wait(), budget)
+            except asyncio.TimeoutError:
+                pass
+        return self.submitted_id(window)
+
+    async def write(self, op: WriteSnapshot, snapshot_id: int | None = None) -> None:
+        if snapshot_id is None:
+            snapshot_id = self.reserve(op)
+        try:
+            await self._write(op, snapshot_id)
+        finally:
+            event = self._pending.pop(op.window.key, None)
+            if event is not None:
+                event.set()
+
+    async def _write(self, op: WriteSnapshot, snapshot_id: int) -> None:
         window = op.window
         if op.focused:
             context = await self._context(window)
@@ -56,11 +96,16 @@ class SnapshotWriter:
         screenshot = self._pictures.thumbnail(op.monitor, now)
         offset, zone = zone_at(now)
         row = SnapshotRow(
-            id=self._writer.ids.next("snapshots"), ts_ms=now, utc_offset_min=offset, tz_name=zone,
+            id=snapshot_id, ts_ms=now, utc_offset_min=offset, tz_name=zone,
             monitor=op.monitor.index, trigger=op.trigger, app=window.app, wm_class=window.wm_class,
             pid=window.pid, executable=window.executable, title=window.title, url=context.url,
-            idle=int(op.idle), focused=int(op.focused), screenshot=screenshot, tree_id=context.tree_id)
+            idle=int(op.idle), focused=int(op.focused), screenshot=screenshot, tree_id=context.tree_id,
+            window_id=window.window_id)
         self._writer.submit(row, urgent=op.trigger in URGENT_TRIGGERS)
+        self._submitted[window.key] = snapshot_id
+        self._submitted.move_to_end(window.key)
+        while len(self._submitted) > REMEMBERED_WINDOWS:
+            self._submitted.popitem(last=False)
         self.written += 1
 
     async def _context(self, window: WindowInfo) -> A11yContext:

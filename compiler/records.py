@@ -74,6 +74,8 @@ class InputEvent(NamedTuple):
     recording_id: int | None
     text: str | None          # only inside an opted-in recording
     crop: str | None = None   # clicks: sha256 of the click-target crop blob
+    snapshot_id: int | None = None  # the snapshot of the window that received it, when the source says
+    field_chars: int | None = None  # text inside a recording: characters the field held before
 
 
 class BlindSpot(NamedTuple):
@@ -188,13 +190,16 @@ class ClickTarget:
 
 @dataclass(frozen=True, slots=True)
 class Interruption:
-    """A short detour (A→B→A, B at most 20 s) folded into A."""
+    """A short detour (A→B→A, B at most 20 s) folded into A. Input made
+    during the detour is the detour's own, not the host frame's."""
 
     app: str
     site: str | None
     start_ms: int
     end_ms: int
     snapshots: tuple[int, ...]
+    input: "InputVolume | None" = None     # None: no input during the detour
+    input_ids: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

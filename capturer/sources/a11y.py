@@ -84,7 +84,7 @@ class AccessibilityWorker:
         Asked a moment after a burst's first key and retried briefly: the
         daemon sees a key as the X server delivers it, which can be before the
         application has moved focus for the key before it (Tab, a click)."""
-        return self._submit(lambda: self._reads.focused_field(window, self._target), window,
+        return self._submit(lambda: self._reads.focused_field(window), window,
                             lambda status: None, delay_ms=FIELD_QUERY_DELAY_MS,
                             retries=FIELD_QUERY_RETRIES)
 
@@ -92,7 +92,7 @@ class AccessibilityWorker:
         return self._submit(lambda: self._reads.context(window, self._target), window, A11yContext)
 
     def hit_test(self, window: WindowInfo, x: int, y: int) -> Future:
-        return self._submit(lambda: self._reads.hit_test(window, self._target, x, y), window,
+        return self._submit(lambda: self._reads.hit_test(window, x, y), window,
                             lambda status: HitResult(None, "none"))
 
     def _submit(self, read: Callable[[], object], window: WindowInfo,

@@ -18,7 +18,10 @@ class DisplayLost(ConnectionError):
 
 @dataclass(frozen=True, slots=True)
 class WindowInfo:
-    """A top-level client window as the capturer sees it."""
+    """A top-level client window as the capturer sees it. X reuses window
+    ids: `generation` counts how often this id was destroyed or unmapped
+    before, and with the owning pid it tells a new client with an old id
+    from the window that had it (`key`)."""
 
     window_id: int
     app: str
@@ -30,10 +33,16 @@ class WindowInfo:
     y: int
     width: int
     height: int
+    generation: int = 0
 
     @property
     def center(self) -> tuple[int, int]:
         return self.x + self.width // 2, self.y + self.height // 2
+
+    @property
+    def key(self) -> tuple[int, int, int | None]:
+        """What makes two descriptions one window: X id, generation, pid."""
+        return self.window_id, self.generation, self.pid
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +88,9 @@ class HitResult:
 
     element_id: int | None
     resolution: str              # exact | tolerance | zone | none
+    role: str | None = None      # the element, inline (what the store keeps with the click)
+    name: str | None = None
+    path: str | None = None
 
 
 Rect = tuple[int, int, int, int]

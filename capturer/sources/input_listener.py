@@ -38,6 +38,7 @@ class RawKey:
     # Set by the daemon on a key that may start a text burst: the pending
     # question "which field has focus?", asked the moment the key arrived.
     field_query: object = None
+    window_id: int | None = None     # the client window that had the keyboard
 
     @property
     def printable(self) -> bool:
@@ -51,6 +52,7 @@ class RawClick:
     x: int
     y: int
     button: int
+    window_id: int | None = None     # the client window under the pointer
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,20 +61,27 @@ class RawScroll:
     x: int
     y: int
     steps: int
+    window_id: int | None = None
 
 
 class InputListener:
     """Starts pynput's keyboard and mouse listeners; `deliver` is called from
-    their threads with RawKey / RawClick / RawScroll values."""
+    their threads with RawKey / RawClick / RawScroll values, each naming the
+    window that received it (`receiver.py`)."""
 
     def __init__(self, deliver: Callable[[object], None]) -> None:
         self._deliver = deliver
         self._held: set[str] = set()
         self._keyboard = None
         self._mouse = None
+        self._probe = None
 
     def start(self) -> None:
         from pynput import keyboard, mouse  # lazy: needs DISPLAY
+
+        from .receiver import ReceiverProbe
+
+        self._probe = ReceiverProbe()
 
         self._keyboard = keyboard.Listener(on_press=self._on_press, on_release=self._on_release)
         self._mouse = mouse.Listener(on_click=self._on_click, on_scroll=self._on_scroll)
@@ -90,6 +99,9 @@ class InputListener:
                     pass
         self._keyboard = self._mouse = None
         self._held.clear()
+        if self._probe is not None:
+            self._probe.close()
+            self._probe = None
 
     def alive(self) -> bool:
         return all(listener is not None and listener.is_alive()
@@ -102,7 +114,10 @@ class InputListener:
             self._held.add(modifier)
             return
         name, char = _describe_key(key)
-        self._deliver(RawKey(now_ms(), name, char, frozenset(self._held)))
+        ts = now_ms()
+        probe = self._probe
+        self._deliver(RawKey(ts, name, char, frozenset(self._held),
+                             window_id=probe.keyboard_window() if probe else None))
 
     def _on_release(self, key, *_injected) -> None:
         modifier = _modifier_of(key)
@@ -111,10 +126,14 @@ class InputListener:
 
     def _on_click(self, x, y, button, pressed, *_injected) -> None:
         if pressed:
-            self._deliver(RawClick(now_ms(), int(x), int(y), _button_number(button)))
+            ts, probe = now_ms(), self._probe
+            self._deliver(RawClick(ts, int(x), int(y), _button_number(button),
+                                   probe.window_at(x, y) if probe else None))
 
     def _on_scroll(self, x, y, dx, dy, *_injected) -> None:
-        self._deliver(RawScroll(now_ms(), int(x), int(y), max(1, abs(int(dx)) + abs(int(dy)))))
+        ts, probe = now_ms(), self._probe
+        self._deliver(RawScroll(ts, int(x), int(y), max(1, abs(int(dx)) + abs(int(dy))),
+                                probe.window_at(x, y) if probe else None))
 
 
 def _modifier_of(key) -> str | None:

@@ -24,11 +24,15 @@ class CompileOptions:
 
 
 def compile_capture(capture: Capture, options: CompileOptions) -> Document:
-    runs = segment.runs(capture.snapshots)
-    attribution = attribute.attribute(capture.snapshots, capture.inputs)
+    # Snapshots taken only to name the window that got input without focus
+    # anchor input rows; they earn no dwell and open no frame.
+    stream = tuple(s for s in capture.snapshots if not attribute.anchor_only(s))
+    runs = segment.runs(stream)
+    attribution = attribute.attribute_linked(stream, {s.id: s for s in capture.snapshots},
+                                             capture.inputs)
     frames = build.build_frames(flicker.fold(runs), attribution)
     return Document(
-        coverage=coverage.coverage(runs, capture.snapshots, capture.blind_spots),
+        coverage=coverage.coverage(runs, stream, capture.blind_spots),
         frames=frames,
         blind_spots=blind.blind_spots(capture, frames, attribution),
         provenance=provenance.provenance(capture, options.zone),

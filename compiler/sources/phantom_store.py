@@ -19,6 +19,10 @@ _SNAPSHOTS = ("SELECT id, ts_ms, utc_offset_min, tz_name, monitor, trigger, app,
 _INPUTS = ("SELECT id, ts_ms, end_ms, monitor, kind, count, key, x, y, resolution, element_id, "
            "recording_id, text, crop FROM input_events "
            "WHERE ts_ms >= ? AND ts_ms < ? ORDER BY ts_ms, id")
+# Store v3 input rows also name the snapshot of the window that received them.
+_INPUTS_V3 = ("SELECT id, ts_ms, end_ms, monitor, kind, count, key, x, y, resolution, element_id, "
+              "recording_id, text, crop, snapshot_id, field_chars FROM input_events "
+              "WHERE ts_ms >= ? AND ts_ms < ? ORDER BY ts_ms, id")
 _ELEMENTS = ("SELECT id, role, name, labelled_by, path FROM elements WHERE id IN "
              "(SELECT element_id FROM input_events WHERE ts_ms >= ? AND ts_ms < ? "
              "AND element_id IS NOT NULL) ORDER BY id")
@@ -49,13 +53,13 @@ def read(connection: apsw.Connection, since_ms: int, until_ms: int) -> Capture:
     window = (since_ms, until_ms)
     connection.execute("BEGIN")
     try:
+        version = int(connection.pragma("user_version"))
         snapshot_rows = connection.execute(_SNAPSHOTS, window).fetchall()
-        input_rows = connection.execute(_INPUTS, window).fetchall()
+        input_rows = connection.execute(_INPUTS_V3 if version >= 3 else _INPUTS, window).fetchall()
         element_rows = connection.execute(_ELEMENTS, window).fetchall()
         blind_rows = connection.execute(_BLIND, (until_ms, until_ms, since_ms)).fetchall()
         run_rows = (connection.execute(_RUNS, (until_ms, until_ms, since_ms)).fetchall()
                     if _has_table(connection, "replay_runs") else [])
-        version = int(connection.pragma("user_version"))
     finally:
         connection.execute("COMMIT")
     digest = hashlib.sha256()
@@ -65,7 +69,8 @@ def read(connection: apsw.Connection, since_ms: int, until_ms: int) -> Capture:
     make_snapshot = Snapshot._make
     snapshots = tuple(make_snapshot(r[:9] + (bool(r[9]), bool(r[10]))) for r in snapshot_rows)
     inputs = tuple(InputEvent(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9],
-                              elements.get(r[10]), r[11], r[12], r[13]) for r in input_rows)
+                              elements.get(r[10]), r[11], r[12], r[13], *(r[14:16] if version >= 3 else ()))
+                   for r in input_rows)
     return Capture("phantom", version, since_ms, until_ms, snapshots, inputs,
                    tuple(BlindSpot._make(r) for r in blind_rows),
                    tuple(ReplayRun(*r) for r in run_rows), digest.hexdigest())

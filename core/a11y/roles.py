@@ -19,3 +19,9 @@ LABELLED_ROLES = frozenset({"text", "password text", "entry", "spin button", "co
                             "editbar", "slider", "terminal", "document text"})
 # Roles a typed keystroke goes into.
 TEXT_INPUT_ROLES = LABELLED_ROLES | {"document web", "paragraph"}
+# Controls a click acts on; a label or icon drawn inside one (GTK 4 puts the
+# button's label under the pointer) stands for the control around it.
+CONTROL_ROLES = frozenset({"push button", "toggle button", "check box", "radio button", "menu item",
+                           "check menu item", "radio menu item", "link", "page tab", "combo box",
+                           "spin button", "slider", "list item", "table cell"})
+PART_ROLES = frozenset({"label", "icon", "image", "static"})

@@ -105,6 +105,7 @@ class SnapshotRow(Row):
     focused: int
     screenshot: str | None
     tree_id: int | None
+    window_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +128,11 @@ class InputEventRow(Row):
     crop: str | None = None
     recording_id: int | None = None
     text: str | None = None
+    snapshot_id: int | None = None
+    target_role: str | None = None
+    target_name: str | None = None
+    target_path: str | None = None
+    field_chars: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -197,9 +197,30 @@ CREATE TABLE replay_steps (
 CREATE INDEX replay_steps_by_run ON replay_steps(run_id, step_index);
 """
 
+_V3_CAPTURE = """
+-- Input knows the window that received it (the focused window for keys and
+-- text, the window under the pointer for clicks and scrolls): a reference to
+-- that window's snapshot, written before the input row. A click also keeps
+-- what it hit inline (role, name, path), so readers need no element lookup.
+-- `field_chars` is how many characters the field held when a text burst
+-- began, inside an explicit recording only (replay sets a field's whole
+-- content only where every demonstration typed into an empty one).
+ALTER TABLE input_events ADD COLUMN snapshot_id INTEGER REFERENCES snapshots(id);
+ALTER TABLE input_events ADD COLUMN target_role TEXT;
+ALTER TABLE input_events ADD COLUMN target_name TEXT;
+ALTER TABLE input_events ADD COLUMN target_path TEXT;
+ALTER TABLE input_events ADD COLUMN field_chars INTEGER;
+CREATE INDEX input_events_by_snapshot ON input_events(snapshot_id);
+-- The X window a snapshot shows (ids are reused by X; the snapshot's pid and
+-- time tell two windows with one id apart).
+ALTER TABLE snapshots ADD COLUMN window_id INTEGER;
+"""
+_V3 = _V3_CAPTURE
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "capture tables", _V1_CAPTURE),
     Migration(2, "programs, replay runs and step telemetry", _V2_REPLAY),
+    Migration(3, "input attributed to its window; click targets inline; privacy; program memory", _V3),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version
