@@ -93,13 +93,15 @@ class AccessibilityWorker:
 
     def hit_test(self, window: WindowInfo, x: int, y: int) -> Future:
         return self._submit(lambda: self._reads.hit_test(window, x, y), window,
-                            lambda status: HitResult(None, "none"))
+                            lambda status: HitResult(None, "none"), urgent=True)
 
     def _submit(self, read: Callable[[], object], window: WindowInfo,
-                fallback: Callable[[str], object], *, delay_ms: int = 0, retries: int = 0) -> Future:
+                fallback: Callable[[str], object], *, delay_ms: int = 0, retries: int = 0,
+                urgent: bool = False) -> Future:
         """Run `read` on the worker thread; a failed read answers
         `fallback(status)`, and a read that found nothing is tried again
-        up to `retries` times."""
+        up to `retries` times. An `urgent` read (a click's hit test, which
+        must see the screen as it was clicked) goes ahead of queued walks."""
         future: Future = Future()
         if self.status != "ok" or self._glib is None:
             future.set_result(fallback(self.status))
@@ -123,7 +125,8 @@ class AccessibilityWorker:
         if delay_ms:
             self._glib.timeout_add(delay_ms, run)
         else:
-            self._glib.idle_add(run)
+            self._glib.idle_add(run, priority=self._glib.PRIORITY_HIGH if urgent
+                                else self._glib.PRIORITY_DEFAULT_IDLE)
         return future
 
     # -- worker thread -----------------------------------------------------------

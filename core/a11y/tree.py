@@ -195,13 +195,35 @@ def hit_test(window, x: int, y: int, max_depth: int = 32, origin: tuple[int, int
 
 
 def clicked_element(chain: list) -> list:
-    """The hit chain cut at the element a click acts on: a label or an icon
-    inside a control (within two levels) stands for that control."""
+    """The hit chain ending at the element a click acts on: a label or an
+    icon inside a control (within two levels) stands for that control. GTK 4
+    may answer a point with the label alone, skipping the levels between, so
+    the control is looked for among the label's real ancestors and the chain
+    is rebuilt down from the window to it."""
     deepest = chain[-1]
-    if len(chain) > 2 and deepest.getRoleName() in PART_ROLES:
-        for level in (2, 3):
-            if len(chain) > level and chain[-level].getRoleName() in CONTROL_ROLES:
-                return chain[:len(chain) - level + 1]
+    if len(chain) < 2 or deepest.getRoleName() not in PART_ROLES:
+        return chain
+    control, node = None, deepest
+    for _ in range(2):
+        node = node.parent
+        if node is None:
+            break
+        if node.getRoleName() in CONTROL_ROLES:
+            control = node
+            break
+    if control is None:
+        return chain
+    paths = [c.path for c in chain]
+    if control.path in paths:
+        return chain[:paths.index(control.path) + 1]
+    ancestry, node = [control], control.parent
+    for _ in range(64):
+        if node is None:
+            return chain          # not under this window after all: keep what was hit
+        if node.path == chain[0].path:
+            return [chain[0], *reversed(ancestry)]
+        ancestry.append(node)
+        node = node.parent
     return chain
 
 

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from support.apps import center, find, text_of
+from support.apps import center, desktop_center, find, text_of
 from support.cli import phantom
 from support.daemon import CaptureProcess, settle, wait_for_rows
 
@@ -454,3 +454,52 @@ def test_a_shortcut_replay_that_escalates_posts_a_notification(service):
     finally:
         desktop.close_app(process)
         server.close()
+
+
+# -- GTK 4: gnome-calculator --------------------------------------------------------------
+
+def calculator_button(app, label: str):
+    return find(app, "push button", name=f"{label} {label}")   # GTK 4.8 names it "label label"
+
+
+def calculator_display(app) -> str:
+    return text_of(find(app, "text", name="GtkSourceView"))
+
+
+def press(user, app, label: str) -> None:
+    """Click a gnome-calculator button where it is on the desktop (GTK 4)."""
+    user.click(*desktop_center(calculator_button(app, label), "gnome-calculator"))
+    time.sleep(0.3)
+
+
+def test_a_gtk4_demonstration_replays(managed_desktop, user, tmp_path):
+    """Recorded by clicking gnome-calculator's buttons (GTK 4: window-relative
+    extents), compiled, replayed after the display shows something else."""
+    desktop = managed_desktop
+    process = desktop.launch(["gnome-calculator"], name="gnome-calculator")
+    try:
+        window = desktop.wait_for_window("gnome-calculator", timeout=30)
+        desktop.run(["xdotool", "windowmove", "--sync", str(window), "200", "100"])
+        settle(1.5)
+        calculator = app_by_pid(process.pid)
+        db = tmp_path / "store.sqlite3"
+        with CaptureProcess(desktop, db) as capture:
+            wait_for_rows(db, "SELECT count(*) FROM snapshots", lambda rows: rows[0][0] > 0,
+                          what="the daemon's first snapshot")
+            for _ in range(2):
+                def multiply():
+                    for label in ("7", "×", "6", "="):
+                        press(user, calculator, label)
+                record(desktop, "seven sixes", multiply)
+            assert capture.stop() == 0
+        program = compile_program(desktop, db, "seven sixes")
+        assert [s["target"]["name"] for s in program["steps"] if s["action"] == "click"] == \
+            ["7 7", "× ×", "6 6", "= ="]
+        for label in ("1", "+", "1", "="):
+            press(user, calculator, label)
+        assert calculator_display(calculator) == "2"
+        code, result, stderr = replay(desktop, db, "seven sixes")
+        assert code == 0, (result, stderr)
+        assert calculator_display(calculator) == "42"
+    finally:
+        desktop.close_app(process)
