@@ -36,6 +36,7 @@ from .focus_watch import FocusWatch
 from .input_path import InputPath
 from .notify import Notifier
 from .pictures import Pictures
+from .privacy import excluding_rule
 from .snapshots import SnapshotWriter
 from .sources import Sources
 from .sources.base import DisplayLost, Monitor, WindowInfo
@@ -140,7 +141,8 @@ class CaptureSession:
         self.input = InputPath(loop, self.writer, self.a11y, self.pictures, self.snapshots,
                                state=lambda: self.state, observe=self._decide_input,
                                recording_id=lambda: self.control.recording_id,
-                               describe=self._describe)
+                               describe=self._describe,
+                               excluded=lambda window: excluding_rule(self.rules.exclusions, window) is not None)
         self._bus = None  # the D-Bus service, once exported (not without a session bus)
 
     # -- lifecycle ------------------------------------------------------------------

@@ -57,7 +57,8 @@ class InputPath:
                  pictures: Pictures, snapshots, *, state: Callable[[], CaptureState],
                  observe: Callable[[InputSeen], tuple[Operation, ...]],
                  recording_id: Callable[[], int | None],
-                 describe: Callable[[int], WindowInfo | None]) -> None:
+                 describe: Callable[[int], WindowInfo | None],
+                 excluded: Callable[[WindowInfo], bool]) -> None:
         self._loop = loop
         self._writer = writer
         self._a11y = a11y
@@ -67,6 +68,7 @@ class InputPath:
         self._observe = observe
         self._recording_id = recording_id
         self._describe = describe
+        self._excluded = excluded
         self._described: dict[int, tuple[float, WindowInfo | None]] = {}
         self.counter = InputCounter()
         self.counts = CountWriter(writer)
@@ -86,6 +88,8 @@ class InputPath:
             raw = self._ask_field_early(raw)
         else:
             self._last_raw_text_ms = None
+            if isinstance(raw, RawClick):
+                raw = self._ask_hit_early(raw)
         self._raw.append(raw)
         if isinstance(raw, RawClick):
             loop.call_soon_threadsafe(self.drain)
@@ -110,6 +114,18 @@ class InputPath:
         if raw.window_id is not None and raw.window_id != focus.window_id:
             return raw  # another window has the keyboard: asked when the batch knows which
         return replace(raw, field_query=self._a11y.focused_field(focus))
+
+    def _ask_hit_early(self, raw: RawClick) -> RawClick:
+        """Ask what is under a click the moment it arrives (from this listener
+        thread), not when the loop gets to it: a link's click navigates, a
+        button's opens a dialog, and by then the point shows something else.
+        Asked only of a window capture may read (not while paused or with the
+        display down, never of an excluded window)."""
+        state = self._state()
+        window = raw.window
+        if window is None or state.paused or not state.display_up or self._excluded(window):
+            return raw
+        return replace(raw, hit_query=self._a11y.hit_test(window, raw.x, raw.y))
 
     # -- the loop -------------------------------------------------------------------
     def drain(self) -> None:
@@ -207,7 +223,8 @@ class InputPath:
     async def _store_click(self, raw: RawClick, window: WindowInfo) -> None:
         monitor = monitor_of(self._state().monitors, raw.x, raw.y)
         crop = self._pictures.click_crop(raw.x, raw.y, monitor, raw.ts_ms)
-        hit = await await_answer(self._a11y.hit_test(window, raw.x, raw.y), HIT_TEST_BUDGET_S,
+        early = raw.hit_query if raw.window is not None and raw.window.window_id == window.window_id else None
+        hit = await await_answer(early or self._a11y.hit_test(window, raw.x, raw.y), HIT_TEST_BUDGET_S,
                                  HitResult(None, "none"))
         snapshot_id = await self._snapshots.id_for(window, SNAPSHOT_BUDGET_S)
         self._writer.submit(InputEventRow(

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from dataclasses import replace
 from collections.abc import Callable
 from concurrent.futures import Future
 
 from core.clock import now_ms, zone_at
-from core.store import SnapshotRow, StoreWriter
+from core.store import Replace, SnapshotRow, StoreWriter
 
 from .decide import AccessibilityAnswer, Observation, WindowGone, WriteSnapshot
 from .pictures import Pictures
@@ -80,8 +81,9 @@ class SnapshotWriter:
 
     async def _write(self, op: WriteSnapshot, snapshot_id: int) -> None:
         window = op.window
+        completion: list[SnapshotRow] = []   # the row, for a late context to complete
         if op.focused:
-            context = await self._context(window)
+            context = await self._context(window, completion)
         else:
             windows = self._display.windows
             if windows is None:
@@ -102,24 +104,32 @@ class SnapshotWriter:
             idle=int(op.idle), focused=int(op.focused), screenshot=screenshot, tree_id=context.tree_id,
             window_id=window.window_id)
         self._writer.submit(row, urgent=op.trigger in URGENT_TRIGGERS)
+        completion.append(row)
         self._submitted[window.key] = snapshot_id
         self._submitted.move_to_end(window.key)
         while len(self._submitted) > REMEMBERED_WINDOWS:
             self._submitted.popitem(last=False)
         self.written += 1
 
-    async def _context(self, window: WindowInfo) -> A11yContext:
+    async def _context(self, window: WindowInfo, completion: list[SnapshotRow]) -> A11yContext:
         future = self._a11y.context(window)
         context = await await_answer(future, A11Y_CONTEXT_BUDGET_S, None)
         if context is not None:
             return context
 
-        # Too slow for this snapshot; the late answer still goes to the rules
-        # (a hung or inaccessible window that still has focus is a blind spot).
+        # Too slow for this snapshot (a browser's first walk takes 250 ms);
+        # the late answer still goes to the rules (a hung or inaccessible
+        # window that still has focus is a blind spot), and a late tree or
+        # page URL completes the snapshot row it was asked for.
         def late(done: Future) -> None:
             result = done.result() if not done.cancelled() else None
-            if result is not None:
-                self._observe(AccessibilityAnswer(now_ms(), window, result.status, late=True))
+            if result is None:
+                return
+            self._observe(AccessibilityAnswer(now_ms(), window, result.status, late=True))
+            if result.status == "ok" and completion and (result.url or result.tree_id):
+                row = completion[0]
+                self._writer.submit(Replace(replace(row, url=result.url, tree_id=result.tree_id)),
+                                    urgent=True)
 
         future.add_done_callback(lambda done: self._loop.call_soon_threadsafe(late, done))
         return A11yContext("slow")

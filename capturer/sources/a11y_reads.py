@@ -72,7 +72,11 @@ class TreeReads:
         cached = self.tree_for(window)
         if cached is None:
             return A11yContext("no_app")
-        url = self._browser_url(cached) if window.app in self._browsers else None
+        url = None
+        if window.app in self._browsers:
+            # Asked of the live document each time: a page navigated since the
+            # walk replaced the document the cached walk holds.
+            url = _showing_document_url(self._frame_for(window)) or self._browser_url(cached)
         return A11yContext("ok", cached.tree_id, url)
 
     def hit_test(self, window: WindowInfo, x: int, y: int) -> HitResult:
@@ -96,8 +100,8 @@ class TreeReads:
             time.sleep(HIT_RETRY_S)
             chain = clicked_element(hit_test(frame, x, y, origin=origin))
         cached = self._trees.get(window.window_id)
-        if cached is not None and cached.key != window.key:
-            cached = None   # a tree of an earlier window with this id
+        if cached is not None and cached.key[::2] != window.key[::2]:
+            cached = None   # a tree of an earlier window with this id (another process)
         deepest = chain[-1]
         named = not _is_container(deepest)
         if len(chain) > 1 and named:
@@ -254,15 +258,17 @@ class TreeReads:
         return best
 
     def _browser_url(self, cached: _CachedTree) -> str | None:
-        """The page URL from the document's DocURL attribute or the address bar.
-        The address bar is not read while it has focus: then it holds what the
-        user is typing, not where the browser is."""
+        """The page URL from the showing document's DocURL (the Document
+        interface's attribute; Firefox keeps one document per tab, hidden
+        tabs included), or from the address bar. The address bar is not read
+        while it has focus: then it holds what the user is typing, not where
+        the browser is."""
+        showing = self._pyatspi.STATE_SHOWING
         for node, accessible in zip(cached.walk.nodes, cached.walk.accessibles):
-            if node.role in ("document web", "document frame"):
-                for attribute in accessible.getAttributes() or ():
-                    key, _, value = attribute.partition(":")
-                    if key == "DocURL" and value:
-                        return value
+            if node.role in ("document web", "document frame") and accessible.getState().contains(showing):
+                url = _document_url(accessible)
+                if url:
+                    return url
         for node, accessible in zip(cached.walk.nodes, cached.walk.accessibles):
             if node.role in ("entry", "text") and node.name.casefold() in ADDRESS_BAR_NAMES:
                 if accessible.getState().contains(self._pyatspi.STATE_FOCUSED):
@@ -310,6 +316,40 @@ def _on_desktop(result: Walk, origin: tuple[int, int]) -> Walk:
     nodes = tuple(node if node.x is None or node.y is None else replace(node, x=node.x + dx, y=node.y + dy)
                   for node in result.nodes)
     return replace(result, nodes=nodes)
+
+
+def _showing_document_url(frame) -> str | None:
+    """DocURL of the window's showing web document, found with one
+    Collection query (a browser keeps a hidden document per tab)."""
+    if frame is None:
+        return None
+    from gi.repository import Atspi
+
+    rule = Atspi.MatchRule.new(
+        Atspi.StateSet.new([Atspi.StateType.SHOWING]), Atspi.CollectionMatchType.ALL, {},
+        Atspi.CollectionMatchType.ALL, [Atspi.Role.DOCUMENT_WEB], Atspi.CollectionMatchType.ANY, [],
+        Atspi.CollectionMatchType.ALL, False)
+    try:
+        matches = Atspi.Collection.get_matches(frame, rule, Atspi.CollectionSortOrder.CANONICAL, 1, True)
+    except Exception:  # noqa: BLE001 - a toolkit without Collection: the walk's document answers
+        return None
+    return _document_url(matches[0]) if matches else None
+
+
+def _document_url(accessible) -> str | None:
+    """DocURL of a document: the Document interface's attribute, else an
+    object attribute of that name (older toolkits)."""
+    try:
+        value = accessible.queryDocument().getAttributeValue("DocURL")
+        if value:
+            return value
+    except Exception:  # noqa: BLE001 - no Document interface
+        pass
+    for attribute in accessible.getAttributes() or ():
+        key, _, value = attribute.partition(":")
+        if key == "DocURL" and value:
+            return value
+    return None
 
 
 def _characters(accessible) -> int | None:

@@ -53,6 +53,8 @@ class RawClick:
     y: int
     button: int
     window_id: int | None = None     # the client window under the pointer
+    window: object = None            # that window described at once (for an early hit test)
+    hit_query: object = None         # set by the daemon: the hit test, asked as the click arrived
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,8 +129,9 @@ class InputListener:
     def _on_click(self, x, y, button, pressed, *_injected) -> None:
         if pressed:
             ts, probe = now_ms(), self._probe
-            self._deliver(RawClick(ts, int(x), int(y), _button_number(button),
-                                   probe.window_at(x, y) if probe else None))
+            window_id = probe.window_at(x, y) if probe else None
+            window = probe.describe(window_id) if probe and window_id else None
+            self._deliver(RawClick(ts, int(x), int(y), _button_number(button), window_id, window))
 
     def _on_scroll(self, x, y, dx, dy, *_injected) -> None:
         ts, probe = now_ms(), self._probe

@@ -19,7 +19,9 @@ from __future__ import annotations
 import threading
 import time
 
-from core.x11 import Atoms, client_of
+from core.x11 import Atoms, app_name, client_of, executable_of, pid_of, title_of
+
+from .base import WindowInfo
 
 # Frames (root children) map to the client window inside them for this long:
 # a window manager keeps a client in one frame for the frame's life.
@@ -69,6 +71,23 @@ class ReceiverProbe:
                 frame = self._root.translate_coords(self._root, int(x), int(y)).child
                 return self._client_in(frame) if frame else None
             except Exception:  # noqa: BLE001
+                return None
+
+    def describe(self, window_id: int) -> WindowInfo | None:
+        """What a click's hit test needs of the window under it, read at once
+        (its generation is not known here: 0)."""
+        with self._lock:
+            try:
+                window = self._display.create_resource_object("window", window_id)
+                instance, klass = window.get_wm_class() or ("", "")
+                pid = pid_of(window, self._atoms)
+                executable = executable_of(pid)
+                geometry = window.get_geometry()
+                origin = window.translate_coords(self._root, 0, 0)
+                return WindowInfo(window_id, app_name(instance, klass, executable), f"{instance}.{klass}",
+                                  pid, executable, title_of(window, self._atoms), -origin.x, -origin.y,
+                                  geometry.width, geometry.height)
+            except Exception:  # noqa: BLE001 - gone mid-question
                 return None
 
     def _client_in(self, frame) -> int | None:

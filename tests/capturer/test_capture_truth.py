@@ -155,3 +155,52 @@ def test_the_action_stream_switches_before_the_click_that_switched(three_apps, u
         "switch to gnome-calculator", "click push button '5 5' in gnome-calculator",
         "switch to phantom-form", "click text 'Email:' in phantom-form",
         "type into text 'Email:' in phantom-form"], described
+
+
+ORDERS = ("<html><head><title>Orders</title></head><body><h1>Orders</h1>"
+          "<p><a href='detail.html'>Order 7</a></p>"
+          "<p><button onclick=\"document.title='Approved'\">Approve</button></p></body></html>")
+DETAIL = "<html><head><title>Order 7</title></head><body><h1>Order 7</h1></body></html>"
+
+
+def test_firefox_pages_and_link_clicks(managed_desktop, user, tmp_path):
+    """Firefox ESR on a local page: the page's URL is captured from the real
+    browser, a click on a link resolves to the link, and the frame types the
+    page."""
+    from testbed.firefox import LocalSite, launch_firefox
+    from testbed.waiting import wait_until
+
+    desktop = managed_desktop
+    site_dir = tmp_path / "site"
+    site_dir.mkdir()
+    (site_dir / "orders.html").write_text(ORDERS)
+    (site_dir / "detail.html").write_text(DETAIL)
+    site = LocalSite(site_dir)
+    browser = launch_firefox(desktop, site.url("orders.html"), tmp_path / "profile")
+    db = tmp_path / "store.sqlite3"
+    try:
+        firefox = app_of(browser.pid)
+        wait_until(lambda: find(firefox, "link", name="Order 7"), timeout=30, what="the page's link")
+        settle(1.0)
+        with CaptureProcess(desktop, db) as capture:
+            wait_for_rows(db, "SELECT count(*) FROM snapshots WHERE url IS NOT NULL",
+                          lambda rows: rows[0][0] > 0, timeout=20, what="a snapshot with the page's URL")
+            user.click(*center(find(firefox, "link", name="Order 7")))
+            wait_for_rows(db, "SELECT count(*) FROM snapshots WHERE url LIKE '%detail.html%'",
+                          lambda rows: rows[0][0] > 0, timeout=20, what="the linked page's snapshot")
+            assert capture.stop() == 0
+        urls = [row[0] for row in query(db, "SELECT url FROM snapshots WHERE url IS NOT NULL ORDER BY ts_ms")]
+        assert urls[0] == site.url("orders.html") and urls[-1] == site.url("detail.html")
+        click = query(db, "SELECT i.resolution, i.target_role, i.target_name, s.app FROM input_events i "
+                          "JOIN snapshots s ON s.id = i.snapshot_id WHERE i.kind = 'click'")
+        assert click == [("exact", "link", "Order 7", "firefox-esr")]
+        day = query(db, "SELECT date(min(ts_ms) / 1000, 'unixepoch', 'localtime') FROM snapshots")[0][0]
+        compiled = json.loads(phantom(desktop, "compile", "--db", str(db), "--day", day,
+                                      "--format", "json").stdout)
+        pages = [page for frame in compiled["frames"] for page in frame["pages"]]
+        assert pages and all(page["kind"] for page in pages)
+        targets = [t for frame in compiled["frames"] for t in frame["click_targets"]]
+        assert {"role": "link", "label": "Order 7", "count": 1} in targets
+    finally:
+        desktop.close_app(browser)
+        site.close()
