@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.a11y.roles import TOP_LEVEL_ROLES
 from core.x11 import TopLevel
 
 from .tree_view import LiveTreeError, TreeView
@@ -180,8 +179,10 @@ def element_at(x: int, y: int, window, origin: tuple[int, int] = (0, 0)) -> Live
 
 
 def _top_levels(application) -> list:
+    """An application's children are its top-level windows (a frame, a
+    dialog — or, in Qt, a filler)."""
     count = application.childCount
     if count < 0:
         raise LiveTreeError("the application does not answer accessibility calls")
     windows = [application.getChildAtIndex(i) for i in range(count)]
-    return [w for w in windows if w is not None and w.getRoleName() in TOP_LEVEL_ROLES]
+    return [w for w in windows if w is not None]

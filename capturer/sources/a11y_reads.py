@@ -297,15 +297,36 @@ def is_timeout(exc: Exception) -> bool:
     return "timeout" in text or "timed out" in text or "noreply" in text
 
 
+FOCUS_SEARCH_NODES = 400
+
+
 def _focused_descendant(frame):
+    """The element with keyboard focus: one Collection query where the
+    toolkit implements it (GTK), else a bounded breadth-first search of the
+    live tree for the `focused` state (Qt's bridge has no Collection)."""
     from gi.repository import Atspi
 
     rule = Atspi.MatchRule.new(
         Atspi.StateSet.new([Atspi.StateType.FOCUSED]), Atspi.CollectionMatchType.ALL, {},
         Atspi.CollectionMatchType.ALL, [], Atspi.CollectionMatchType.ALL, [],
         Atspi.CollectionMatchType.ALL, False)
-    matches = Atspi.Collection.get_matches(frame, rule, Atspi.CollectionSortOrder.CANONICAL, 1, True)
-    return matches[0] if matches else None
+    try:
+        matches = Atspi.Collection.get_matches(frame, rule, Atspi.CollectionSortOrder.CANONICAL, 1, True)
+        return matches[0] if matches else None
+    except Exception:  # noqa: BLE001 - no Collection interface: search
+        pass
+    queue, seen = [frame], 0
+    while queue and seen < FOCUS_SEARCH_NODES:
+        node = queue.pop(0)
+        seen += 1
+        for index in range(max(node.childCount, 0)):
+            child = node.getChildAtIndex(index)
+            if child is None:
+                continue
+            if child.getState().contains(Atspi.StateType.FOCUSED):
+                return child
+            queue.append(child)
+    return None
 
 
 def _on_desktop(result: Walk, origin: tuple[int, int]) -> Walk:

@@ -13,7 +13,6 @@ CONTAINER_ROLES = frozenset({
     "grouping", "form", "redundant object", "unknown", "invalid", "tool bar", "status bar",
     "menu bar", "page tab list", "table", "tree table", "list", "tree", "option pane",
 })
-TOP_LEVEL_ROLES = frozenset({"frame", "window", "dialog", "alert", "file chooser"})
 # Roles whose accessible name comes from a label element (GTK entries).
 LABELLED_ROLES = frozenset({"text", "password text", "entry", "spin button", "combo box",
                             "editbar", "slider", "terminal", "document text"})

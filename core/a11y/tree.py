@@ -15,7 +15,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from .path import Segment, clip_name, join, number_siblings
-from .roles import CONTROL_ROLES, LABELLED_ROLES, PART_ROLES, TOP_LEVEL_ROLES
+from .roles import CONTROL_ROLES, LABELLED_ROLES, PART_ROLES
 from .toolkit import on_screen, window_relative
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +92,10 @@ def read_extents(accessible) -> tuple[int | None, int | None, int | None, int | 
 
 
 def segment_for(role: str, name: str, label: str | None, depth: int) -> Segment:
-    if depth == 0 and role in TOP_LEVEL_ROLES:
+    """A path segment. The window's own (depth 0) never carries a name: a
+    title changes with the document while the layout below stays (and Qt's
+    top-level is a `filler` named after the title)."""
+    if depth == 0:
         return Segment(role)
     return Segment(role, name=name, label="" if name else (label or ""))
 

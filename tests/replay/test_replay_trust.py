@@ -503,3 +503,42 @@ def test_a_gtk4_demonstration_replays(managed_desktop, user, tmp_path):
         assert calculator_display(calculator) == "42"
     finally:
         desktop.close_app(process)
+
+
+# -- Qt, with its accessibility switched on --------------------------------------------------
+
+def test_a_qt_demonstration_replays(managed_desktop, user, tmp_path):
+    """A Qt 5 form (PyQt5) whose top-level is a `filler`: recorded, compiled
+    with its name field made a parameter, replayed with a new value."""
+    from testbed.harness import APPS_DIR
+
+    desktop = managed_desktop
+    process = desktop.launch(["/usr/bin/python3", str(APPS_DIR / "qt_form_app.py"), "--geometry",
+                              "320x170+60+60"], name="phantom-qt-form")
+    try:
+        desktop.wait_for_window("phantom-qt-form", timeout=30)
+        settle(1.5)
+        form = app_by_pid(process.pid)
+        db = tmp_path / "store.sqlite3"
+        with CaptureProcess(desktop, db) as capture:
+            wait_for_rows(db, "SELECT count(*) FROM snapshots", lambda rows: rows[0][0] > 0,
+                          what="the daemon's first snapshot")
+            for name in ("Ada", "Grace Hopper"):
+                def fill(name=name):
+                    click_into(user, form, "text", name="Name")
+                    user.key("ctrl+a")
+                    user.type(name)
+                    click_into(user, form, "push button", name="Submit")
+                record(desktop, "qt sign up", fill)
+            assert capture.stop() == 0
+        program = compile_program(desktop, db, "qt sign up")
+        assert [p["samples"] for p in program["parameters"]] == [["Ada", "Grace Hopper"]]
+        assert program["steps"][0]["target"]["path"].startswith("phantom-qt-form/filler/")
+        code, result, stderr = replay(desktop, db, "qt sign up", "--param", "P0=Barbara")
+        assert code == 0, (result, stderr)
+        from testbed.waiting import wait_until
+
+        wait_until(lambda: find(form, "label", name="Submitted: Barbara"), timeout=5,
+                   what="the Qt form's status to say what was submitted")
+    finally:
+        desktop.close_app(process)
