@@ -74,6 +74,10 @@ class InputEvent(NamedTuple):
     recording_id: int | None
     text: str | None          # only inside an opted-in recording
     crop: str | None = None   # clicks: sha256 of the click-target crop blob
+    # The snapshot of the window that received the event, when the source
+    # says which (a foreign capture's frame link); None where it does not,
+    # and the nearest-snapshot rule decides.
+    snapshot_id: int | None = None
 
 
 class BlindSpot(NamedTuple):

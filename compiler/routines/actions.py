@@ -132,9 +132,24 @@ def _switches(snapshots: tuple[Snapshot, ...]):
 
 
 def _apps_at(snapshots: tuple[Snapshot, ...], inputs) -> list[str]:
-    """For each input event, the app of the last focused snapshot on its
-    monitor at or before it (the first one, for events before any) — one
-    vectorized binary search per monitor."""
+    """For each input event, the app of the snapshot its source linked it to
+    (`InputEvent.snapshot_id`: the window that received it), else of the last
+    focused snapshot on its monitor at or before it (the first one, for
+    events before any)."""
+    apps = _apps_by_time(snapshots, inputs)
+    links = list(map(_SNAPSHOT_ID, inputs))
+    if any(link is not None for link in links):
+        app_of = {snapshot.id: snapshot.app for snapshot in snapshots}
+        apps = [app_of.get(link, app) if link is not None else app for link, app in zip(links, apps)]
+    return apps
+
+
+_SNAPSHOT_ID = attrgetter("snapshot_id")
+
+
+def _apps_by_time(snapshots: tuple[Snapshot, ...], inputs) -> list[str]:
+    """The last focused snapshot's app on each event's monitor at or before
+    it — one vectorized binary search per monitor."""
     import numpy as np
 
     by_monitor: dict[int, tuple[list[int], list[str]]] = {}
