@@ -27,6 +27,11 @@ def blind_spots(capture: Capture, frames: tuple[Frame, ...],
                                    "input with no snapshot within 300 s on its monitor",
                                    len(attribution.unattributed)))
     if capture.source == "nocta":
+        unlinked = sum(event.snapshot_id is None for event in capture.inputs)
+        if unlinked:
+            notes.append(BlindSpotNote("input_without_window", "compiler", None, None,
+                                       "input whose source names no window it went to; credited "
+                                       "to the nearest snapshot in time", unlinked))
         notes.append(BlindSpotNote("zone_unknown", "compiler", None, None,
                                    "this capture layout records no time zone; times are UTC "
                                    "unless --tz is given"))

@@ -95,3 +95,18 @@ def test_timestamps_in_any_iso_form_the_layout_uses_are_read_to_the_millisecond(
     assert _ms("2026-03-02T09:00:00.001+01:00") == T0 + 1
     assert _ms("2026-03-02T08:00:00") == T0
     assert _ms("not a time") is None and _ms(None) is None
+
+
+def test_the_document_counts_the_events_that_fell_back_to_the_nearest_frame(tmp_path):
+    from compiler.api import compile_window
+
+    def notes(name_apps: bool) -> dict[str, tuple[str, int]]:
+        folder = tmp_path / ("named" if name_apps else "bare")
+        folder.mkdir()
+        two_screens(folder, link_frames=False, name_apps=name_apps)
+        document = compile_window(folder / "screenpipe.sqlite3", day="2026-03-02", tz="UTC").document
+        return {n.kind: (n.detail, n.count) for n in document.blind_spots}
+
+    assert notes(name_apps=False)["input_without_window"] == (
+        "input whose source names no window it went to; credited to the nearest snapshot in time", 4)
+    assert "input_without_window" not in notes(name_apps=True)
