@@ -156,6 +156,18 @@ class RecordingRow(Row):
 
 
 @dataclass(frozen=True, slots=True)
+class ImportKeyRow(Row):
+    """Where an imported row came from; a key already stored means the
+    source record was imported before."""
+
+    TABLE: ClassVar[str] = "import_keys"
+    source: str
+    source_id: str
+    row_table: str
+    row_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class Replace:
     """Insert a row, replacing the row with the same id: a burst of input is
     written while it grows and rewritten as it grows further."""
@@ -215,5 +227,5 @@ class RowBatch:
 
 
 WRITE_OPS = (BlobRow, TreeRow, ElementRow, SnapshotRow, InputEventRow, BlindSpotRow,
-             RecordingRow, Replace, SetEnd, SetMeta, RowBatch)
+             RecordingRow, ImportKeyRow, Replace, SetEnd, SetMeta, RowBatch)
 ID_TABLES = ("a11y_trees", "elements", "snapshots", "input_events", "blind_spots", "recordings")
