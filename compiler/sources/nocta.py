@@ -52,9 +52,18 @@ def _columns(connection: apsw.Connection, table: str) -> set[str]:
     return {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
 
 
-def _iso(ts_ms: int) -> str:
-    moment = datetime.fromtimestamp(ts_ms / 1000, tz=timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond:06d}"
+def _text_bounds(since_ms: int, until_ms: int) -> tuple[str, str]:
+    """Text bounds for `timestamp >= ? AND timestamp < ?` that keep every row
+    of the window whatever form its text takes ('T' or a space between date
+    and time, a fraction or none — screenpipe omits a zero fraction), so the
+    index still narrows the scan; rows are then kept by their parsed instant.
+    The lower bound uses a space and the upper a 'T' (' ' < 'T'), a second
+    wider each way."""
+    def text(ms: int, separator: str) -> str:
+        moment = datetime.fromtimestamp(ms // 1000, tz=timezone.utc)
+        return moment.strftime(f"%Y-%m-%d{separator}%H:%M:%S")
+
+    return text(since_ms - 1000, " "), text(until_ms + 1000, "T")
 
 
 def _ms(text: str) -> int | None:
@@ -75,8 +84,14 @@ def zone_near(connection: apsw.Connection, ts_ms: int) -> str | None:
 
 
 def span(connection: apsw.Connection) -> tuple[int | None, int | None]:
+    """First and last instant of any frame or input event."""
     first, last = connection.execute("SELECT min(timestamp), max(timestamp) FROM frames").fetchone()
-    return (_ms(first) if first else None), (_ms(last) if last else None)
+    instants = [_ms(t) for t in (first, last) if t]
+    if _has_table(connection, "ui_events"):
+        first, last = connection.execute("SELECT min(timestamp), max(timestamp) FROM ui_events").fetchone()
+        instants += [_ms(t) for t in (first, last) if t]
+    instants = [t for t in instants if t is not None]
+    return (min(instants), max(instants)) if instants else (None, None)
 
 
 def read(connection: apsw.Connection, since_ms: int, until_ms: int) -> Capture:
@@ -87,7 +102,7 @@ def read(connection: apsw.Connection, since_ms: int, until_ms: int) -> Capture:
     device = "device_name" if "device_name" in frame_columns else "''"
     focused = "focused" if "focused" in frame_columns else "1"
     trigger = "capture_trigger" if "capture_trigger" in frame_columns else "'capture'"
-    bounds = (_iso(since_ms), _iso(until_ms))
+    bounds = _text_bounds(since_ms, until_ms)
     connection.execute("BEGIN")
     try:
         rows = list(connection.execute(
@@ -99,11 +114,11 @@ def read(connection: apsw.Connection, since_ms: int, until_ms: int) -> Capture:
         for r in rows:
             ts = _ms(r[1])
             app = (r[4] or "").strip()
-            if ts is None or not app:
+            if ts is None or not since_ms <= ts < until_ms or not app:
                 continue
             snapshots.append(Snapshot(r[0], ts, 0, "UTC", monitor_of[r[2] or ""], r[3] or "capture",
                                       app, r[5] or "", r[6] or None, False, bool(r[7])))
-        raw = _inputs(connection, bounds) if _has_table(connection, "ui_events") else ()
+        raw = _inputs(connection, bounds, since_ms, until_ms) if _has_table(connection, "ui_events") else ()
     finally:
         connection.execute("COMMIT")
     snapshots.sort(key=CHRONOLOGICAL)   # timestamps as text may not sort as instants do
@@ -159,8 +174,8 @@ def _placed(raw: tuple[tuple[InputEvent, int | None, str], ...],
     return tuple(placed)
 
 
-def _inputs(connection: apsw.Connection,
-            bounds: tuple[str, str]) -> tuple[tuple[InputEvent, int | None, str], ...]:
+def _inputs(connection: apsw.Connection, bounds: tuple[str, str], since_ms: int,
+            until_ms: int) -> tuple[tuple[InputEvent, int | None, str], ...]:
     """(event, frame_id, app_name) per usable `ui_events` row, in time order."""
     columns = _columns(connection, "ui_events")
     pick = lambda name: name if name in columns else "NULL"  # noqa: E731
@@ -171,7 +186,7 @@ def _inputs(connection: apsw.Connection,
             "FROM ui_events WHERE timestamp >= ? AND timestamp < ? ORDER BY timestamp, id", bounds):
         kind = _KINDS.get(r[2] or "")
         ts = _ms(r[1])
-        if kind is None or ts is None:
+        if kind is None or ts is None or not since_ms <= ts < until_ms:
             continue
         count = max(1, len(r[5] or "")) if kind == "text" else 1
         app = (r[6] or "").strip()
@@ -188,6 +203,7 @@ def _inputs(connection: apsw.Connection,
         frame_id = r[9] if isinstance(r[9], int) else None
         events.append((InputEvent(r[0], ts, ts, 0, kind, count, key, r[3], r[4], resolution,
                                   element, None, None), frame_id, app))
+    events.sort(key=lambda item: (item[0].ts_ms, item[0].id))   # text order need not be time order
     return tuple(events)
 
 

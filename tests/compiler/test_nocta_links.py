@@ -110,3 +110,17 @@ def test_the_document_counts_the_events_that_fell_back_to_the_nearest_frame(tmp_
     assert notes(name_apps=False)["input_without_window"] == (
         "input whose source names no window it went to; credited to the nearest snapshot in time", 4)
     assert "input_without_window" not in notes(name_apps=True)
+
+
+def test_a_window_keeps_rows_whatever_form_their_timestamp_text_takes(tmp_path):
+    """screenpipe omits a zero fraction ('08:00:00+00:00'); other writers use a
+    space for the 'T'. Text comparison alone would drop such rows at a bound."""
+    db = ScreenpipeDb(tmp_path / "screenpipe.sqlite3")
+    for text, app in (("2026-03-02T08:00:00+00:00", "A"), ("2026-03-02 08:00:01.5", "B"),
+                      ("2026-03-02T08:59:59.999Z", "C"), ("2026-03-02 09:00:00", "D"),
+                      ("2026-03-02T07:59:59.999+00:00", "E")):
+        db.connection.execute("INSERT INTO frames(timestamp, app_name, window_name, device_name) "
+                              "VALUES(?, ?, '', 'monitor_0')", (text, app))
+    db.close()
+    capture, _ = read_window(db.path, since="2026-03-02T08:00", until="2026-03-02T09:00", tz="UTC")
+    assert [s.app for s in capture.snapshots] == ["A", "B", "C"]
