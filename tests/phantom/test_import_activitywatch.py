@@ -253,3 +253,21 @@ def test_an_import_waits_for_no_running_daemon_it_refuses(tmp_path, capsys):
         lock.release()
     err = capsys.readouterr().err
     assert f"(pid {os.getpid()})" in err and "stop it while importing" in err and err.count("\n") == 1
+
+
+def test_progress_shows_on_a_terminal_only(tmp_path, monkeypatch, capsys):
+    import io
+    import sys
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    source = sources(tmp_path)["python export"]
+    terminal, piped = Terminal(), sys.stderr
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert phantom("import", str(source), "--db", str(tmp_path / "a.sqlite3")) == 0
+    assert "writing" in terminal.getvalue() or "committing" in terminal.getvalue()
+    monkeypatch.setattr(sys, "stderr", piped)
+    assert phantom("import", str(source), "--db", str(tmp_path / "b.sqlite3")) == 0
+    assert capsys.readouterr().err == ""
