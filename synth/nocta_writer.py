@@ -37,7 +37,9 @@ from .records import DayPlan, PlannedInput, PlannedSnapshot
 from .trees import UiNode
 from .world import MONITORS
 
-DDL = """
+# screenpipe's own tables, as its migrations leave them (module docstring);
+# tests/support/screenpipe.py builds its test databases from this text too.
+SCREENPIPE_DDL = """
 CREATE TABLE frames (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     video_chunk_id INTEGER DEFAULT NULL,
@@ -60,13 +62,13 @@ CREATE TABLE frames (
     capture_trigger TEXT DEFAULT NULL,
     text_source TEXT DEFAULT NULL,
     cloud_blob_id TEXT DEFAULT NULL,
-    full_text TEXT DEFAULT NULL,
-    elements_ref_frame_id INTEGER DEFAULT NULL
+    full_text TEXT DEFAULT NULL
 );
 CREATE INDEX idx_frames_timestamp ON frames(timestamp);
+CREATE INDEX idx_frames_timestamp_device ON frames(timestamp, device_name);
 CREATE TABLE ui_events (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
-    timestamp DATETIME NOT NULL,
+    timestamp DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     session_id TEXT,
     relative_ms INTEGER NOT NULL DEFAULT 0,
     event_type TEXT NOT NULL,
@@ -80,6 +82,7 @@ CREATE TABLE ui_events (
     sync_id TEXT, machine_id TEXT, synced_at DATETIME
 );
 CREATE INDEX idx_ui_events_timestamp ON ui_events(timestamp);
+CREATE INDEX idx_ui_events_frame_id ON ui_events(frame_id);
 CREATE TABLE elements (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     frame_id INTEGER NOT NULL,
@@ -95,6 +98,11 @@ CREATE TABLE elements (
     FOREIGN KEY (parent_id) REFERENCES elements(id)
 );
 CREATE INDEX idx_elements_frame_id ON elements(frame_id);
+"""
+
+DDL = SCREENPIPE_DDL + """
+-- a frame showing a tree stored with an earlier frame points at it (nocta-recorder, later screenpipe)
+ALTER TABLE frames ADD COLUMN elements_ref_frame_id INTEGER DEFAULT NULL;
 CREATE TABLE synth_manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 

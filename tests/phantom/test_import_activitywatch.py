@@ -18,7 +18,7 @@ same morning, from 08:00 UTC:
 from __future__ import annotations
 
 import os
-from datetime import date, datetime, timezone
+from datetime import datetime, timezone
 
 import apsw
 import pytest
