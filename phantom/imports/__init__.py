@@ -119,8 +119,7 @@ def _reader(path: Path, host: str | None) -> _Reader:
     if head == SQLITE_HEADER:
         return _sqlite_reader(path, host)
     if head.lstrip()[:1] in (b"{", b"["):
-        return _Reader("activitywatch", lambda known, judge, sanitize, browsers: _activitywatch(
-            _read_export(path), host, known, judge, sanitize, browsers, f"ActivityWatch export {path}"))
+        return _activitywatch(_read_export(path), host, f"ActivityWatch export {path}")
     raise HistoryError(f"{path} is neither a SQLite database (nocta/screenpipe, ActivityWatch) "
                        "nor an ActivityWatch JSON export")
 
@@ -152,9 +151,7 @@ def _sqlite_reader(path: Path, host: str | None) -> _Reader:
             raise HistoryError(f"{path} is a Phantom store, not another recorder's history; nothing to import")
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if looks_like_aw_database(tables):
-            buckets = read_database(connection)
-            return _Reader("activitywatch", lambda known, judge, sanitize, browsers: _activitywatch(
-                buckets, host, known, judge, sanitize, browsers, f"ActivityWatch database {path}"))
+            return _activitywatch(read_database(connection), host, f"ActivityWatch database {path}")
     finally:
         connection.close()
     if host is not None:
@@ -178,7 +175,9 @@ def _sqlite_reader(path: Path, host: str | None) -> _Reader:
     return _Reader("nocta", read)
 
 
-def _activitywatch(buckets, host: str | None, known, judge, sanitize, browsers, description: str) -> History:
+def _activitywatch(buckets, host: str | None, description: str) -> _Reader:
+    """ActivityWatch buckets, with the host to import chosen (refused in one
+    line before anything is written when that is not clear)."""
     from .activitywatch import history, window_hosts
 
     hosts = window_hosts(buckets)
@@ -191,5 +190,9 @@ def _activitywatch(buckets, host: str | None, known, judge, sanitize, browsers, 
     chosen = host if host is not None else hosts[0]
     if chosen not in hosts:
         raise HistoryError(f"no window history of host {chosen!r}; the history has {', '.join(hosts)}")
-    return history(buckets, chosen, exclusion=judge, sanitize_url=sanitize, browsers=browsers, known=known,
-                   description=f"{description} (host {chosen})")
+
+    def read(known, judge, sanitize, browsers) -> History:
+        return history(buckets, chosen, exclusion=judge, sanitize_url=sanitize, browsers=browsers, known=known,
+                       description=f"{description} (host {chosen})")
+
+    return _Reader("activitywatch", read)

@@ -203,6 +203,7 @@ def test_a_history_of_several_hosts_needs_a_choice(tmp_path, capsys):
     assert phantom("import", str(source), "--db", str(store)) == 1
     err = capsys.readouterr().err
     assert err == "phantom: the history holds windows of 2 hosts (laptop, workstation); choose one with --host\n"
+    assert not store.exists()
     assert phantom("import", str(source), "--db", str(store), "--host", "laptop") == 0
     assert rows(store, "SELECT count(*) FROM snapshots") == [(150,)]   # its window bucket alone: no afk points
     assert phantom("import", str(source), "--db", str(store), "--host", "desk") == 1
