@@ -82,11 +82,12 @@ def import_history(path: Path, store: Path, *, rules, browsers: tuple[str, ...],
                                   (lambda done, total: progress("writing", done, total)) if progress else None)
             if progress is not None:
                 progress("committing", 0, 0)
-            if not writer.flush(timeout=None):
-                raise HistoryError(f"the store at {store} did not take the import")
+            writer.flush(timeout=None)
             stats = writer.stats()
-            if stats.dropped_ops:
-                raise HistoryError(f"the store at {store} refused part of the import ({stats.last_error})")
+            if stats.dropped_ops or stats.committed_ops < written.ops:
+                # a full disk or a lock held elsewhere: the writer keeps retrying, the import does not wait
+                raise HistoryError(f"the store at {store} did not take the import ({stats.last_error}); "
+                                   "importing again later adds only what is missing")
         finally:
             writer.close()
     finally:

@@ -30,6 +30,7 @@ class Written:
     snapshots: int
     input_events: int
     blind_spots: int
+    ops: int            # store writes queued (row batches), to check that all were committed
 
 
 def known_keys(store: Path, source: str) -> set[str]:
@@ -102,7 +103,7 @@ def write(writer: StoreWriter, history: History, zone: str, progress: Progress |
     batches.flush()
     if progress is not None:
         progress(total, total)
-    return Written(len(history.shown), len(history.inputs), len(history.hidden))
+    return Written(len(history.shown), len(history.inputs), len(history.hidden), batches.submitted)
 
 
 class _Batches:
@@ -115,6 +116,7 @@ class _Batches:
         self.writer = writer
         self.rows: dict[type, list[tuple]] = {kind: [] for kind in self.ORDER}
         self.pending = 0
+        self.submitted = 0
 
     def add(self, kind: type, values: tuple) -> None:
         self.rows[kind].append(values)
@@ -126,5 +128,6 @@ class _Batches:
         for kind in self.ORDER:
             if self.rows[kind]:
                 self.writer.submit(RowBatch(kind, tuple(self.rows[kind])))
+                self.submitted += 1
                 self.rows[kind] = []
         self.pending = 0
