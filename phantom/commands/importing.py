@@ -18,7 +18,7 @@ def add_parsers(sub, common) -> None:
         description="Copy another recorder's history into the Phantom store, through the store's own writer: "
         "a nocta-recorder / screenpipe capture database (frames become snapshots, ui_events input counts; "
         "typed text is never imported, only its length), or ActivityWatch data — its JSON export "
-        "(aw-server or aw-server-rust, Settings → Export all buckets) or the Python aw-server's database "
+        "(what aw-server and aw-server-rust answer at /api/0/export) or the Python aw-server's database "
         "(~/.local/share/activitywatch/aw-server/peewee-sqlite.v2.db): window events become snapshots, afk "
         "periods idle time, web-watcher URLs the browser's pages. Titles and URLs obey the same exclusion "
         "rules as live capture (an excluded window leaves only a blind spot), and importing the same "
