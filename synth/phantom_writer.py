@@ -72,7 +72,7 @@ class PhantomSink:
                               snap.app.app, snap.app.wm_class, snap.pid, snap.app.executable, snap.title, snap.url,
                               int(snap.idle), int(snap.focused),
                               blob_keys[snap.screenshot] if snap.screenshot is not None else None,
-                              tree_ids[snap.tree] if snap.tree is not None else None, None))
+                              tree_ids[snap.tree] if snap.tree is not None else None))
         self._batches(SnapshotRow, snapshots)
         inputs = []
         for event in plan.inputs:
@@ -82,8 +82,7 @@ class PhantomSink:
                 element = element_base[tree_index] + node_index
             inputs.append((ids.next("input_events"), event.ts_ms, event.end_ms, event.monitor, event.kind, event.count,
                            event.key, event.button, event.x, event.y, element, event.resolution,
-                           blob_keys[event.crop] if event.crop is not None else None, None, None,
-                           None, None, None, None, None))
+                           blob_keys[event.crop] if event.crop is not None else None, None, None))
         self._batches(InputEventRow, inputs)
         spots = [(ids.next("blind_spots"), spot.start_ms, spot.end_ms, offset(spot.start_ms), tz, spot.monitor,
                   spot.kind, spot.reason) for spot in plan.blind_spots]

@@ -162,9 +162,24 @@ def _switches(snapshots: tuple[Snapshot, ...]):
 
 
 def _apps_at(snapshots: tuple[Snapshot, ...], inputs) -> list[str]:
-    """For each input event, the app of the last focused snapshot on its
-    monitor at or before it (the first one, for events before any) — one
-    vectorized binary search per monitor."""
+    """For each input event, the app of the snapshot its source linked it to
+    (`InputEvent.snapshot_id`: the window that received it), else of the last
+    focused snapshot on its monitor at or before it (the first one, for
+    events before any)."""
+    apps = _apps_by_time(snapshots, inputs)
+    links = list(map(_SNAPSHOT_ID, inputs))
+    if any(link is not None for link in links):
+        app_of = {snapshot.id: snapshot.app for snapshot in snapshots}
+        apps = [app_of.get(link, app) if link is not None else app for link, app in zip(links, apps)]
+    return apps
+
+
+_SNAPSHOT_ID = attrgetter("snapshot_id")
+
+
+def _apps_by_time(snapshots: tuple[Snapshot, ...], inputs) -> list[str]:
+    """The last focused snapshot's app on each event's monitor at or before
+    it — one vectorized binary search per monitor."""
     import numpy as np
 
     by_monitor: dict[int, tuple[list[int], list[str]]] = {}
@@ -184,10 +199,4 @@ def _apps_at(snapshots: tuple[Snapshot, ...], inputs) -> list[str]:
             continue
         index = np.searchsorted(np.asarray(times, dtype=np.int64), event_time[positions], side="right") - 1
         found[positions] = np.asarray(names, dtype=object)[np.maximum(index, 0)]
-    apps = found.tolist()
-    if any(event.snapshot_id is not None for event in inputs):
-        app_of = {snapshot.id: snapshot.app for snapshot in snapshots}
-        for position, event in enumerate(inputs):
-            if event.snapshot_id is not None and event.snapshot_id in app_of:
-                apps[position] = app_of[event.snapshot_id]   # the window that received it
-    return apps
+    return found.tolist()

@@ -215,7 +215,33 @@ CREATE INDEX input_events_by_snapshot ON input_events(snapshot_id);
 -- time tell two windows with one id apart).
 ALTER TABLE snapshots ADD COLUMN window_id INTEGER;
 """
-_V3 = _V3_CAPTURE
+
+# Migration 3 is shared by the engineers of one landing: each adds a block
+# here and `_V3` joins them.
+_V3_IMPORTS = """
+-- What `phantom import` brought in, keyed by where it came from, so importing
+-- the same history again adds nothing. `source` names the kind of history
+-- ('activitywatch', 'nocta'); `source_id` is stable across copies and
+-- re-exports of it (an ActivityWatch event is its bucket and start instant, a
+-- nocta row its table, id and timestamp); `row_table`/`row_id` is the first
+-- store row made from it (an AW event becomes several snapshots; excluded
+-- windows share one blind spot).
+--
+-- A table of its own rather than source columns on snapshots, input_events
+-- and blind_spots: the capture tables stay as the daemon writes them (no
+-- column and no index paid on every live row for the few imported ones), one
+-- source record may make several rows or none, and the keys outlive the rows
+-- — a range forgotten later is not brought back by importing the file again.
+CREATE TABLE import_keys (
+    source    TEXT NOT NULL,
+    source_id TEXT NOT NULL,
+    row_table TEXT NOT NULL CHECK (row_table IN ('snapshots', 'input_events', 'blind_spots')),
+    row_id    INTEGER NOT NULL,
+    PRIMARY KEY (source, source_id)
+) WITHOUT ROWID;
+"""
+
+_V3 = _V3_CAPTURE + _V3_IMPORTS
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "capture tables", _V1_CAPTURE),

@@ -225,7 +225,7 @@ class StoreWriter:
         elif isinstance(op, Replace):
             self._connection.execute(insert_sql(type(op.row), True), op.row.values())
         elif isinstance(op, RowBatch):
-            self._connection.executemany(insert_sql(op.row_type), op.rows)
+            self._connection.executemany(insert_sql(op.row_type), op.padded_rows())
         elif isinstance(op, SetEnd):
             self._connection.execute(f"UPDATE {op.table} SET end_ms = ? WHERE id = ?",
                                      (op.end_ms, op.id))

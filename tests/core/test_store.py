@@ -165,3 +165,24 @@ def test_writer_rejects_bad_ops_and_survives_a_bad_record(tmp_path):
         assert open_readonly(db).execute("SELECT count(*) FROM snapshots").get == 2
     finally:
         writer.close()
+
+
+def test_a_version_2_store_migrates_to_import_keys_keeping_its_rows(tmp_path):
+    from core.store.connection import migrate
+
+    db = tmp_path / "s.sqlite3"
+    raw = apsw.Connection(str(db))
+    for migration in MIGRATIONS[:2]:
+        raw.execute(migration.sql)
+    raw.pragma("application_id", APPLICATION_ID)
+    raw.pragma("user_version", 2)
+    raw.execute("INSERT INTO snapshots(id, ts_ms, utc_offset_min, tz_name, monitor, trigger, app) "
+                "VALUES(1, 1000, 0, 'UTC', 0, 'focus', 'gedit')")
+    assert migrate(raw, db) == 3
+    assert raw.execute("SELECT app FROM snapshots").get == "gedit"
+    raw.execute("INSERT INTO import_keys VALUES('activitywatch', 'aw-watcher-window_h@1000', 'snapshots', 1)")
+    with pytest.raises(apsw.ConstraintError):
+        raw.execute("INSERT INTO import_keys VALUES('activitywatch', 'aw-watcher-window_h@1000', 'snapshots', 2)")
+    with pytest.raises(apsw.ConstraintError):
+        raw.execute("INSERT INTO import_keys VALUES('nocta', 'frames:1@1000', 'elements', 1)")
+    raw.close()

@@ -35,9 +35,9 @@ def test_import_brings_nocta_history_into_the_store(tmp_path):
     assert [f["input"] for f in through["frames"]] == [f["input"] for f in direct["frames"]]
 
 
-def test_import_refuses_what_is_not_a_nocta_database(tmp_path):
+def test_import_refuses_a_phantom_store_and_a_missing_file(tmp_path):
     result = run("import", str(FIXTURES / "recorded" / "desktop.sqlite3"), "--db", str(tmp_path / "s.sqlite3"))
-    assert result.returncode == 1 and "not a nocta/screenpipe database" in result.stderr
+    assert result.returncode == 1 and "is a Phantom store, not another recorder's history" in result.stderr
     missing = run("import", str(tmp_path / "absent.sqlite3"), "--db", str(tmp_path / "s.sqlite3"))
     assert missing.returncode == 1 and len(missing.stderr.strip().splitlines()) == 1
 
