@@ -5,12 +5,13 @@ time, and the two ways in — read-write (creates and migrates) and read-only
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import apsw
 
-from .errors import StoreError
-from .paths import FILE_MODE, prepare_private_dir, tighten_file_modes
+from .errors import StoreError, damaged, from_sqlite
+from .paths import FILE_MODE, SIDECAR_SUFFIXES, prepare_private_dir, tighten_file_modes
 from .schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
 BUSY_TIMEOUT_MS = 5000
@@ -41,14 +42,6 @@ WRITE_SETTINGS = (_busy_timeout, _wal, _synchronous_normal, _foreign_keys)
 READ_SETTINGS = (_busy_timeout,)
 
 
-def _create_private_file(path: Path) -> None:
-    """Create the database file 0600 before SQLite does: SQLite gives the WAL
-    and shared-memory files the database file's permissions."""
-    prepare_private_dir(path.parent)
-    fd = os.open(path, os.O_CREAT | os.O_WRONLY, FILE_MODE)
-    os.close(fd)
-
-
 def _schema_version(connection: apsw.Connection) -> int:
     return int(connection.pragma("user_version"))
 
@@ -66,9 +59,11 @@ def _probe(connection: apsw.Connection, path: Path) -> tuple[int, int, bool]:
     """Read the header facts, turning 'not a database' into a StoreError."""
     try:
         return _application_id(connection), _schema_version(connection), _has_tables(connection)
-    except (apsw.NotADBError, apsw.CorruptError) as exc:
-        raise StoreError(f"{path} is not a readable SQLite database ({exc.__class__.__name__})",
+    except apsw.NotADBError:
+        raise StoreError(f"{path} is not a readable SQLite database (NotADBError)",
                          path=str(path)) from None
+    except apsw.CorruptError as exc:
+        raise damaged(path, str(exc) or "CorruptError") from None
 
 
 def migrate(connection: apsw.Connection, path: Path) -> int:
@@ -94,48 +89,165 @@ def migrate(connection: apsw.Connection, path: Path) -> int:
 
 def open_store(path: str | os.PathLike[str]) -> apsw.Connection:
     """Open (creating if needed) the store for writing, migrated to the current
-    schema. Only the capture daemon's writer thread and short CLI writes use this."""
+    schema. Only the capture daemon's writer thread and short CLI writes use this.
+
+    A new store appears whole or not at all (`_create_store`); an existing
+    file must be a non-empty Phantom store the user lets us write to (a file
+    whose owner-write bit is off was made read-only on purpose and is not
+    made writable again, even for root)."""
     db_path = Path(path)
     if db_path.is_dir():
         raise StoreError(f"{db_path} is a directory, not a database file", path=str(db_path))
-    if not db_path.exists():
-        _create_private_file(db_path)
+    if not os.path.lexists(db_path):
+        _create_store(db_path)
+    _check_file(db_path)
+    _check_writable(db_path)
     try:
         connection = apsw.Connection(str(db_path))
-    except apsw.CantOpenError:
-        raise StoreError(f"cannot open {db_path} for writing", path=str(db_path)) from None
+    except apsw.Error as exc:
+        raise (from_sqlite(exc, db_path) or StoreError(f"cannot open {db_path} for writing",
+                                                         path=str(db_path))) from None
     try:
+        if connection.readonly("main"):
+            raise StoreError(f"{db_path} is read-only (SQLite could not open it for writing); capture "
+                             "and other writes need a writable store — reading commands still work",
+                             path=str(db_path))
         for setting in WRITE_SETTINGS:
             setting(connection)
         migrate(connection, db_path)
-    except (apsw.NotADBError, apsw.CorruptError) as exc:
-        connection.close()
-        raise StoreError(f"{db_path} is not a readable SQLite database ({exc.__class__.__name__})",
-                         path=str(db_path)) from None
     except StoreError:
         connection.close()
         raise
+    except apsw.Error as exc:
+        connection.close()
+        error = from_sqlite(exc, db_path)
+        if error is None:
+            raise
+        raise error from None
     tighten_file_modes(db_path)
     return connection
 
 
+def _create_store(db_path: Path) -> None:
+    """Create and migrate a new store under a temporary name beside the
+    target, then link it into place: a crash, a full disk or a second
+    process starting at the same moment never leaves an empty or
+    half-made file at the store's path (an empty file is refused as
+    damage, not taken for a new store). The file is 0600 before SQLite
+    writes: SQLite gives the WAL and shared-memory files its permissions."""
+    try:
+        prepare_private_dir(db_path.parent)
+    except OSError as exc:
+        raise StoreError(f"cannot create {db_path.parent}: {exc.strerror or exc}",
+                         path=str(db_path)) from None
+    temporary = db_path.with_name(f".{db_path.name}.new-{os.getpid()}-{os.urandom(4).hex()}")
+    try:
+        fd = os.open(temporary, os.O_CREAT | os.O_EXCL | os.O_WRONLY, FILE_MODE)
+        os.close(fd)
+        connection = apsw.Connection(str(temporary))
+        try:
+            for setting in WRITE_SETTINGS:
+                setting(connection)
+            migrate(connection, temporary)
+        finally:
+            connection.close()
+        try:
+            os.link(temporary, db_path)
+        except FileExistsError:
+            pass   # another process created it first: use theirs
+    except OSError as exc:
+        raise StoreError(f"cannot create the store {db_path}: {exc.strerror or exc}",
+                         path=str(db_path)) from None
+    except apsw.Error as exc:
+        error = from_sqlite(exc, db_path)
+        if error is None:
+            raise
+        raise error from None
+    finally:
+        for suffix in SIDECAR_SUFFIXES:
+            try:
+                os.unlink(f"{temporary}{suffix}")
+            except OSError:
+                pass
+
+
+def _check_file(db_path: Path) -> None:
+    """Refuse what cannot be a store: a dangling link, an empty file (a
+    store is never empty; an empty file at its path is damage or a
+    mistake, and taking it for a new store would hide that)."""
+    try:
+        size = db_path.stat().st_size
+    except FileNotFoundError:
+        raise StoreError(f"{db_path} is a link to a file that does not exist", path=str(db_path)) from None
+    except OSError as exc:
+        raise StoreError(f"cannot read {db_path}: {exc.strerror or exc}", path=str(db_path)) from None
+    if size == 0 and not os.path.exists(f"{db_path}-wal"):
+        raise StoreError(f"{db_path} is an empty file (0 bytes), not a Phantom store; move it aside "
+                         "(a new store is created where none exists) or pass --db", path=str(db_path))
+
+
+def _check_writable(db_path: Path) -> None:
+    mode = db_path.stat().st_mode
+    if not mode & stat.S_IWUSR:
+        why = f"mode {stat.S_IMODE(mode):04o}"
+    elif not os.access(db_path, os.W_OK):
+        why = "its file system or permissions do not allow writing"
+    else:
+        return
+    raise StoreError(f"{db_path} is read-only ({why}); capture and other writes need a writable "
+                     "store — reading commands still work", path=str(db_path))
+
+
 def open_sqlite_readonly(path: str | os.PathLike[str]) -> apsw.Connection:
     """Open any existing SQLite file read-only (SQLite `mode=ro`), without
-    judging its layout: source detection in the compiler starts here."""
+    judging its layout: source detection in the compiler starts here.
+
+    A WAL store on a read-only file system (or in a directory this user may
+    not write) cannot get the shared-memory file `mode=ro` needs; it is
+    opened as `immutable=1` then — nothing can change it under the reader."""
     db_path = Path(path)
     if not db_path.exists():
         raise StoreError(f"no database at {db_path}", path=str(db_path))
     if db_path.is_dir():
         raise StoreError(f"{db_path} is a directory, not a database file", path=str(db_path))
-    uri = db_path.resolve().as_uri() + "?mode=ro"
+    _check_file(db_path)
+    uri = db_path.resolve().as_uri()
+    try:
+        return _probed(_open_uri(uri + "?mode=ro"), db_path)
+    except (apsw.CantOpenError, apsw.ReadOnlyError):
+        if _writable_place(db_path):
+            raise StoreError(f"cannot open {db_path} for reading", path=str(db_path)) from None
+    return _probed(_open_uri(uri + "?mode=ro&immutable=1", db_path), db_path)
+
+
+def _probed(connection: apsw.Connection, db_path: Path) -> apsw.Connection:
+    """The connection, once its header could be read (closed if not)."""
+    try:
+        _probe(connection, db_path)
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def _open_uri(uri: str, db_path: Path | None = None) -> apsw.Connection:
     try:
         connection = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
     except apsw.CantOpenError:
+        if db_path is None:
+            raise
         raise StoreError(f"cannot open {db_path} for reading", path=str(db_path)) from None
     for setting in READ_SETTINGS:
         setting(connection)
-    _probe(connection, db_path)
     return connection
+
+
+def _writable_place(db_path: Path) -> bool:
+    """Whether SQLite could have made the WAL index beside the file."""
+    shm = Path(f"{db_path}-shm")
+    if shm.exists():
+        return os.access(shm, os.R_OK | os.W_OK)
+    return os.access(db_path.parent, os.W_OK)
 
 
 def open_readonly(path: str | os.PathLike[str]) -> apsw.Connection:

@@ -9,6 +9,7 @@ private even from other local users.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 DB_FILENAME = "phantom.sqlite3"
@@ -46,11 +47,15 @@ def prepare_private_dir(directory: Path) -> None:
 
 
 def tighten_file_modes(db_path: Path) -> None:
-    """Make the database and its sidecar files 0600 (SQLite creates the WAL and
-    shared-memory files with the umask, so this runs after they appear)."""
+    """Take group and other permissions off the database and its sidecar
+    files (SQLite creates the WAL and shared-memory files with the umask, so
+    this runs after they appear). Only ever removes bits: a file the user
+    made read-only stays read-only."""
     for suffix in SIDECAR_SUFFIXES:
         candidate = Path(str(db_path) + suffix)
         try:
-            os.chmod(candidate, FILE_MODE)
+            mode = stat.S_IMODE(candidate.stat().st_mode)
+            if mode & ~FILE_MODE:
+                os.chmod(candidate, mode & FILE_MODE)
         except FileNotFoundError:
             continue

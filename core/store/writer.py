@@ -4,8 +4,16 @@ Every capture-side write goes through one `StoreWriter`: producers (the
 focus tracker, input listeners, the AT-SPI worker) hand it frozen records and
 never wait; one thread owns the only write connection and commits the buffered
 records in one short transaction at most `commit_interval` seconds after the
-first of them arrived. A `kill -9` therefore loses at most that interval, and
-readers never wait on a long-held write lock.
+first of them arrived, sooner for ops submitted with a shorter `within`
+(input rows: the capture promises that a `kill -9` loses at most one second
+of input) and at once for `urgent` ones. Readers never wait on a long-held
+write lock.
+
+A commit that fails for a reason that passes (a full disk, a lock held
+elsewhere, a store made read-only under it) keeps its ops and is tried again
+a second later; the stats say how many ops wait unsaved, and `flush` and
+`close` answer whether everything submitted reached the disk — nobody may
+claim a flush that did not happen.
 
 Ids are allocated here, up front, from counters seeded with each table's
 MAX(id): a snapshot can name the tree walked for it, and a click the element
@@ -39,7 +47,8 @@ MAX_BATCH = 5000
 # many ops; older ones are dropped and counted rather than exhausting memory.
 MAX_BACKLOG = 200_000
 _CLOSABLE_TABLES = frozenset({"blind_spots", "recordings"})
-_TRANSIENT = (apsw.BusyError, apsw.LockedError, apsw.FullError, apsw.IOError, apsw.CantOpenError)
+_TRANSIENT = (apsw.BusyError, apsw.LockedError, apsw.FullError, apsw.IOError, apsw.CantOpenError,
+              apsw.ReadOnlyError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,14 +59,25 @@ class WriterStats:
     dropped_ops: int
     commits: int
     last_commit_monotonic: float | None
-    last_error: str | None
+    last_error: str | None      # cleared by the next commit that succeeds
+    pending_ops: int = 0        # held after a failed commit, waiting for the retry
 
 
 class _Flush:
-    __slots__ = ("done",)
+    __slots__ = ("done", "saved")
 
     def __init__(self) -> None:
         self.done = threading.Event()
+        self.saved = False
+
+
+class _Within:
+    """Commit the ops before this marker within `seconds`."""
+
+    __slots__ = ("seconds",)
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
 
 
 _STOP = object()
@@ -99,14 +119,16 @@ class StoreWriter:
         self._commits = 0
         self._last_commit: float | None = None
         self._last_error: str | None = None
+        self._unsaved = 0
         self._thread = threading.Thread(target=self._run, name="phantom-store-writer", daemon=True)
         self._thread.start()
 
     # -- producer side -------------------------------------------------------
-    def submit(self, op: object, *, urgent: bool = False) -> None:
+    def submit(self, op: object, *, urgent: bool = False, within: float | None = None) -> None:
         """Queue one record or operation; never blocks. `urgent` commits the
         batch as soon as the writer reaches this op (a focus change should be
-        visible to readers within milliseconds, not at the next tick)."""
+        visible to readers within milliseconds, not at the next tick);
+        `within` commits it at most that many seconds after it arrives."""
         if not isinstance(op, WRITE_OPS):
             raise TypeError(f"not a store write: {op!r}")
         if isinstance(op, SetEnd) and op.table not in _CLOSABLE_TABLES:
@@ -116,27 +138,32 @@ class StoreWriter:
         self._queue.put(op)
         if urgent:
             self._queue.put(_COMMIT_NOW)
+        elif within is not None:
+            self._queue.put(_Within(within))
 
     def submit_many(self, ops) -> None:
         for op in ops:
             self.submit(op)
 
     def flush(self, timeout: float | None = 10.0) -> bool:
-        """Commit everything submitted so far; True once it is durable."""
+        """Commit everything submitted so far; True only once all of it is
+        on disk (False when the commit failed or did not finish in time)."""
         marker = _Flush()
         self._queue.put(marker)
-        return marker.done.wait(timeout)
+        return marker.done.wait(timeout) and marker.saved
 
-    def close(self, timeout: float = 10.0) -> None:
-        """Flush, stop the thread and close the connection."""
-        if not self._thread.is_alive():
-            return
-        self._queue.put(_STOP)
-        self._thread.join(timeout)
+    def close(self, timeout: float = 10.0) -> bool:
+        """Commit what is left, stop the thread and close the connection;
+        True when every op ever submitted was saved (none dropped, none left
+        unsaved by a failing last commit)."""
+        if self._thread.is_alive():
+            self._queue.put(_STOP)
+            self._thread.join(timeout)
+        return not self._thread.is_alive() and self._unsaved == 0 and self._dropped == 0
 
     def stats(self) -> WriterStats:
         return WriterStats(self._committed, self._dropped, self._commits,
-                           self._last_commit, self._last_error)
+                           self._last_commit, self._last_error, self._unsaved)
 
     # -- writer thread -------------------------------------------------------
     def _run(self) -> None:
@@ -147,11 +174,16 @@ class StoreWriter:
                     self._commit()
                     return
                 if isinstance(item, _Flush):
-                    self._commit()
+                    item.saved = self._commit()
                     item.done.set()
                     continue
                 if item is _COMMIT_NOW:
                     self._commit()
+                    continue
+                if isinstance(item, _Within):
+                    soon = self._clock() + item.seconds
+                    if self._buffer and (self._deadline is None or soon < self._deadline):
+                        self._deadline = soon
                     continue
                 if item is not None:
                     self._buffer.append(item)
@@ -173,43 +205,49 @@ class StoreWriter:
     def _deadline_passed(self) -> bool:
         return self._deadline is not None and self._clock() >= self._deadline
 
-    def _commit(self) -> None:
+    def _commit(self) -> bool:
+        """Commit the buffer; True when nothing is left unsaved."""
         if not self._buffer:
             self._deadline = None
-            return
+            return True
         try:
-            with self._connection:
-                for op in self._buffer:
-                    self._apply(op)
+            self._transaction(self._buffer)
         except _TRANSIENT as exc:
             # Busy, full disk, I/O error: keep the batch and retry on the next
             # tick; capture must not die because the disk hiccuped.
-            self._last_error = f"{exc.__class__.__name__}: {exc}"
-            log.warning("store commit failed, will retry: %s", self._last_error)
+            error = f"{exc.__class__.__name__}: {exc}"
+            if error != self._last_error:   # said once, not every second
+                log.warning("store commit failed, will retry: %s", error)
+            self._last_error = error
             if len(self._buffer) > MAX_BACKLOG:
                 excess = len(self._buffer) - MAX_BACKLOG
                 del self._buffer[:excess]
                 self._dropped += excess
+            self._unsaved = len(self._buffer)
             self._deadline = self._clock() + (self._interval or 1.0)
-            return
+            return False
         except Exception as exc:  # noqa: BLE001 - a bad record must not poison the batch
             self._last_error = f"{exc.__class__.__name__}: {exc}"
             log.error("store commit failed on a bad record: %s", self._last_error)
             self._commit_one_by_one()
-            return
+            return True
+        if self._unsaved:
+            log.warning("store writable again: %d waiting ops saved", len(self._buffer))
         self._committed += len(self._buffer)
         self._commits += 1
         self._last_commit = self._clock()
+        self._last_error = None
+        self._unsaved = 0
         self._buffer.clear()
         self._deadline = None
+        return True
 
     def _commit_one_by_one(self) -> None:
         """Apply each op in its own transaction, dropping (and counting) the
         ones that fail, so one bad record costs one row, not a second of capture."""
         for op in self._buffer:
             try:
-                with self._connection:
-                    self._apply(op)
+                self._transaction((op,))
                 self._committed += 1
             except Exception as exc:  # noqa: BLE001
                 self._dropped += 1
@@ -218,6 +256,22 @@ class StoreWriter:
         self._last_commit = self._clock()
         self._buffer.clear()
         self._deadline = None
+
+    def _transaction(self, ops) -> None:
+        """Apply `ops` in one transaction. Not `with connection:` — SQLite
+        rolls a transaction back by itself on some errors (a full disk among
+        them), and the context manager's own ROLLBACK would then fail and
+        hide the error that matters behind "no transaction is active"."""
+        connection = self._connection
+        connection.execute("BEGIN")
+        try:
+            for op in ops:
+                self._apply(op)
+            connection.execute("COMMIT")
+        except BaseException:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
 
     def _apply(self, op: object) -> None:
         if isinstance(op, Row):
