@@ -32,9 +32,22 @@ class BlindSpots:
         if current is not None:
             self._writer.submit(SetEnd("blind_spots", current[0], now_ms))
 
-    def close_all(self, now_ms: int) -> None:
+    def adopt(self, row_id: int, kind: str, reason: str, monitor: int | None = None) -> None:
+        """Carry on a row the run before this one left open on purpose (it
+        re-executed itself): opening the same kind for the same reason is
+        then no change."""
+        self._open[(kind, monitor)] = (row_id, reason)
+
+    def close_all(self, now_ms: int, *, keep: tuple[str, ...] = ()) -> list[int]:
+        """Close every open row except those of the kinds in `keep`; the ids
+        of the rows kept open."""
+        kept = []
         for kind, monitor in list(self._open):
-            self.close(kind, now_ms, monitor)
+            if kind in keep:
+                kept.append(self._open[(kind, monitor)][0])
+            else:
+                self.close(kind, now_ms, monitor)
+        return kept
 
     def is_open(self, kind: str, monitor: int | None = None) -> bool:
         return (kind, monitor) in self._open

@@ -96,6 +96,11 @@ class Controller:
         await asyncio.get_running_loop().run_in_executor(None, self._session.writer.flush)
         return recording.id, recording.name
 
+    def adopt_recording(self, recording: Recording) -> None:
+        """Carry on a recording the run before this one handed over (it
+        re-executed itself): typed text keeps being kept until it stops."""
+        self.recording = recording
+
     def end_recording(self, now: int) -> None:
         recording, self.recording = self.recording, None
         if recording is not None:
@@ -127,7 +132,8 @@ class Controller:
             "focused_app": state.focus.app if state.focus and not state.excluded_by else None,
             "excluded_by": state.excluded_by,
             "recording": self.recording_name,
-            "accessibility": session.a11y.status,
+            "accessibility": session.a11y.status if state.accessibility_up else state.accessibility,
+            "accessibility_error": None if state.accessibility_up else session.a11y.last_error,
             "snapshots": session.snapshots.written,
             "input_events": session.input.counts.rows_written + session.input.clicks,
             "blind_spots_open": session.blind.open_kinds(),

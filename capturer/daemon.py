@@ -10,6 +10,16 @@ performs. One asyncio loop polls focus as a safety net under the X events,
 ticks once a second (heartbeats, idle, bursts, watchdog, reconnects) and
 receives input events from the listener threads. Anything that goes wrong in
 a source becomes a blind-spot row and a retry with back-off — never an exit.
+
+A run starts by settling what the run before it left open (`core.store.crash`:
+rows a `kill -9` interrupted are closed when that run was last alive; rows a
+re-executing run handed over are carried on) and writes a heartbeat every
+tick. It ends with everything flushed — and says so only when it is true: a
+store that could not take the last writes (a full disk) makes the run end
+with an error line and a non-zero exit. A run may also end to re-execute
+the daemon (`request_reexec`): libatspi cannot be initialised twice in one
+process, so a returning accessibility bus is joined by a fresh process that
+carries on the pause and the recording in progress.
 """
 
 from __future__ import annotations
@@ -22,16 +32,19 @@ import threading
 from pathlib import Path
 
 from core.clock import now_ms
-from core.store import SetMeta, StoreWriter
+from core.store import SetEnd, SetMeta, StoreWriter
 from core.store.connection import open_readonly
+from core.store.crash import (ALIVE_KEY, RESUME_BLIND_SPOTS_KEY, RESUME_RECORDING_KEY, STARTED_KEY, STOPPED_KEY,
+                              LeftOpen, left_open)
 
 from .blind_spots import BlindSpots
 from .config import Config
 from .control import PauseListeners
-from .controller import Controller
-from .decide import (AccessibilityBus, CaptureState, CloseBlindSpot, CloseBursts, CountInput, DisplayBack,
-                     DisplayGone, Observation, OpenBlindSpot, Operation, PauseChanged, PointAccessibility,
-                     Rules, SourceFailed, Started, Tick, WatchTitle, WriteSnapshot, decide)
+from .controller import Controller, Recording
+from .decide import (AccessibilityAnswered, AccessibilityBus, CaptureState, CloseBlindSpot, CloseBursts,
+                     CountInput, DisplayBack, DisplayGone, Observation, OpenBlindSpot, Operation, PauseChanged,
+                     PointAccessibility, Rules, SourceFailed, Started, Tick, WatchHung, WatchTitle, WriteSnapshot,
+                     decide)
 from .focus_watch import FocusWatch
 from .input_path import InputPath
 from .notify import Notifier
@@ -43,6 +56,18 @@ from .sources.base import DisplayLost, Monitor, WindowInfo
 from .supervisor import DisplaySupervisor
 
 log = logging.getLogger(__name__)
+
+EXIT_UNSAVED = 1   # the run ended with writes the store did not take
+# Blind spots a re-executing run hands over to the next (the pause goes on).
+CARRIED_KINDS = ("paused",)
+# While the accessibility bus is down, it is looked for this often.
+BUS_RETRY_S = 2.0
+# A hung application is asked whether it answers again with this timeout,
+# and again this long after each silence.
+HUNG_PROBE_S = 0.25
+HUNG_PROBE_PAUSE_S = 0.1
+# While the display is down, X is asked whether it answers this often.
+DISPLAY_PROBE_S = 0.25
 
 
 class CaptureDaemon:
@@ -60,6 +85,7 @@ class CaptureDaemon:
         self.sources = sources or Sources()
         self.started_ms = now_ms()
         self.session: CaptureSession | None = None  # while run() runs
+        self.reexec_reason: str | None = None   # why run() ended to re-execute the daemon
         self._stop = asyncio.Event()
         self._last_watchdog = 0.0
 
@@ -72,15 +98,28 @@ class CaptureDaemon:
         await session.start(control_bus=self.control_bus)
         self.notifier.ready(session.control.summary_line())
         log.info("capturing into %s", self.db_path)
+        saved = False
         try:
             await asyncio.gather(self._focus_loop(session), self._tick_loop(session, loop))
         finally:
-            self.notifier.stopping()
-            await session.close()
+            if self.reexec_reason is not None:
+                self.notifier.send("RELOADING=1", f"STATUS=re-executing: {self.reexec_reason}")
+            else:
+                self.notifier.stopping()
+            saved = await session.close(carry_on=self.reexec_reason is not None)
             self.session = None
+        if not saved:
+            self.reexec_reason = None
+            return EXIT_UNSAVED
         return 0
 
     def request_stop(self) -> None:
+        self._stop.set()
+
+    def request_reexec(self, reason: str) -> None:
+        """End this run so that the caller re-executes the daemon."""
+        log.warning("re-executing the capture daemon: %s", reason)
+        self.reexec_reason = reason
         self._stop.set()
 
     async def _focus_loop(self, session: CaptureSession) -> None:
@@ -98,7 +137,8 @@ class CaptureDaemon:
                 session.display.lost(str(exc))
             except Exception:  # noqa: BLE001 - one bad tick must not end capture
                 log.exception("capture tick failed")
-            await self._sleep_unless_stopped(1.0)
+            # While X is gone, ticks come faster: each asks whether it answers.
+            await self._sleep_unless_stopped(1.0 if session.display.up else DISPLAY_PROBE_S)
 
     async def _sleep_unless_stopped(self, seconds: float) -> None:
         try:
@@ -129,6 +169,10 @@ class CaptureSession:
         self.writer = StoreWriter(daemon.db_path)
         self.blind = BlindSpots(self.writer)
         self.a11y = daemon.sources.accessibility(self.writer, config)
+        self.a11y_bus = daemon.sources.accessibility_bus(daemon.display, self._accessibility_lost)
+        self._bus_retry_at = 0.0
+        self._hung_watches: dict[int, asyncio.Task] = {}
+        self._loop = loop
         self.display = DisplaySupervisor(
             daemon.display, config, daemon.sources, deliver_input=self._deliver_input,
             on_up=self._display_up, on_down=self._display_down, on_source_error=self.source_error,
@@ -148,36 +192,60 @@ class CaptureSession:
     # -- lifecycle ------------------------------------------------------------------
     async def start(self, *, control_bus: bool) -> None:
         now = now_ms()
-        paused = self._stored_pause_state()
-        self.writer.submit(SetMeta("capture_started_ms", str(now)))
+        paused, adopted = self._settle_previous_run()
+        self.writer.submit(SetMeta(STARTED_KEY, str(now)))
         self.observe_now(Started(now, paused))
-        self.a11y.start()
-        if self.a11y.status not in ("ok", "disabled"):
-            log.warning("accessibility unavailable: %s", self.a11y.last_error)
-        self.observe_now(AccessibilityBus(now_ms(), self.a11y.status))
+        for kind in adopted:   # handed over, but no longer true (the pause ended meanwhile)
+            if self.state.blind_spot(kind) is None:
+                self.blind.close(kind, now)
+        await self._start_accessibility()
         self.display.connect()
         if control_bus:
             await self._start_control_bus()
 
     async def tick(self) -> None:
         now = now_ms()
+        self.writer.submit(SetMeta(ALIVE_KEY, str(now)))   # what the next run reads after a crash
+        if not self.state.accessibility_up and self._loop.time() >= self._bus_retry_at:
+            await self._look_for_accessibility_bus()
         if not self.display.tick():
             return
         self.input.tick(now)
         await self.observe(Tick(now))
 
-    async def close(self) -> None:
+    async def close(self, *, carry_on: bool = False) -> bool:
+        """End the run; True when everything it captured is in the store.
+        `carry_on`: the daemon re-executes, and the next run carries on the
+        recording in progress and the pause."""
         self.input.drain()
         await self.input.flush()
         now = now_ms()
-        self.control.end_recording(now)
-        self.blind.close_all(now)
+        recording = self.control.recording
+        if carry_on and recording is not None:
+            self.writer.submit(SetMeta(RESUME_RECORDING_KEY, str(recording.id)))
+            self.control.recording = None
+        else:
+            self.control.end_recording(now)
+        kept = self.blind.close_all(now, keep=CARRIED_KINDS if carry_on else ())
+        if carry_on:
+            self.writer.submit(SetMeta(RESUME_BLIND_SPOTS_KEY, ",".join(map(str, kept))))
+        self.writer.submit(SetMeta(STOPPED_KEY, str(now)))
+        for watch in list(self._hung_watches.values()):
+            watch.cancel()
         if self._bus is not None:
             await self._bus.stop()
         self.display.close()
         self.a11y.stop()
-        self.writer.close()
-        log.info("capture stopped; store flushed")
+        await self.a11y_bus.close()
+        saved = self.writer.close()
+        stats = self.writer.stats()
+        if saved:
+            log.info("capture stopped; store flushed (%d changes this run)", stats.committed_ops)
+        else:
+            log.error("capture stopped, but %d changes could not be saved to %s (%s)",
+                      stats.pending_ops + stats.dropped_ops, self.daemon.db_path,
+                      stats.last_error or "the writer did not finish")
+        return saved
 
     # -- the rules and their operations ----------------------------------------------------
     def _decide(self, observation: Observation) -> tuple[Operation, ...]:
@@ -231,11 +299,70 @@ class CaptureSession:
             case WatchTitle(window_id):
                 if self.display.windows is not None:
                     self.display.windows.watch_title(window_id)
+            case WatchHung(window):
+                if window.pid and window.pid not in self._hung_watches:
+                    self._hung_watches[window.pid] = asyncio.ensure_future(self._until_answered(window))
             case PauseChanged(paused):
                 self.writer.submit(SetMeta("paused", "1" if paused else "0"))
                 self.pause_listeners.notify(paused)
             case _:
                 raise TypeError(f"{op!r} cannot be performed here")
+
+    # -- the accessibility bus ----------------------------------------------------------
+    async def _start_accessibility(self) -> None:
+        """Check the bus before libatspi touches it (libatspi aborts the
+        process when it cannot reach its bus), then start the worker."""
+        status = "disabled"
+        if self.daemon.config.accessibility.enabled:
+            problem = await self.a11y_bus.connect()
+            if problem is None:
+                self.a11y.start()
+                status = self.a11y.status
+            else:
+                self.a11y.lose(problem)
+                status = "unavailable"
+            if status != "ok":
+                log.warning("accessibility unavailable: %s", self.a11y.last_error)
+        else:
+            self.a11y.start()
+        self.observe_now(AccessibilityBus(now_ms(), status))
+
+    def _accessibility_lost(self, reason: str) -> None:
+        """The daemon's own connection to the bus dropped: the bus is gone."""
+        log.warning("accessibility bus lost: %s", reason)
+        self.a11y.lose(reason)
+        self._bus_retry_at = self._loop.time() + BUS_RETRY_S / 2
+        self.observe_now(AccessibilityBus(now_ms(), "lost"))
+
+    async def _look_for_accessibility_bus(self) -> None:
+        """The bus is down: is it back? libatspi cannot join a new bus in a
+        process that already set it up, so then the daemon re-executes
+        itself; where it never was set up, the worker starts here."""
+        self._bus_retry_at = self._loop.time() + BUS_RETRY_S
+        if await self.a11y_bus.connect() is not None:
+            return
+        if self.a11y.initialised:
+            self.daemon.request_reexec("the accessibility bus is back")
+            return
+        await self._loop.run_in_executor(None, self.a11y.start)
+        log.info("accessibility bus reached: %s", self.a11y.status)
+        self.observe_now(AccessibilityBus(now_ms(), self.a11y.status))
+
+    async def _until_answered(self, window: WindowInfo) -> None:
+        """Ask a hung application, over and over, whether it answers; the
+        moment it does, its blind spot ends and the worker reads it again."""
+        try:
+            while self.state.accessibility_up:
+                name = self.a11y.hung_bus_name(window.pid)
+                if name is None:
+                    return   # nothing to ask it by: the worker asks again after its back-off
+                if await self.a11y_bus.answers(name, HUNG_PROBE_S):
+                    self.a11y.answered(window.pid)
+                    self.observe_now(AccessibilityAnswered(now_ms(), window))
+                    return
+                await asyncio.sleep(HUNG_PROBE_PAUSE_S)
+        finally:
+            self._hung_watches.pop(window.pid, None)
 
     def _display_up(self, monitors: tuple[Monitor, ...]) -> None:
         self.observe_now(DisplayBack(now_ms(), monitors))
@@ -251,16 +378,39 @@ class CaptureSession:
     def _deliver_input(self, raw: object) -> None:
         self.input.deliver(raw)
 
-    def _stored_pause_state(self) -> bool:
+    def _settle_previous_run(self) -> tuple[bool, tuple[str, ...]]:
+        """The pause state the store remembers, after settling the rows the
+        previous run left open: interrupted ones closed when it was last
+        alive, handed-over ones carried on (their kinds are returned)."""
+        connection = open_readonly(self.daemon.db_path)
         try:
-            connection = open_readonly(self.daemon.db_path)
-            try:
-                row = connection.execute("SELECT value FROM meta WHERE key = 'paused'").fetchone()
-            finally:
-                connection.close()
-        except Exception:  # noqa: BLE001 - a fresh store has no pause state
-            return False
-        return bool(row and row[0] == "1")
+            row = connection.execute("SELECT value FROM meta WHERE key = 'paused'").fetchone()
+            previous = left_open(connection)
+        finally:
+            connection.close()
+        self._close_interrupted(previous)
+        adopted = []
+        for recording in previous.recordings:
+            if recording.id == previous.resumed_recording:
+                self.control.adopt_recording(Recording(recording.id, recording.name, recording.start_ms))
+        for spot in previous.blind_spots:
+            if spot.id in previous.resumed_blind_spots:
+                self.blind.adopt(spot.id, spot.kind, spot.reason, spot.monitor)
+                adopted.append(spot.kind)
+        if previous.resumed_recording or previous.resumed_blind_spots:
+            self.writer.submit(SetMeta(RESUME_RECORDING_KEY, ""))
+            self.writer.submit(SetMeta(RESUME_BLIND_SPOTS_KEY, ""))
+        return bool(row and row[0] == "1"), tuple(adopted)
+
+    def _close_interrupted(self, previous: LeftOpen) -> None:
+        for recording in previous.interrupted_recordings:
+            log.warning("recording %r was interrupted (the daemon stopped without closing it); "
+                        "closed at its last sign of life", recording.name)
+            self.writer.submit(SetEnd("recordings", recording.id, previous.close_at(recording.start_ms)))
+        for spot in previous.interrupted_blind_spots:
+            log.info("closing the %s blind spot the previous run left open", spot.kind)
+            self.writer.submit(SetEnd("blind_spots", spot.id, previous.close_at(spot.start_ms)))
+        self.writer.submit(SetMeta(ALIVE_KEY, str(previous.last_alive_ms)), urgent=True)
 
     async def _start_control_bus(self) -> None:
         if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):

@@ -94,7 +94,7 @@ class SnapshotWriter:
             context = A11yContext("disabled")
         now = now_ms()
         if op.focused:
-            self._observe(AccessibilityAnswer(now, window, context.status))
+            self._observe(AccessibilityAnswer(now, window, context.status, since_ms=context.since_ms))
         screenshot = self._pictures.thumbnail(op.monitor, now)
         offset, zone = zone_at(now)
         row = SnapshotRow(
@@ -125,7 +125,8 @@ class SnapshotWriter:
             result = done.result() if not done.cancelled() else None
             if result is None:
                 return
-            self._observe(AccessibilityAnswer(now_ms(), window, result.status, late=True))
+            self._observe(AccessibilityAnswer(now_ms(), window, result.status, late=True,
+                                              since_ms=result.since_ms))
             if result.status == "ok" and completion and (result.url or result.tree_id):
                 row = completion[0]
                 self._writer.submit(Replace(replace(row, url=result.url, tree_id=result.tree_id)),

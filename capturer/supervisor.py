@@ -1,12 +1,17 @@
 """Keeping the display-bound sources connected.
 
 The X connection (windows, focus, titles), the screen grabber and the input
-listeners live and die with the X server. The supervisor connects them,
-drops them all when the server goes, and tries again with back-off: 0.5 s
-after the loss, then 1, 2, 4, 8, 15 and every 30 s. Input listeners that
-died on their own (they hold a display connection of their own) are
-restarted on the next tick. A screen grabber or input listener that cannot
-start is reported as a source error; capture goes on without it.
+listeners live and die with the X server. The supervisor connects them and
+drops them all when the server goes. While it is gone, every tick (a
+quarter second then) asks whether X answers — a connect to its socket,
+about a tenth of a millisecond — and reconnects the moment it does, so a
+`display_lost` blind spot ends when X answers, not at the next step of a
+back-off schedule. Back-off (0.5 s, then 1, 2, 4, 8, 15 and every 30 s)
+is kept for full connections that fail although X answers (a server still
+starting up). Input listeners that died on their own (they hold a display
+connection of their own) are restarted on the next tick. A screen grabber
+or input listener that cannot start is reported as a source error; capture
+goes on without it.
 
 Time comes from an injected clock (the loop's), so the schedule can be
 tested without waiting for it.
@@ -99,19 +104,24 @@ class DisplaySupervisor:
 
     def lost(self, reason: str) -> None:
         """The X server went away: drop what depended on it and try again
-        later. Said again while still down, it changes nothing."""
+        when it answers. Said again while still down, it changes nothing."""
         if self._down:
             return
         self._down = True
         self._on_down(reason)
         self.close()
-        self._backoff.failed()
+        self._backoff.succeeded()   # the first full connection once X answers is not delayed
+
+    @property
+    def up(self) -> bool:
+        return self.windows is not None
 
     def tick(self) -> bool:
-        """Once a second: True when the display is up (then dead input
-        listeners are restarted); else reconnect if it is time to."""
+        """Each tick: True when the display is up (then dead input listeners
+        are restarted); else reconnect if X answers (and a failed attempt's
+        back-off has passed)."""
         if self.windows is None:
-            if self._backoff.due():
+            if self._sources.answers(self.display) and self._backoff.due():
                 if self.connect():
                     log.info("display %s is back", self.display)
                 else:

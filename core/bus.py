@@ -31,6 +31,7 @@ class BusService:
 
 CAPTURE = BusService("org.phantom.Capture1", "/org/phantom/Capture1", "org.phantom.Capture1")
 REPLAY = BusService("org.phantom.Replay1", "/org/phantom/Replay1", "org.phantom.Replay1")
+ACCESSIBILITY = BusService("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus")
 NOTIFICATIONS = BusService("org.freedesktop.Notifications", "/org/freedesktop/Notifications",
                            "org.freedesktop.Notifications")
 
@@ -74,9 +75,15 @@ def call(service: BusService, method: str, signature: str = "", body: list | Non
     """Call one method of `service` and return its reply body. Raises
     `BusUnavailable` when there is no bus or no such service (and `activate`
     is false), `BusCallFailed` for a named error reply."""
+    return asyncio.run(call_async(service, method, signature, body, timeout=timeout, activate=activate))
+
+
+async def call_async(service: BusService, method: str, signature: str = "", body: list | None = None, *,
+                     timeout: float = CALL_TIMEOUT_S, activate: bool = False) -> list:
+    """`call`, from a running event loop."""
     if session_bus_address() is None:
         raise BusUnavailable("no session D-Bus (DBUS_SESSION_BUS_ADDRESS is not set)")
-    return asyncio.run(_call(service, method, signature, body or [], timeout, activate))
+    return await _call(service, method, signature, body or [], timeout, activate)
 
 
 async def _call(service: BusService, method: str, signature: str, body: list, timeout: float,

@@ -191,11 +191,36 @@ class VirtualDesktop:
                                           timeout=5).returncode == 0,
                    timeout=15.0, what=f"X server {self.display} to answer again")
 
-    def kill_accessibility_bus(self) -> None:
-        """Kill the AT-SPI bus launcher and the bus it runs."""
-        for process in [p for p in self._started if p.name == "at-spi-bus-launcher"]:
-            _terminate(process, grace=1.0)
-            self._started.remove(process)
+    def kill_accessibility_bus(self, sig: int = signal.SIGTERM) -> None:
+        """Stop the AT-SPI bus: the launcher that owns `org.a11y.Bus` (found
+        on the session bus, whoever started it). SIGTERM: it shuts its bus
+        down and takes its address off the root window, as on a logout.
+        SIGKILL: the launcher, its bus and the registry die at once and the
+        root window keeps naming the dead bus, as after a crash."""
+        owner = self.accessibility_bus_owner()
+        if owner is None:
+            return
+        if sig == signal.SIGKILL:
+            os.killpg(os.getpgid(owner), signal.SIGKILL)
+        else:
+            os.kill(owner, sig)
+        wait_until(lambda: self.accessibility_bus_owner() is None and not _alive(owner), timeout=10.0,
+                   what="the AT-SPI bus launcher to go")
+        self._started = [p for p in self._started if p.pid != owner]
+
+    def start_accessibility_bus(self) -> None:
+        """Start an AT-SPI bus launcher again (after `kill_accessibility_bus`)."""
+        self._start_atspi()
+
+    def accessibility_bus_owner(self) -> int | None:
+        """The pid of the process that owns `org.a11y.Bus` (asking the bus
+        daemon, which never activates anything)."""
+        result = self.run(["dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus",
+                           "/org/freedesktop/DBus", "org.freedesktop.DBus.GetConnectionUnixProcessID",
+                           "string:org.a11y.Bus"], timeout=5)
+        if result.returncode != 0:
+            return None
+        return int(result.stdout.split()[-1])
 
     # -- start-up steps -------------------------------------------------------
     def _make_private_dirs(self) -> None:
@@ -275,7 +300,8 @@ class VirtualDesktop:
             for fd in (addr_r, pid_r, addr_w, pid_w):
                 if fd >= 0:
                     os.close(fd)
-        self._started.append(StartedProcess("dbus-daemon", pid))
+        # Its own process group, which services it activates share: they go with it.
+        self._started.append(StartedProcess("dbus-daemon", pid, group=True))
         self.env["DBUS_SESSION_BUS_ADDRESS"] = address
 
     def _start_atspi(self) -> None:
@@ -283,10 +309,11 @@ class VirtualDesktop:
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL, start_new_session=True)
         self._started.append(StartedProcess("at-spi-bus-launcher", process.pid, process, group=True))
-        get_address = ["gdbus", "call", "--session", "--dest", "org.a11y.Bus", "--object-path",
-                       "/org/a11y/bus", "--method", "org.a11y.Bus.GetAddress"]
-        wait_until(lambda: self.run(get_address, timeout=5).returncode == 0,
-                   timeout=15.0, what="the AT-SPI bus")
+        # Wait for the launcher to own its name before calling it: a call
+        # made earlier would have D-Bus activate a second launcher, and then
+        # which of the two runs the bus is a race.
+        wait_until(lambda: self.accessibility_bus_owner() == process.pid,
+                   timeout=15.0, what="the AT-SPI bus launcher to own org.a11y.Bus")
         enable = ["gdbus", "call", "--session", "--dest", "org.a11y.Bus", "--object-path",
                   "/org/a11y/bus", "--method", "org.freedesktop.DBus.Properties.Set",
                   "org.a11y.Status", "IsEnabled", "<true>"]

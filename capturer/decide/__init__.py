@@ -18,29 +18,34 @@ Where the next rules go:
   the generation carried by `WindowInfo` and `FocusMoved`. A reused X id
   with a new client then arrives as an ordinary `FocusMoved`, and
   `_Decision.show` takes a new snapshot and evaluates the exclusions again.
-- Losing and regaining the accessibility bus: `AccessibilityBus` (down opens
-  `no_accessibility`, up closes it); reconnecting belongs to the supervisor,
-  as the display's does.
+- Losing and regaining the accessibility bus: `AccessibilityBus` (`lost` or
+  `unavailable` opens `no_accessibility` for whatever has focus, until the
+  bus is `ok` again; focus changes do not end it). Finding out belongs to
+  the daemon's bus watch; a returning bus re-executes the daemon.
 - `hung` blind spots from the first unanswered call to the first answer:
-  `AccessibilityAnswer` with the time of that first call, opened at it
-  (`OpenBlindSpot.at_ms`) and closed by the next answer.
+  `AccessibilityAnswer.since_ms` is when that call was made (the spot opens
+  there, `OpenBlindSpot.at_ms`), `WatchHung` asks the daemon to find out
+  when the application answers again, `AccessibilityAnswered` closes it.
+- `display_lost` until X answers: `DisplayBack.now_ms` is when it first
+  did (the supervisor asks every quarter second while X is gone).
 - Input rows naming the window that received them: `CountInput` and
   `CloseBursts` already carry that window; the input path writes it.
 """
 
-from .observations import (AccessibilityAnswer, AccessibilityBus, DisplayBack, DisplayGone, FocusMoved,
-                           InputSeen, Observation, Pause, Resume, SourceFailed, Started, Tick, TitleSeen,
-                           WindowGone)
+from .observations import (AccessibilityAnswer, AccessibilityAnswered, AccessibilityBus, DisplayBack, DisplayGone,
+                           FocusMoved, InputSeen, Observation, Pause, Resume, SourceFailed, Started, Tick,
+                           TitleSeen, WindowGone)
 from .operations import (CloseBlindSpot, CloseBursts, CountInput, OpenBlindSpot, Operation, PauseChanged,
-                         PointAccessibility, WatchTitle, WriteSnapshot)
+                         PointAccessibility, WatchHung, WatchTitle, WriteSnapshot)
 from .rules import decide
 from .state import (IDLE_HEARTBEAT_FACTOR, BlindSpot, CaptureState, Rules, Screen, is_new_focus, monitor_of,
                     same_window)
 
 __all__ = [
-    "AccessibilityAnswer", "AccessibilityBus", "BlindSpot", "CaptureState", "CloseBlindSpot",
-    "CloseBursts", "CountInput", "DisplayBack", "DisplayGone", "FocusMoved", "IDLE_HEARTBEAT_FACTOR",
-    "InputSeen", "Observation", "OpenBlindSpot", "Operation", "Pause", "PauseChanged",
+    "AccessibilityAnswer", "AccessibilityAnswered", "AccessibilityBus", "BlindSpot", "CaptureState",
+    "CloseBlindSpot", "CloseBursts", "CountInput", "DisplayBack", "DisplayGone", "FocusMoved",
+    "IDLE_HEARTBEAT_FACTOR", "InputSeen", "Observation", "OpenBlindSpot", "Operation", "Pause", "PauseChanged",
     "PointAccessibility", "Resume", "Rules", "Screen", "SourceFailed", "Started", "Tick", "TitleSeen",
-    "WatchTitle", "WindowGone", "WriteSnapshot", "decide", "is_new_focus", "monitor_of", "same_window",
+    "WatchHung", "WatchTitle", "WindowGone", "WriteSnapshot", "decide", "is_new_focus", "monitor_of",
+    "same_window",
 ]

@@ -77,7 +77,7 @@ class DisplayGone:
 
 @dataclass(frozen=True, slots=True)
 class DisplayBack:
-    """Connected to the X server, which has these monitors."""
+    """X answers again (at `now_ms`, when it first did), and has these monitors."""
 
     now_ms: int
     monitors: tuple[Monitor, ...]
@@ -85,8 +85,9 @@ class DisplayBack:
 
 @dataclass(frozen=True, slots=True)
 class AccessibilityBus:
-    """The accessibility worker's status as it started (ok, disabled,
-    unavailable…)."""
+    """The accessibility bus as the daemon found it: `ok`, `disabled` (by
+    the settings), `unavailable` (not reachable when capture started or
+    tried again), `lost` (the connection to it dropped)."""
 
     now_ms: int
     status: str
@@ -95,12 +96,23 @@ class AccessibilityBus:
 @dataclass(frozen=True, slots=True)
 class AccessibilityAnswer:
     """What the accessibility worker said about a focused window's snapshot:
-    in time for it, or `late` (after the snapshot went without it)."""
+    in time for it, or `late` (after the snapshot went without it). A hung
+    application's answer carries when the first call it left unanswered was
+    made (`since_ms`)."""
 
     now_ms: int
     window: WindowInfo
     status: str
     late: bool = False
+    since_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AccessibilityAnswered:
+    """A hung application answered a call again, at `now_ms`."""
+
+    now_ms: int
+    window: WindowInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,4 +133,5 @@ class SourceFailed:
 
 
 Observation = Union[Started, FocusMoved, TitleSeen, Tick, InputSeen, Pause, Resume, DisplayGone,
-                    DisplayBack, AccessibilityBus, AccessibilityAnswer, WindowGone, SourceFailed]
+                    DisplayBack, AccessibilityBus, AccessibilityAnswer, AccessibilityAnswered, WindowGone,
+                    SourceFailed]

@@ -63,6 +63,14 @@ class WatchTitle:
 
 
 @dataclass(frozen=True, slots=True)
+class WatchHung:
+    """Ask `window`'s application, until it answers, whether it answers
+    (then `AccessibilityAnswered`)."""
+
+    window: WindowInfo
+
+
+@dataclass(frozen=True, slots=True)
 class PauseChanged:
     """Remember the pause state in the store and tell the listeners."""
 
@@ -70,4 +78,4 @@ class PauseChanged:
 
 
 Operation = Union[WriteSnapshot, OpenBlindSpot, CloseBlindSpot, CloseBursts, CountInput,
-                  PointAccessibility, WatchTitle, PauseChanged]
+                  PointAccessibility, WatchTitle, WatchHung, PauseChanged]

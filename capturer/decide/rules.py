@@ -9,17 +9,19 @@ from dataclasses import replace
 
 from ..privacy import excluding_rule
 from ..sources.base import WindowInfo
-from .observations import (AccessibilityAnswer, AccessibilityBus, DisplayBack, DisplayGone, FocusMoved,
-                           InputSeen, Observation, Pause, Resume, SourceFailed, Started, Tick, TitleSeen,
-                           WindowGone)
+from .observations import (AccessibilityAnswer, AccessibilityAnswered, AccessibilityBus, DisplayBack, DisplayGone,
+                           FocusMoved, InputSeen, Observation, Pause, Resume, SourceFailed, Started, Tick,
+                           TitleSeen, WindowGone)
 from .operations import (CloseBlindSpot, CloseBursts, CountInput, OpenBlindSpot, Operation, PauseChanged,
-                         PointAccessibility, WatchTitle, WriteSnapshot)
+                         PointAccessibility, WatchHung, WatchTitle, WriteSnapshot)
 from .state import (IDLE_HEARTBEAT_FACTOR, BlindSpot, CaptureState, Rules, Screen, is_new_focus, monitor_of,
                     same_window)
 
 PAUSED = "paused by the user"
 DISPLAY_LOST = "X server unreachable"
 NO_ACCESSIBILITY_BUS = "accessibility bus unavailable"
+ACCESSIBILITY_BUS_LOST = "accessibility bus lost"
+BUS_REASONS = {"unavailable": NO_ACCESSIBILITY_BUS, "lost": ACCESSIBILITY_BUS_LOST}
 # Accessibility answers that mean the focused window cannot be read.
 UNREADABLE = ("no_app", "hung", "unavailable")
 
@@ -69,6 +71,14 @@ class _Decision:
         if focused or trigger == "heartbeat":
             self.state = self.state.with_screen(Screen(monitor.index, window, now))
 
+    def bus_spot(self, now: int) -> None:
+        """While the accessibility bus is down, nothing of any window can be
+        read: one blind spot, whatever has focus (reopened after a pause or
+        a display loss that covered it)."""
+        if not self.state.accessibility_up and not self.state.paused and self.state.display_up:
+            self.open_spot("no_accessibility", BUS_REASONS.get(self.state.accessibility,
+                                                                NO_ACCESSIBILITY_BUS), now)
+
     def close_bursts(self) -> None:
         """Close the open input bursts, which went to the input window."""
         self.emit(CloseBursts(self.state.input_window or self.state.focus))
@@ -103,7 +113,9 @@ def _focus_moved(d: _Decision, seen: FocusMoved) -> None:
         return
     d.close_bursts()
     d.emit(WatchTitle(seen.window.window_id if seen.window else None))
-    d.close_spot("no_accessibility", seen.now_ms)
+    d.change(focus_ms=seen.now_ms)
+    if d.state.accessibility_up:   # what could not be read was the window that had focus
+        d.close_spot("no_accessibility", seen.now_ms)
     if seen.window is not None:
         d.show(seen.window, "focus", seen.now_ms, bursts_closed=True)
         return
@@ -195,6 +207,8 @@ def _resume(d: _Decision, seen: Resume) -> None:
     if not d.state.display_up:
         return
     d.emit(WatchTitle(seen.window.window_id if seen.window else None))
+    d.change(focus_ms=seen.now_ms)
+    d.bus_spot(seen.now_ms)
     if seen.window is not None:
         d.show(seen.window, "resume", seen.now_ms)
 
@@ -211,23 +225,46 @@ def _display_gone(d: _Decision, seen: DisplayGone) -> None:
 
 
 def _display_back(d: _Decision, seen: DisplayBack) -> None:
-    """Focus is found again by the next focus check."""
+    """The display is lost until X answers (the observation's time), not
+    until a reconnection schedule gets round to it. Focus is found again by
+    the next focus check."""
     d.change(display_up=True, monitors=seen.monitors, focus=None)
     d.close_spot("display_lost", seen.now_ms)
+    d.bus_spot(seen.now_ms)
 
 
 def _accessibility_bus(d: _Decision, seen: AccessibilityBus) -> None:
-    if seen.status not in ("ok", "disabled"):
-        d.open_spot("no_accessibility", NO_ACCESSIBILITY_BUS, seen.now_ms)
+    """The bus itself: down, nothing can be read until it is back (focus
+    changes do not end it); back, what the next answers say holds again."""
+    d.change(accessibility=seen.status)
+    if d.state.accessibility_up:
+        d.close_spot("no_accessibility", seen.now_ms)
+    else:
+        d.bus_spot(seen.now_ms)
 
 
 def _accessibility_answer(d: _Decision, seen: AccessibilityAnswer) -> None:
     """The focused window cannot be read: a blind spot until one that can
-    be read answers. A late answer counts only while its window has focus."""
+    be read answers. A late answer counts only while its window has focus.
+    A hung application's spot starts at the first call it left unanswered
+    (not when the call's timeout ran out), though never before its window
+    got focus; it ends when the application answers (`WatchHung`)."""
+    if not d.state.accessibility_up:
+        return   # the bus spot says it all
     if seen.status in UNREADABLE:
         if not seen.late or same_window(d.state.focus, seen.window):
-            d.open_spot("no_accessibility", seen.status, seen.now_ms)
+            at = seen.now_ms if seen.since_ms is None else max(seen.since_ms, d.state.focus_ms)
+            d.open_spot("no_accessibility", seen.status, min(at, seen.now_ms))
+            if seen.status == "hung":
+                d.emit(WatchHung(seen.window))
     elif seen.status == "ok" and not seen.late:
+        d.close_spot("no_accessibility", seen.now_ms)
+
+
+def _accessibility_answered(d: _Decision, seen: AccessibilityAnswered) -> None:
+    """The hung application answers: its window's spot ends now."""
+    spot = d.state.blind_spot("no_accessibility")
+    if spot is not None and spot.reason == "hung" and same_window(d.state.focus, seen.window):
         d.close_spot("no_accessibility", seen.now_ms)
 
 
@@ -246,6 +283,7 @@ _RULES: dict[type, Callable[[_Decision, object], None]] = {
     Started: _started, FocusMoved: _focus_moved, TitleSeen: _title_seen, Tick: _tick,
     InputSeen: _input_seen, Pause: _pause, Resume: _resume, DisplayGone: _display_gone,
     DisplayBack: _display_back, AccessibilityBus: _accessibility_bus,
-    AccessibilityAnswer: _accessibility_answer, WindowGone: _window_gone,
+    AccessibilityAnswer: _accessibility_answer, AccessibilityAnswered: _accessibility_answered,
+    WindowGone: _window_gone,
     SourceFailed: _source_failed,
 }

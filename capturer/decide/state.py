@@ -59,7 +59,9 @@ class CaptureState:
 
     paused: bool = False
     display_up: bool = False            # connected to the X server
+    accessibility: str = "ok"           # the bus: ok | disabled | unavailable | lost
     focus: WindowInfo | None = None     # the focused window as last described
+    focus_ms: int = 0                   # when it got focus (or capture resumed on it)
     idle: bool = False
     last_input_ms: int = 0
     monitors: tuple[Monitor, ...] = ()
@@ -76,6 +78,10 @@ class CaptureState:
         """The exclusion rule hiding the focused window, if one does."""
         spot = self.blind_spot("excluded")
         return spot.reason if spot else None
+
+    @property
+    def accessibility_up(self) -> bool:
+        return self.accessibility in ("ok", "disabled")
 
     @property
     def capturing_input(self) -> bool:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .base import AccessibilitySource, InputSource, ScreenGrabber, WindowSource
+from .base import AccessibilityBusSource, AccessibilitySource, InputSource, ScreenGrabber, WindowSource
 
 if TYPE_CHECKING:
     from core.store import StoreWriter
@@ -21,6 +21,12 @@ def x11_windows(display: str) -> WindowSource:
     from .x11 import X11Source
 
     return X11Source(display)
+
+
+def x11_answers(display: str) -> bool:
+    from core.x11 import display_answers
+
+    return display_answers(display)
 
 
 def mss_screen(display: str, config: Config) -> ScreenGrabber:
@@ -42,13 +48,23 @@ def atspi_worker(writer: StoreWriter, config: Config) -> AccessibilitySource:
     return AccessibilityWorker(writer, config.accessibility, config.browsers)
 
 
+def atspi_bus(display: str, on_lost: Callable[[str], None]) -> AccessibilityBusSource:
+    from .a11y_bus import AccessibilityBusWatch
+
+    return AccessibilityBusWatch(display, on_lost)
+
+
 @dataclass(frozen=True, slots=True)
 class Sources:
     """How the daemon makes each source. `windows` raises DisplayLost when
-    the display cannot be reached; `screen` and `input` may raise anything
-    (capture goes on without pictures or input counts)."""
+    the display cannot be reached; `answers` says cheaply whether it could
+    be; `screen` and `input` may raise anything (capture goes on without
+    pictures or input counts); `accessibility_bus` watches the AT-SPI bus
+    the worker reads through."""
 
     windows: Callable[[str], WindowSource] = x11_windows
+    answers: Callable[[str], bool] = x11_answers
     screen: Callable[[str, Config], ScreenGrabber] = mss_screen
     input: Callable[[Callable[[object], None]], InputSource] = pynput_input
     accessibility: Callable[[StoreWriter, Config], AccessibilitySource] = atspi_worker
+    accessibility_bus: Callable[[str, Callable[[str], None]], AccessibilityBusSource] = atspi_bus

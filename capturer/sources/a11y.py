@@ -12,6 +12,14 @@ as `concurrent.futures.Future`s the daemon waits on with a short budget.
 
 It writes tree and element rows to the store itself (ids from the shared
 allocator) so that a snapshot can reference a tree by id once it exists.
+
+The daemon checks the bus before this worker starts (libatspi aborts the
+process when its bus does not answer) and watches it while it runs; when it
+goes, `lose()` stops every call into libatspi. libatspi cannot be set up a
+second time in one process, so a returning bus is the daemon's to handle
+(it re-executes itself). An application that leaves a call unanswered is
+hung from the moment that call was made (`since_ms` of the answers) until
+the daemon sees it answer again (`answered`).
 """
 
 from __future__ import annotations
@@ -21,7 +29,10 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 
+from dataclasses import replace
+
 from core.a11y.tree import WalkLimits
+from core.clock import now_ms
 from core.store import StoreWriter
 
 from ..config import AccessibilitySettings
@@ -48,6 +59,10 @@ class AccessibilityWorker:
         self._ready = threading.Event()
         self.status = "starting"
         self.last_error: str | None = None
+        self._initialised = False
+        # Accessibility-bus names of applications found hung, by pid: written
+        # on the worker thread, read by the daemon's (a dict under the GIL).
+        self._hung_names: dict[int, str] = {}
         # Written by the daemon thread, read by the worker: plain attribute
         # assignment is atomic, so no lock is needed.
         self._target: WindowInfo | None = None
@@ -58,10 +73,15 @@ class AccessibilityWorker:
         self._glib = None
 
     # -- lifecycle ------------------------------------------------------------
+    @property
+    def initialised(self) -> bool:
+        return self._initialised
+
     def start(self, timeout: float = 10.0) -> bool:
         if not self._settings.enabled:
             self.status = "disabled"
             return False
+        self._ready.clear()
         self._thread = threading.Thread(target=self._run, name="phantom-a11y", daemon=True)
         self._thread.start()
         self._ready.wait(timeout)
@@ -72,6 +92,23 @@ class AccessibilityWorker:
             return
         self._glib.idle_add(self._quit)
         self._thread.join(timeout)
+
+    def lose(self, reason: str) -> None:
+        """The bus is gone: answer everything at once, call nothing."""
+        self.status, self.last_error = "lost", reason
+
+    def hung_bus_name(self, pid: int | None) -> str | None:
+        return self._hung_names.get(pid or -1)
+
+    def answered(self, pid: int | None) -> None:
+        """The application answers again: read it on the next request."""
+        if pid and self._glib is not None and self.status == "ok":
+            self._glib.idle_add(self._clear_hung, pid, priority=self._glib.PRIORITY_HIGH)
+
+    def _clear_hung(self, pid: int) -> bool:
+        self._reads.clear_hung(pid)
+        self._hung_names.pop(pid, None)
+        return False
 
     # -- requests (any thread) ----------------------------------------------------
     def set_target(self, window: WindowInfo | None) -> None:
@@ -110,11 +147,19 @@ class AccessibilityWorker:
         attempts_left = [retries]
 
         def run() -> bool:
+            if self.status != "ok":   # the bus went while this waited its turn
+                result = fallback("unavailable")
+                if future.set_running_or_notify_cancel():
+                    future.set_result(result)
+                return False
+            asked = now_ms()
             try:
                 result = read()
             except Exception as exc:  # noqa: BLE001 - reported to the caller as a result
-                self._note_failure(exc, window)
+                self._note_failure(exc, window, asked)
                 result = fallback("hung" if is_timeout(exc) else "unavailable")
+                if isinstance(result, A11yContext) and result.status == "hung":
+                    result = replace(result, since_ms=self._reads.hung_since(window.pid))
             if result is None and attempts_left[0] > 0:
                 attempts_left[0] -= 1
                 return True  # GLib runs the timeout again
@@ -140,6 +185,7 @@ class AccessibilityWorker:
             return
         self._pyatspi, self._glib = pyatspi, GLib
         self._reads = TreeReads(pyatspi, self._writer, self._limits, self._browsers)
+        self._initialised = True
         try:
             # The second value applies to an application's first calls; left at
             # libatspi's 15 s default, one hung app seen for the first time
@@ -183,7 +229,7 @@ class AccessibilityWorker:
             self._reads.mark_stale(target.window_id)
             self._schedule_refresh()
         except Exception as exc:  # noqa: BLE001 - a dying app can fail any call
-            self._note_failure(exc, target)
+            self._note_failure(exc, target, now_ms())
 
     def _schedule_refresh(self) -> None:
         if self._refresh_pending:
@@ -194,15 +240,18 @@ class AccessibilityWorker:
     def _refresh_target(self) -> bool:
         self._refresh_pending = False
         target = self._target
-        if target is not None:
+        if target is not None and self.status == "ok":
+            asked = now_ms()
             try:
                 self._reads.tree_for(target)
             except Exception as exc:  # noqa: BLE001
-                self._note_failure(exc, target)
+                self._note_failure(exc, target, asked)
         return False
 
-    def _note_failure(self, exc: Exception, window: WindowInfo | None) -> None:
+    def _note_failure(self, exc: Exception, window: WindowInfo | None, asked_ms: int) -> None:
         self.last_error = f"{exc.__class__.__name__}: {exc}"
-        if is_timeout(exc):
-            self._reads.note_timeout(window)
+        if is_timeout(exc) and window is not None:
+            name = self._reads.note_timeout(window, asked_ms)
+            if name and window.pid:
+                self._hung_names[window.pid] = name
         log.debug("accessibility call failed: %s", self.last_error)

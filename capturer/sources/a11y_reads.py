@@ -62,13 +62,14 @@ class TreeReads:
         self._apps_by_pid: dict[int, object] = {}
         self._trees: OrderedDict[int, _CachedTree] = OrderedDict()
         self._hung_until: dict[int, float] = {}
+        self._hung_since: dict[int, int] = {}
 
     # -- requests ---------------------------------------------------------------
     def context(self, window: WindowInfo, target: WindowInfo | None) -> A11yContext:
         if target is None or window.window_id != target.window_id:
             return A11yContext("disabled")
         if self.is_hung(window.pid):
-            return A11yContext("hung")
+            return A11yContext("hung", since_ms=self.hung_since(window.pid))
         cached = self.tree_for(window)
         if cached is None:
             return A11yContext("no_app")
@@ -281,13 +282,33 @@ class TreeReads:
     # -- hung applications ------------------------------------------------------------
     def is_hung(self, pid: int | None) -> bool:
         until = self._hung_until.get(pid or -1)
-        return until is not None and time.monotonic() < until
+        if until is not None and time.monotonic() >= until:
+            self.clear_hung(pid)   # nobody said it answers; ask it again
+            return False
+        return until is not None
 
-    def note_timeout(self, window) -> None:
-        """The window's application did not answer: leave it alone for a while."""
-        if window is not None and getattr(window, "pid", None):
-            self._hung_until[window.pid] = time.monotonic() + HUNG_BACKOFF_S
-            self._trees.pop(window.window_id, None)
+    def note_timeout(self, window, asked_ms: int) -> str | None:
+        """The window's application did not answer a call made at `asked_ms`:
+        leave it alone until it answers again (or for a while, if nobody
+        says). Returns its accessibility-bus name, for asking it."""
+        if window is None or not getattr(window, "pid", None):
+            return None
+        self._hung_until[window.pid] = time.monotonic() + HUNG_BACKOFF_S
+        self._hung_since.setdefault(window.pid, asked_ms)
+        self._trees.pop(window.window_id, None)
+        app = self._apps_by_pid.get(window.pid)
+        try:
+            return app.get_bus_name() if app is not None else None
+        except Exception:  # noqa: BLE001 - the application went away
+            return None
+
+    def hung_since(self, pid: int | None) -> int | None:
+        """When the first call a hung application left unanswered was made."""
+        return self._hung_since.get(pid or -1)
+
+    def clear_hung(self, pid: int) -> None:
+        self._hung_until.pop(pid, None)
+        self._hung_since.pop(pid, None)
 
 
 def is_timeout(exc: Exception) -> bool:

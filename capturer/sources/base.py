@@ -80,6 +80,7 @@ class A11yContext:
     status: str                  # ok | no_app | hung | unavailable | disabled | slow
     tree_id: int | None = None
     url: str | None = None
+    since_ms: int | None = None  # hung: when the first call the application left unanswered was made
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,9 +152,24 @@ class AccessibilitySource(Protocol):
     status: str
     last_error: str | None
 
+    @property
+    def initialised(self) -> bool:
+        """Whether libatspi was set up in this process (it cannot be set up
+        twice: a returning bus needs a fresh process)."""
+
     def start(self) -> bool: ...
 
     def stop(self) -> None: ...
+
+    def lose(self, reason: str) -> None:
+        """The bus went away: no more calls into libatspi; every request is
+        answered at once as unavailable."""
+
+    def hung_bus_name(self, pid: int | None) -> str | None:
+        """The accessibility-bus name of an application found hung."""
+
+    def answered(self, pid: int | None) -> None:
+        """A hung application answers again: read it again."""
 
     def set_target(self, window: WindowInfo | None) -> None: ...
 
@@ -162,6 +178,22 @@ class AccessibilitySource(Protocol):
     def focused_field(self, window: WindowInfo) -> Future: ...
 
     def hit_test(self, window: WindowInfo, x: int, y: int) -> Future: ...
+
+
+class AccessibilityBusSource(Protocol):
+    """The daemon's own watch on the AT-SPI bus (`AccessibilityBusWatch`),
+    used from the event loop: `on_lost(reason)`, given when it was made, is
+    called the moment the bus connection drops."""
+
+    async def connect(self) -> str | None:
+        """Find the bus and hold a connection to it; None when connected,
+        else why not (one line)."""
+
+    async def answers(self, bus_name: str, timeout: float) -> bool:
+        """Whether the application at `bus_name` answers an accessibility
+        call within `timeout` (a name that is gone answers too: it is not hung)."""
+
+    async def close(self) -> None: ...
 
 
 T = TypeVar("T")

@@ -47,6 +47,8 @@ def run_capture(args) -> int:
     from capturer.single_instance import AlreadyRunning, InstanceLock
     from capturer.sources.x11 import DisplayLost, X11Source
     from core.store import StoreError, open_store
+    from core.store.errors import damaged
+    from core.store.integrity import quick_check
     from core.store.paths import resolve_db_path
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
@@ -70,14 +72,36 @@ def run_capture(args) -> int:
     lock = InstanceLock(db_path)
     try:
         lock.acquire()
-        open_store(db_path).close()  # fail fast on a bad path, before any thread starts
+        # Fail fast, before any thread starts: a path that is no store, a
+        # read-only or full disk, damage (checked once per start, not per read).
+        problems = quick_check(db_path)
+        if problems:
+            raise damaged(db_path, problems[0])
+        open_store(db_path).close()
     except (AlreadyRunning, StoreError) as exc:
+        lock.release()
         raise CliError(str(exc)) from None
     try:
         daemon = CaptureDaemon(db_path, config, display=display, control_bus=not args.no_dbus)
-        return asyncio.run(daemon.run())
+        status = asyncio.run(daemon.run())
     finally:
         lock.release()
+    if daemon.reexec_reason is not None and status == 0:
+        _reexec()
+    return status
+
+
+def _reexec() -> None:
+    """Start this daemon afresh in this process (same pid, same arguments):
+    the store is flushed and closed, and the lock's descriptor closes with
+    the old image. The accessibility bus address pinned for libatspi is
+    dropped, so the new run looks for the bus again."""
+    from core.a11y.bus import unpin_address
+
+    unpin_address()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, sys.orig_argv)
 
 
 def _ensure_config_file(explicit: Path | None) -> None:

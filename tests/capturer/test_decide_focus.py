@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from capturer.decide import (AccessibilityAnswer, AccessibilityBus, BlindSpot, CloseBlindSpot, CloseBursts,
                              CountInput, FocusMoved, InputSeen, OpenBlindSpot, PointAccessibility, Screen,
-                             Tick, TitleSeen, WatchTitle, WindowGone, WriteSnapshot)
+                             Tick, TitleSeen, WatchHung, WatchTitle, WindowGone, WriteSnapshot)
 from support.capture_state import FORM, LEFT, NOTES, RIGHT, connected, run
 
 
@@ -100,8 +100,8 @@ def test_an_unreadable_focused_window_is_a_blind_spot_until_one_answers():
     state, [hung, again, fine] = run(
         connected(), AccessibilityAnswer(1_100, FORM, "hung"), AccessibilityAnswer(1_200, FORM, "hung"),
         AccessibilityAnswer(9_000, FORM, "ok"))
-    assert hung == (OpenBlindSpot("no_accessibility", "hung", 1_100),)
-    assert again == ()
+    assert hung == (OpenBlindSpot("no_accessibility", "hung", 1_100), WatchHung(FORM))
+    assert again == (WatchHung(FORM),)
     assert fine == (CloseBlindSpot("no_accessibility", 9_000),)
     assert state.blind_spots == ()
 
@@ -125,8 +125,8 @@ def test_a_change_of_focus_closes_the_no_accessibility_blind_spot():
 
 
 def test_an_unreachable_accessibility_bus_at_start_is_a_blind_spot():
-    state, [down, disabled] = run(connected(), AccessibilityBus(5, "unavailable"),
-                                  AccessibilityBus(6, "disabled"))
+    state, [down] = run(connected(), AccessibilityBus(5, "unavailable"))
     assert down == (OpenBlindSpot("no_accessibility", "accessibility bus unavailable", 5),)
-    assert disabled == ()
     assert state.blind_spots == (BlindSpot("no_accessibility", "accessibility bus unavailable"),)
+    _, [disabled] = run(connected(), AccessibilityBus(6, "disabled"))
+    assert disabled == ()     # switched off in the settings: not a fault

@@ -1,5 +1,6 @@
 """The display supervisor on a fake desktop and a hand-driven clock:
-reconnection back-off, listener restarts, sources that fail to start."""
+reconnection the moment X answers, back-off for connections that fail
+although it does, listener restarts, sources that fail to start."""
 
 from __future__ import annotations
 
@@ -52,21 +53,30 @@ def test_backoff_waits_longer_after_each_failure_up_to_thirty_seconds():
     assert backoff.failed() == 0.5
 
 
-def test_an_unreachable_display_is_tried_again_on_the_back_off_schedule():
+def test_a_lost_display_is_reconnected_on_the_first_tick_at_which_x_answers():
     desktop, clock, events = FakeDesktop(), Clock(), []
     desktop.reachable = False
     display = supervisor(desktop, clock, events)
     assert not display.connect()
-    attempts = tick_until(display, clock, 200.0, desktop)
-    assert [t - 100 for t in attempts] == [0.5, 1.5, 3.5, 7.5, 15.5, 30.5, 60.5, 90.5]
+    assert tick_until(display, clock, 200.0, desktop) == []     # X never answered: never connected
+    assert desktop.probes == 400                                  # asked at every tick
     assert events == [("down", 100.0, "cannot connect to X display :fake")]  # said once
     desktop.reachable = True
-    assert tick_until(display, clock, 230.0, desktop) == [220.5]
-    assert events[-1] == ("up", 220.5, ONE_MONITOR)
+    assert tick_until(display, clock, 230.0, desktop) == [200.25]
+    assert events[-1] == ("up", 200.25, ONE_MONITOR)
     assert display.windows is desktop.connection and display.input is desktop.listener
 
 
-def test_after_a_loss_the_schedule_starts_again_from_half_a_second():
+def test_a_display_that_answers_but_will_not_connect_is_tried_on_the_back_off_schedule():
+    desktop, clock, events = FakeDesktop(), Clock(), []
+    desktop.reachable, desktop.answering = False, True
+    display = supervisor(desktop, clock, events)
+    assert not display.connect()
+    attempts = tick_until(display, clock, 200.0, desktop)
+    assert [t - 100 for t in attempts] == [0.25, 0.75, 1.75, 3.75, 7.75, 15.75, 30.75, 60.75, 90.75]
+
+
+def test_after_a_loss_the_display_is_back_the_tick_it_answers():
     desktop, clock, events = FakeDesktop(), Clock(), []
     display = supervisor(desktop, clock, events)
     assert display.connect()
@@ -79,7 +89,9 @@ def test_after_a_loss_the_schedule_starts_again_from_half_a_second():
         ("down", 150.0, "lost the X display"), ("unwatch", 150.0, fd)]
     assert (display.windows, display.screen, display.input) == (None, None, None)
     assert not desktop.listener.running
-    assert tick_until(display, clock, 153.0, desktop) == [150.5, 151.5]
+    assert tick_until(display, clock, 156.0, desktop) == []
+    desktop.reachable = True
+    assert tick_until(display, clock, 157.0, desktop) == [156.25]
 
 
 def test_dead_input_listeners_are_restarted_on_the_next_tick():

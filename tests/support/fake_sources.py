@@ -5,6 +5,7 @@ the keys and clicks a test types."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from concurrent.futures import Future
 
@@ -22,6 +23,8 @@ class FakeDesktop:
         self.windows: dict[int, WindowInfo] = {}
         self.focus: int | None = None
         self.reachable = True
+        self.answering: bool | None = None   # whether X answers a probe (None: as reachable)
+        self.probes = 0
         self.connection: FakeWindows | None = None
         self.connect_attempts = 0
         self.listener: FakeInput | None = None
@@ -30,14 +33,22 @@ class FakeDesktop:
         self.accessibility = FakeAccessibility()
 
     def sources(self) -> Sources:
-        return Sources(windows=self._connect, screen=self._screen, input=self._input,
-                       accessibility=lambda writer, config: self.accessibility)
+        return Sources(windows=self._connect, answers=self._answers, screen=self._screen, input=self._input,
+                       accessibility=lambda writer, config: self.accessibility,
+                       accessibility_bus=self.accessibility.watch)
 
     # -- the script ---------------------------------------------------------------
     def focus_on(self, window: WindowInfo) -> None:
         self.windows[window.window_id] = window
         self.focus = window.window_id
         self._event("focus")
+
+    def retitle(self, window: WindowInfo, title: str) -> WindowInfo:
+        from dataclasses import replace
+
+        self.windows[window.window_id] = renamed = replace(window, title=title)
+        self._event("title")
+        return renamed
 
     def type(self, text: str) -> None:
         for char in text:
@@ -58,6 +69,10 @@ class FakeDesktop:
             raise DisplayLost(f"cannot connect to X display {display}")
         self.connection = FakeWindows(self)
         return self.connection
+
+    def _answers(self, display: str) -> bool:
+        self.probes += 1
+        return self.reachable if self.answering is None else self.answering
 
     def _screen(self, display: str, config) -> FakeScreen:
         if self.screen_fails:
@@ -152,24 +167,57 @@ class FakeInput:
 
 
 class FakeAccessibility:
-    """Every window is readable and has no tree worth storing."""
-
-    status = "ok"
-    last_error = None
+    """Every window is readable and has no tree worth storing. Its bus can
+    be taken away (`drop_bus`) and brought back (`bus_up`); applications
+    whose pids are in `hung` do not answer until taken out."""
 
     def __init__(self) -> None:
         self.target: WindowInfo | None = None
+        self.status = "ok"
+        self.last_error: str | None = None
+        self.starts = 0
+        self.bus_up = True
+        self.hung: set[int] = set()
+        self.hung_since: int | None = None   # the first call a hung application left unanswered
+        self.answered_pids: list[int] = []
+        self._on_lost = None
+
+    @property
+    def initialised(self) -> bool:
+        return self.starts > 0
 
     def start(self) -> bool:
+        self.starts += 1
+        self.status = "ok"
         return True
 
     def stop(self) -> None:
         pass
 
+    def lose(self, reason: str) -> None:
+        self.status, self.last_error = "lost", reason
+
+    def hung_bus_name(self, pid: int | None) -> str | None:
+        return f":1.{pid}" if pid else None   # every application's bus name is known here
+
+    def answered(self, pid: int | None) -> None:
+        self.answered_pids.append(pid)
+
+    # -- the bus -------------------------------------------------------------------------
+    def watch(self, display: str, on_lost) -> "FakeBusWatch":
+        self._on_lost = on_lost
+        return FakeBusWatch(self)
+
+    def drop_bus(self) -> None:
+        self.bus_up = False
+        self._on_lost("the accessibility bus connection closed")
+
     def set_target(self, window: WindowInfo | None) -> None:
         self.target = window
 
     def context(self, window: WindowInfo) -> Future:
+        if window.pid in self.hung:
+            return _answered(A11yContext("hung", since_ms=self.hung_since))
         return _answered(A11yContext("ok"))
 
     def focused_field(self, window: WindowInfo) -> Future:
@@ -177,6 +225,24 @@ class FakeAccessibility:
 
     def hit_test(self, window: WindowInfo, x: int, y: int) -> Future:
         return _answered(HitResult(None, "none"))
+
+
+class FakeBusWatch:
+    def __init__(self, accessibility: FakeAccessibility) -> None:
+        self._a11y = accessibility
+
+    async def connect(self) -> str | None:
+        return None if self._a11y.bus_up else "the accessibility (AT-SPI) bus is not reachable"
+
+    async def answers(self, bus_name: str, timeout: float) -> bool:
+        pid = int(bus_name.rsplit(".", 1)[1])
+        if pid in self._a11y.hung:
+            await asyncio.sleep(timeout)
+            return False
+        return self._a11y.bus_up
+
+    async def close(self) -> None:
+        pass
 
 
 def _answered(value) -> Future:
