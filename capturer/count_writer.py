@@ -3,7 +3,9 @@ while it grows (checkpoints under a stable row id, so a crash loses at most
 half a second) and finally when it closes. A text burst waits, briefly, for
 the answer to "which field did this go into?" before its final row; its
 text is kept only inside a recording and only for a known, non-password
-field. Each call says where a count belongs (`Where`: its monitor and the
+field. A closed row is committed within `INPUT_COMMIT_S`; one that waits
+for its field is first written without it (a crash must not lose it while
+the answer comes). Each call says where a count belongs (`Where`: its monitor and the
 snapshot of the window that received it): the caller knows which window the
 input went to. Inside a recording, a text burst also keeps how many
 characters its field held when the burst began (replay replaces a field's
@@ -20,6 +22,9 @@ from core.store import InputEventRow, Replace, StoreWriter
 from .input_counts import FieldRef, InputCount
 
 FIELD_ANSWER_BUDGET_S = 0.5
+# Input rows that are not checkpoints are committed at most this late (the
+# input path's one-second promise: capturer/input_path.py).
+INPUT_COMMIT_S = 0.2
 Where = Callable[[InputCount], "tuple[int, int | None]"]   # count -> (monitor, snapshot id)
 
 
@@ -46,6 +51,8 @@ class CountWriter:
                 self._store(count, answer.result() if answer is not None else None, recording_id,
                             monitor, final=True)
                 continue
+            if self._written.get(count.burst) != (count.count, count.end_ms):
+                self._store(count, None, recording_id, monitor, final=False)
             task = asyncio.ensure_future(self._store_when_answered(count, answer, recording_id, monitor))
             self.track(task)
 
@@ -95,7 +102,11 @@ class CountWriter:
             element_id=field.element_id if field else None, recording_id=recording_id,
             text=count.text if keep else None, snapshot_id=snapshot_id,
             field_chars=field.chars if keep and count.kind == "text" else None)
-        self._writer.submit(Replace(row) if rewrite else row, urgent=not final)
+        op = Replace(row) if rewrite else row
+        if final:
+            self._writer.submit(op, within=INPUT_COMMIT_S)
+        else:
+            self._writer.submit(op, urgent=True)
         if final:
             self._rows.pop(seq, None)
             self._written.pop(seq, None)

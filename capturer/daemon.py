@@ -92,8 +92,9 @@ class CaptureDaemon:
     async def run(self) -> int:
         loop = asyncio.get_running_loop()
         threading.excepthook = _log_thread_death
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, self.request_stop)
+        if threading.current_thread() is threading.main_thread():   # a loop on another thread cannot
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(sig, self.request_stop)
         session = self.session = CaptureSession(self, loop)
         await session.start(control_bus=self.control_bus)
         self.notifier.ready(session.control.summary_line())

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Annotated
 
 from core.bus import CAPTURE
+from core.errors import one_line
 from dbus_fast import BusType, DBusError, NameFlag, RequestNameReply
 from dbus_fast.aio import MessageBus
 from dbus_fast.annotations import DBusBool, DBusSignature, DBusStr, DBusUInt32
@@ -54,14 +55,14 @@ class CaptureInterface(ServiceInterface):
         try:
             return self._control.start_recording(name)
         except CaptureControlError as exc:
-            raise DBusError(exc.kind.dbus_error, str(exc)) from None
+            raise DBusError(exc.kind.dbus_error, one_line(str(exc), 500)) from None
 
     @dbus_method()
     async def StopRecording(self) -> IdAndName:
         try:
             return await self._control.stop_recording()
         except CaptureControlError as exc:
-            raise DBusError(exc.kind.dbus_error, str(exc)) from None
+            raise DBusError(exc.kind.dbus_error, one_line(str(exc), 500)) from None
 
     @dbus_property(access=PropertyAccess.READ)
     def Paused(self) -> DBusBool:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from core.errors import PhantomError
+from core.errors import PhantomError, quoted
 
 MAX_WINDOW_DAYS = 400
 # Days a capture can hold: from the Unix epoch to the last day whose end
@@ -49,7 +49,7 @@ def zone_info(name: str):
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise WindowError(f"unknown time zone {name!r} (use an IANA name such as Europe/Berlin)") from None
+        raise WindowError(f"unknown time zone {quoted(name)} (use an IANA name such as Europe/Berlin)") from None
 
 
 def parse_day(text: str) -> date:

@@ -95,3 +95,13 @@ def quoted(value: object, limit: int = MAX_QUOTED_CHARS) -> str:
     """`repr` of a bad value for an error message, cut to `limit` characters."""
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def one_line(message: str, limit: int = 300) -> str:
+    """An error as one line of at most `limit` characters, whatever values
+    it quotes: control characters (line and record separators among them)
+    are shown escaped, runs of blanks become one, and a long message is cut.
+    The CLI, the D-Bus services and the MCP bridge all end with this."""
+    text = "".join(char if char.isprintable() or char == " " else repr(char)[1:-1] for char in message)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"

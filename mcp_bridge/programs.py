@@ -16,7 +16,7 @@ from typing import Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 
-from .errors import reports_errors
+from .errors import check_text, reports_errors
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +64,9 @@ def compile_recordings(db: Path, name: str) -> dict[str, Any]:
     from compiler.programs.store import save_program
     from compiler.programs.variance import DELTA
 
-    name = name.strip()
+    name = check_text(name.strip(), "the program name")
     if not name:
-        raise ToolError("the program name must not be empty")
+        raise ToolError("usage: the program name must not be empty")
     report = compile_program(name, traces_for_recordings(db, name), source="demonstration")
     save_program(db, report, created_ms=now_ms())
     program = report.program
@@ -87,15 +87,19 @@ def replay(db: Path, name_or_id: str, parameters: dict[str, str], dry_run: bool)
     from replay.api import replay as run_replay
     from replay.results import result_dict
 
+    from core.errors import PhantomError, quoted
+
+    check_text(name_or_id, "the program name or id")   # parameters: replay's own binding checks them
     session_bus_address()  # fills it in for pyatspi, which finds the accessibility bus through it
     request = ReplayRequest(name_or_id, parameters, dry_run=dry_run, trigger="mcp")
     try:
         return result_dict(run_replay(db, request))
-    except ToolError:
+    except (ToolError, PhantomError):
         raise
     except Exception as exc:  # noqa: BLE001 - the agent gets one line; the traceback goes to stderr
-        log.exception("replay of %s failed", name_or_id)
-        raise ToolError(f"replay of {name_or_id} failed: {exc.__class__.__name__}: {exc}") from None
+        log.exception("replay of %s failed", quoted(name_or_id))
+        raise ToolError(f"failed: replay of {quoted(name_or_id)} failed: {exc.__class__.__name__}: "
+                        f"{' '.join(str(exc).split())[:200]}") from None
 
 
 def _outline(step) -> str:

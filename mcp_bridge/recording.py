@@ -10,14 +10,14 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from core.bus import CAPTURE, BusUnavailable, call
 
-from .errors import reports_errors
+from .errors import check_text, reports_errors
 
 
 @reports_errors
 def start(name: str) -> dict[str, Any]:
-    name = name.strip()
+    name = check_text(name.strip(), "the recording name")
     if not name:
-        raise ToolError("the recording name must not be empty")
+        raise ToolError("usage: the recording name must not be empty")
     recording_id = _call("StartRecording", "s", [name])[0]
     return {"recording_id": int(recording_id), "name": name, "recording": True,
             "next": "do the task once, then call phantom_stop_record; record it at least twice "

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from . import memory, programs, recording
+from .errors import plain
 from .logs import configure_logging
 
 log = logging.getLogger(__name__)
@@ -42,10 +43,21 @@ def build_server(db_path: str | Path):
     configures the root logger itself, and ours must win (stderr only)."""
     configure_logging()
     from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
     from mcp.types import ToolAnnotations
 
+    class PhantomServer(MCPServer):
+        """Every tool error the agent reads is one line, without the values
+        it rejected (`errors.plain`)."""
+
+        async def call_tool(self, name, arguments, context=None):
+            try:
+                return await super().call_tool(name, arguments, context)
+            except ToolError as exc:
+                raise plain(exc) from exc.__cause__
+
     db = Path(db_path)
-    server = MCPServer("phantom", title="Phantom", version=VERSION, instructions=INSTRUCTIONS)
+    server = PhantomServer("phantom", title="Phantom", version=VERSION, instructions=INSTRUCTIONS)
     read = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
                            open_world_hint=False)
 

@@ -9,7 +9,7 @@ import os
 import sys
 from pathlib import Path
 
-from core.errors import PhantomError
+from core.errors import PhantomError, one_line
 
 from .errors import EXIT_USAGE, CliError
 
@@ -52,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    args = None
     try:
         args = parser.parse_args(argv)
         if getattr(args, "handler", None) is None:
@@ -59,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
             return EXIT_USAGE
         return int(args.handler(args) or 0)
     except PhantomError as exc:
-        message = str(exc)
+        message = one_line(str(exc))
         print(message if message.startswith("phantom") else f"phantom: {message}", file=sys.stderr)
         return exc.kind.exit_status
     except KeyboardInterrupt:
@@ -67,12 +68,29 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 1
     except Exception as exc:  # noqa: BLE001 - the promise: one line, never a traceback
+        store_error = _store_error(exc, args)
+        if store_error is not None:   # damage, a full or read-only disk met mid-command
+            print(f"phantom: {one_line(str(store_error))}", file=sys.stderr)
+            return store_error.kind.exit_status
         if os.environ.get("PHANTOM_DEBUG"):
             raise
-        detail = " ".join(str(exc).split())[:200]
+        detail = one_line(str(exc), 200)
         print(f"phantom: internal error ({exc.__class__.__name__}: {detail}); this is a bug — "
               "run again with PHANTOM_DEBUG=1 for the traceback", file=sys.stderr)
         return EXIT_INTERNAL
+
+
+def _store_error(exc: Exception, args) -> PhantomError | None:
+    """The store error an SQLite exception stands for, naming the store the
+    command was given (None when it is not one a person can act on)."""
+    from core.store.errors import from_sqlite
+    from core.store.paths import resolve_db_path
+
+    try:
+        db = resolve_db_path(getattr(args, "db", None))
+    except Exception:  # noqa: BLE001 - no usable path: name the store generically
+        db = None
+    return from_sqlite(exc, db)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@ one line on stderr and exits with its kind's status — never a traceback."""
 
 from __future__ import annotations
 
-from core.errors import PhantomError
+import math
+
+from core.errors import PhantomError, quoted
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -16,3 +18,12 @@ class CliError(PhantomError):
 
     def __init__(self, message: str, exit_code: int = EXIT_ERROR) -> None:
         super().__init__(message, code="usage" if exit_code == EXIT_USAGE else "failed")
+
+
+def bounded(value: float, low: float, high: float, flag: str, command: str) -> float:
+    """`value` when it is a finite number within [low, high]; else a usage
+    error naming the flag, the bounds and the value (cut short)."""
+    if isinstance(value, float) and not math.isfinite(value) or not low <= value <= high:
+        raise CliError(f"phantom {command}: {flag} must be between {low:g} and {high:g} (got {quoted(value)})",
+                       EXIT_USAGE)
+    return value

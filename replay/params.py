@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from compiler.programs.records import Program
 
-from core.errors import PhantomError
+from core.errors import PhantomError, quoted
 
 MAX_VALUE_CHARS = 10_000
 
@@ -28,7 +28,7 @@ def bind(program: Program, supplied: Mapping[str, object]) -> dict[str, str]:
     unknown = sorted(set(supplied) - set(declared))
     if unknown:
         allowed = ", ".join(sorted(declared)) or "none"
-        raise ParameterError(f"{program.name} has no parameter {', '.join(unknown)} "
+        raise ParameterError(f"{program.name} has no parameter {', '.join(quoted(name) for name in unknown[:3])} "
                              f"(declared: {allowed})", unknown[0])
     for name, parameter in sorted(declared.items()):
         if name not in supplied:
@@ -50,8 +50,8 @@ def parse_assignments(items: list[str]) -> dict[str, str]:
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or not name:
-            raise ParameterError(f"expected NAME=VALUE, got {item!r}")
+            raise ParameterError(f"expected NAME=VALUE, got {quoted(item)}")
         if name in values:
-            raise ParameterError(f"{name} given twice", name)
+            raise ParameterError(f"{quoted(name)} given twice", name)
         values[name] = value
     return values

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Annotated
 
 from core.bus import REPLAY
-from core.errors import DBUS_ERROR_PREFIX, PhantomError, kind_of
+from core.errors import DBUS_ERROR_PREFIX, PhantomError, kind_of, one_line
 from dbus_fast import BusType, DBusError, NameFlag, RequestNameReply
 from dbus_fast.aio import MessageBus
 from dbus_fast.annotations import DBusBool, DBusSignature, DBusStr, DBusUInt32
@@ -149,7 +149,7 @@ def dbus_error(exc: PhantomError) -> DBusError:
 
 
 def clip_message(text: str, limit: int = 500) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return one_line(text, limit)
 
 
 class ReplayService:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 import orjson
 
 from core.a11y.path import PathError, parse
+from core.errors import quoted
 
 from .align import AlignedTraces, align_traces
 from .conditions import postcondition, precondition, unverified
@@ -158,11 +159,11 @@ def _check_choices(aligned: AlignedTraces, choices: FieldChoices) -> None:
             raise ProgramCompileError(f"step {selector} is not a typing step; typing steps: "
                                       f"{', '.join(map(str, sorted(fields))) or 'none'}")
         if isinstance(selector, str) and selector.casefold() not in fields.values():
-            raise ProgramCompileError(f"no typed field is labelled {selector!r}; fields: "
+            raise ProgramCompileError(f"no typed field is labelled {quoted(selector)}; fields: "
                                       f"{', '.join(sorted(set(fields.values()))) or 'none'}")
     both = [s for s in choices.params if _selected(s, choices.fixed, fields)]
     if both:
-        raise ProgramCompileError(f"{both[0]!r} is asked to be both a parameter and fixed")
+        raise ProgramCompileError(f"{quoted(both[0])} is asked to be both a parameter and fixed")
 
 
 def _selected(selector: int | str, selectors: tuple[int | str, ...], fields: dict[int, str]) -> bool:

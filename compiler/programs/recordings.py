@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 import shlex
 
+from core.errors import quoted
+
 from ..sources import CaptureSource, SourceError
 from .errors import ProgramCompileError
 from .traces import Recording, Trace, recording_traces
@@ -39,11 +41,12 @@ def traces_for_recordings(db_path: str | os.PathLike[str], name: str) -> tuple[T
             recordings = tuple(Recording(*row) for row in connection.execute(_FINISHED, (name,)))
             running = connection.execute(_RUNNING, (name,)).fetchone()[0]
             if not recordings:
-                hint = (f"a recording named {name!r} is still running — stop it with "
+                shown = quoted(name)
+                hint = (f"a recording named {shown} is still running — stop it with "
                         "`phantom record stop`" if running else
-                        f"use `phantom record start {shlex.quote(name)}`, do the task, then "
-                        "`phantom record stop`")
-                raise ProgramCompileError(f"no finished recording named {name!r}; {hint}")
+                        f"use `phantom record start {shlex.quote(name) if len(shown) == len(repr(name)) else 'NAME'}`, "
+                        "do the task, then `phantom record stop`")
+                raise ProgramCompileError(f"no finished recording named {shown}; {hint}")
             traces = []
             for recording in recordings:
                 capture = source.read(recording.start_ms - LEAD_IN_MS, recording.end_ms + 1)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import apsw
 
+from core.errors import quoted
 from core.store import StoreError, open_readonly, open_store
 
 from .build import CompileReport
@@ -75,7 +76,7 @@ def load_program(path: str | os.PathLike[str], name_or_id: str) -> Program:
     finally:
         connection.close()
     if row is None:
-        raise UnknownProgram(f"no program named or with id {name_or_id!r}; "
+        raise UnknownProgram(f"no program named or with id {quoted(name_or_id)}; "
                              "see `phantom programs` for the stored ones")
     identity, body = row
     try:

@@ -8,7 +8,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..errors import CliError
+from ..errors import CliError, bounded
+
+MAX_BUDGET = 100_000
 
 
 def add_parsers(sub, common) -> None:
@@ -25,7 +27,8 @@ def add_parsers(sub, common) -> None:
                    help="output format (default: compact)")
     p.add_argument("--tz", help="render times in this IANA zone instead of the captured one")
     p.add_argument("--budget", type=int, default=2000,
-                   help="token budget of the compact block (cl100k_base, estimated; default 2000)")
+                   help=f"token budget of the compact block (cl100k_base, estimated; 100–{MAX_BUDGET}, "
+                   "default 2000)")
     p.add_argument("--no-inferred", action="store_true",
                    help="leave out the inferred tier; the measured tier is unchanged")
     p.add_argument("--out", type=Path, help="write here (atomically) instead of stdout")
@@ -40,6 +43,7 @@ def run_compile(args) -> int:
         raise CliError("phantom compile: --since needs --until (see `phantom compile --help`)", 2)
     if args.until is not None and args.since is None:
         raise CliError("phantom compile: --until needs --since (see `phantom compile --help`)", 2)
+    bounded(args.budget, 100, MAX_BUDGET, "--budget", "compile")
     try:
         compiled = compile_window(resolve_db_path(args.db), day=args.day, since=args.since,
                                   until=args.until, tz=args.tz, inferred=not args.no_inferred)

@@ -4,10 +4,10 @@ per check, with the fix when there is one."""
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from ..errors import CliError
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,12 +21,18 @@ class Check:
 def add_parsers(sub, common) -> None:
     p = sub.add_parser("doctor", parents=[common], help="check the display, buses, store and units",
                        description="Check everything Phantom needs: the X display, the session "
-                       "D-Bus and the AT-SPI bus, the store and config, the capture daemon, the "
-                       "installed units, the local embedding model. Exit 1 if something needed fails.")
+                       "D-Bus and the AT-SPI bus, the store (SQLite's quick_check) and config, the "
+                       "capture daemon, the installed units, the local embedding model. Exit 1 if "
+                       "something needed fails.")
+    p.add_argument("--repair", action="store_true",
+                   help="if the store is damaged, copy what SQLite can still read into a new store in its "
+                   "place, keeping the damaged file beside it (stop the capture daemon first)")
     p.set_defaults(handler=run_doctor)
 
 
 def run_doctor(args) -> int:
+    if args.repair:
+        return run_repair(args.db)
     checks = [_display(), _session_bus(), _accessibility(), _store(args.db), _config(), _daemon(),
               _units(), _model()]
     for check in checks:
@@ -60,34 +66,85 @@ def _session_bus() -> Check:
 
 
 def _accessibility() -> Check:
-    if shutil.which("gdbus") is None:
-        return Check("accessibility", False, "gdbus not found", "apt install libglib2.0-bin")
-    result = subprocess.run(["gdbus", "call", "--session", "--dest", "org.a11y.Bus", "--object-path",
-                             "/org/a11y/bus", "--method", "org.freedesktop.DBus.Properties.Get",
-                             "org.a11y.Status", "IsEnabled"], capture_output=True, text=True, timeout=10)
-    if result.returncode != 0:
-        return Check("accessibility", False, "the AT-SPI bus does not answer",
-                     "install at-spi2-core; click targets and replay need it")
-    enabled = "true" in result.stdout
-    return Check("accessibility", enabled, "AT-SPI bus up, IsEnabled " + ("true" if enabled else "false"),
+    """The bus as libatspi would find it, connected to — not just named: a
+    launcher killed with -9 leaves an address behind that nobody answers."""
+    import asyncio
+
+    from core.a11y.bus import AccessibilityBusError, locate
+    from core.bus import BusService, call
+    from core.errors import PhantomError
+
+    try:
+        address = asyncio.run(locate())
+    except AccessibilityBusError as exc:
+        return Check("accessibility", False, str(exc),
+                     "is at-spi2-core installed and the session's bus launcher running? click targets and "
+                     "replay need it")
+    try:
+        status = BusService("org.a11y.Bus", "/org/a11y/bus", "org.freedesktop.DBus.Properties")
+        enabled = bool(getattr(call(status, "Get", "ss", ["org.a11y.Status", "IsEnabled"], timeout=5)[0],
+                               "value", False))
+    except PhantomError:
+        enabled = False
+    return Check("accessibility", enabled, f"AT-SPI bus at {address} answers, IsEnabled "
+                 + ("true" if enabled else "false"),
                  "gsettings set org.gnome.desktop.interface toolkit-accessibility true")
 
 
 def _store(explicit) -> Check:
     from core.store import StoreError, open_readonly
+    from core.store.errors import REPAIR_HINT
+    from core.store.integrity import quick_check
     from core.store.paths import resolve_db_path
     from core.store.summary import store_size_bytes
 
     path = resolve_db_path(explicit)
-    if not path.exists():
+    if not os.path.lexists(path):
         return Check("store", True, f"{path} does not exist yet (created by the first capture)")
     try:
         connection = open_readonly(path)
         version = connection.pragma("user_version")
         connection.close()
+        problems = quick_check(path)
     except StoreError as exc:
         return Check("store", False, str(exc), "move it aside or pass --db")
-    return Check("store", True, f"{path}, schema v{version}, {store_size_bytes(path) / 1e6:.1f} MB")
+    if problems:
+        return Check("store", False, f"{path} is damaged: {problems[0][:160]}", REPAIR_HINT)
+    writable = os.access(path, os.W_OK) and bool(path.stat().st_mode & 0o200)
+    return Check("store", True, f"{path}, schema v{version}, {store_size_bytes(path) / 1e6:.1f} MB, "
+                 f"quick_check ok{'' if writable else ', read-only (capture cannot write to it)'}")
+
+
+def run_repair(explicit) -> int:
+    """`phantom doctor --repair`: salvage a damaged store under the capture
+    daemon's lock (no daemon may write while the file is replaced)."""
+    from capturer.single_instance import AlreadyRunning, InstanceLock
+    from core.store import StoreError
+    from core.store.integrity import quick_check
+    from core.store.paths import resolve_db_path
+    from core.store.repair import repair
+
+    path = resolve_db_path(explicit)
+    if not path.is_file():
+        raise CliError(f"phantom doctor --repair: no store at {path}")
+    lock = InstanceLock(path)
+    try:
+        lock.acquire()
+    except AlreadyRunning as exc:
+        raise CliError(f"phantom doctor --repair: {exc}; stop it first (systemctl --user stop "
+                       "phantom-capture)") from None
+    try:
+        problems = quick_check(path)
+        if not problems:
+            print(f"{path}: quick_check ok, nothing to repair")
+            return 0
+        result = repair(path)
+    except StoreError as exc:
+        raise CliError(f"phantom doctor --repair: {exc}") from None
+    finally:
+        lock.release()
+    print(result.summary())
+    return 0
 
 
 def _config() -> Check:

@@ -24,7 +24,11 @@ def add_parsers(sub, common) -> None:
 
 
 def run_start(args) -> int:
-    recording_id = _call("StartRecording", "s", [args.name])[0]
+    from capturer.control import check_recording_name
+
+    # Checked here too: a control character (a NUL above all) cannot even
+    # travel to the daemon in a D-Bus string.
+    recording_id = _call("StartRecording", "s", [check_recording_name(args.name)])[0]
     print(f"recording {args.name!r} (#{recording_id}); typed text is kept until "
           f"`phantom record stop` (never in password fields)")
     return 0

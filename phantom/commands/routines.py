@@ -7,7 +7,10 @@ import sys
 
 import orjson
 
-from ..errors import CliError
+from ..errors import CliError, bounded
+
+MAX_LIMIT = 10_000
+MAX_RUNS = 1_000_000_000
 
 
 def add_parsers(sub, common) -> None:
@@ -22,7 +25,8 @@ def add_parsers(sub, common) -> None:
     p.add_argument("--until", help="end (exclusive), ISO 8601")
     p.add_argument("--tz", help="zone for --day and days-seen (default: as captured)")
     p.add_argument("--format", choices=("table", "json"), default="table")
-    p.add_argument("--limit", type=int, default=50, help="show at most this many (0: all; default 50)")
+    p.add_argument("--limit", type=int, default=50,
+                   help=f"show at most this many (0: all; up to {MAX_LIMIT}; default 50)")
     costs = p.add_argument_group("costs (agent-token equivalents; see compiler/routines/gate/costs.py)")
     costs.add_argument("--agent-tokens-per-step", type=float, default=2500.0,
                        help="c_v per step: a screenshot-driven agent step (default 2500)")
@@ -38,8 +42,8 @@ def run_routines(args) -> int:
     from core.store.paths import resolve_db_path
     from compiler.api import CompileError, CostModel, report_dict, routine_report
 
-    if args.limit < 0:
-        raise CliError("phantom routines: --limit must be 0 or more", 2)
+    bounded(args.limit, 0, MAX_LIMIT, "--limit", "routines")
+    bounded(args.expected_runs, 1, MAX_RUNS, "--expected-runs", "routines")
     if args.day and (args.since or args.until):
         raise CliError("phantom routines: give --day or --since/--until, not both", 2)
     try:

@@ -7,7 +7,9 @@ import asyncio
 import logging
 import sys
 
-from ..errors import EXIT_USAGE, CliError
+from ..errors import CliError, bounded
+
+MAX_IDLE_TIMEOUT_S = 86_400.0
 
 
 def add_parsers(sub, common) -> None:
@@ -36,19 +38,24 @@ def add_parsers(sub, common) -> None:
 
 
 def run_service(args) -> int:
+    from dbus_fast.errors import AuthError, InvalidAddressError
+
+    from core.bus import session_bus_address
     from core.store.paths import resolve_db_path
     from replay.service import ReplayService
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
                         format="phantom-replay: %(levelname)s %(message)s")
-    if args.idle_timeout <= 0:
-        raise CliError("phantom replay-service: --idle-timeout must be positive", EXIT_USAGE)
+    bounded(args.idle_timeout, 0.1, MAX_IDLE_TIMEOUT_S, "--idle-timeout", "replay-service")
+    if session_bus_address() is None:
+        raise CliError("phantom replay-service: no session D-Bus (DBUS_SESSION_BUS_ADDRESS is not set, and "
+                       "there is no bus socket under $XDG_RUNTIME_DIR)")
     service = ReplayService(resolve_db_path(args.db), idle_timeout=args.idle_timeout,
                             notify_success=args.notify_success)
     try:
         return asyncio.run(service.serve())
-    except OSError as exc:
-        raise CliError(f"cannot serve on the session bus: {exc}") from None
+    except (OSError, ValueError, AuthError, InvalidAddressError) as exc:
+        raise CliError(f"cannot serve on the session bus: {' '.join(str(exc).split())[:160]}") from None
 
 
 def gvariant_string(value: str) -> str:

@@ -52,7 +52,7 @@ def test_bad_windows_and_formats():
     one_line_error(phantom("compile", "--db", RECORDED, "--day", "2026-11-29", "--tz", "Mars/Olympus"),
                    "unknown time zone")
     one_line_error(phantom("compile", "--db", RECORDED, "--day", "2026-11-29", "--budget", "5"),
-                   "too small")
+                   "--budget must be between 100 and 100000 (got 5)")
     one_line_error(phantom("compile", "--db", RECORDED), "one of the arguments --day --since")
 
 

@@ -216,7 +216,7 @@ def test_compile_program_from_recordings_then_listed(program_server):
 
 @pytest.mark.parametrize("parameters, message", [
     ({}, "missing P0 (the Title field, e.g. 'Groceries'); nothing was sent"),
-    ({"P0": "x", "P9": "y"}, "has no parameter P9"),
+    ({"P0": "x", "P9": "y"}, "has no parameter 'P9'"),
     ({"P0": "bad\x07value"}, "P0 contains control characters"),
     ({"P0": "Holiday"}, "DISPLAY is not set"),
 ])

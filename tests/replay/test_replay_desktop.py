@@ -127,7 +127,7 @@ def test_wrong_application_and_bad_parameters_send_nothing(desktop, apps, form_p
     code, result, _ = replay(desktop, db, "--param", "P0=Nobody")
     assert code == 4 and result["status"] == "refused" and "not running" in result["escalation"]["reason"]
     apps("form", "--geometry", "320x230+20+20")
-    for args, fragment in ((("--param", "P9=x"), "has no parameter P9"),
+    for args, fragment in ((("--param", "P9=x"), "has no parameter 'P9'"),
                            ((), "missing P0"),
                            (("--param", "P0"), "expected NAME=VALUE")):
         result = phantom(desktop, "replay", "fill form", "--db", str(db), *args)
