@@ -47,9 +47,12 @@ class Controller:
         return self.recording.id if self.recording else None
 
     def pause(self) -> bool:
+        """Pause; the pause is on disk before the caller hears back (a
+        crash right after must not forget it)."""
         if self._session.state.paused:
             return False
         self._session.observe_now(Pause(now_ms()))
+        self._session.writer.flush()
         return True
 
     async def resume(self) -> bool:
@@ -69,6 +72,7 @@ class Controller:
             lost = lost or str(exc)
         if lost is not None:
             session.display.lost(lost)
+        await asyncio.get_running_loop().run_in_executor(None, session.writer.flush)
         return True
 
     def start_recording(self, name: str) -> int:

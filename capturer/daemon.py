@@ -203,6 +203,9 @@ class CaptureSession:
         self.display.connect()
         if control_bus:
             await self._start_control_bus()
+        # What this start settled and decided (interrupted rows closed, the
+        # pause carried on) is on disk before anyone is told capture runs.
+        await self._loop.run_in_executor(None, self.writer.flush)
 
     async def tick(self) -> None:
         now = now_ms()

@@ -112,8 +112,12 @@ def recording_in_progress() -> str | None:
 
 def replay(db: str | os.PathLike[str], request: ReplayRequest, *,
            engine: ReplayEngine | None = None, telemetry: Telemetry | None = None) -> RunResult:
-    """The whole replay: prepare, claim (unless a dry run), run, release."""
+    """The whole replay: prepare, claim (unless a dry run), run, release.
+    A desktop without a display or an accessibility bus is refused before
+    anything is claimed."""
     prepared = prepare(db, request)
+    if os.environ.get("DISPLAY"):
+        live.init()   # raises LiveTreeError when the accessibility bus does not answer
     lock = None if request.dry_run else claim()
     try:
         return run(db, prepared, request, engine=engine, telemetry=telemetry)

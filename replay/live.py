@@ -59,9 +59,18 @@ _initialized = False
 
 
 def init() -> None:
+    """Set libatspi up for this process — after checking that its bus
+    answers (libatspi kills the process with SIGTRAP when it does not, as
+    after a bus launcher killed with -9): a one-line error instead."""
     global _initialized
     if _initialized:
         return
+    from core.a11y.bus import AccessibilityBusError, ensure
+
+    try:
+        ensure()
+    except AccessibilityBusError as exc:
+        raise LiveTreeError(f"nothing was sent: {exc}") from None
     try:
         import pyatspi  # noqa: F401
         from gi.repository import Atspi

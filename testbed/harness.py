@@ -195,15 +195,19 @@ class VirtualDesktop:
         """Stop the AT-SPI bus: the launcher that owns `org.a11y.Bus` (found
         on the session bus, whoever started it). SIGTERM: it shuts its bus
         down and takes its address off the root window, as on a logout.
-        SIGKILL: the launcher, its bus and the registry die at once and the
-        root window keeps naming the dead bus, as after a crash."""
+        SIGKILL: the launcher and its bus die at once (the registry follows
+        its bus) and the root window keeps naming the dead bus, as after a
+        crash."""
         owner = self.accessibility_bus_owner()
         if owner is None:
             return
-        if sig == signal.SIGKILL:
-            os.killpg(os.getpgid(owner), signal.SIGKILL)
-        else:
-            os.kill(owner, sig)
+        # The launcher and the bus daemon it runs — not its process group: a
+        # launcher D-Bus activated shares the session bus's.
+        for pid in ([owner, *_descendants(owner)] if sig == signal.SIGKILL else [owner]):
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
         wait_until(lambda: self.accessibility_bus_owner() is None and not _alive(owner), timeout=10.0,
                    what="the AT-SPI bus launcher to go")
         self._started = [p for p in self._started if p.pid != owner]
@@ -392,6 +396,20 @@ def _terminate(process: StartedProcess, grace: float = 3.0) -> None:
         wait_until(lambda: not _alive(process.pid), timeout=grace, what=f"{process.name} to exit")
     except TimeoutError:
         send(signal.SIGKILL)
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below `pid`, children first."""
+    found, queue = [], [pid]
+    while queue:
+        parent = queue.pop(0)
+        try:
+            children = [int(c) for c in Path(f"/proc/{parent}/task/{parent}/children").read_text().split()]
+        except OSError:
+            continue
+        found += children
+        queue += children
+    return found
 
 
 def _alive(pid: int) -> bool:

@@ -243,7 +243,8 @@ class X11Source:
                 if window.get_wm_class() is not None:
                     return window
                 parent = window.query_tree().parent
-                if parent is None or parent.id == self._root.id or parent.id == 0:
+                # The root window's parent comes back as the number 0, not a window.
+                if getattr(parent, "id", 0) in (0, self._root.id):
                     return None
                 window = parent
         except _X_ERRORS:

@@ -52,16 +52,16 @@ class Candidate:
 async def locate(display: str | None = None, *, timeout: float = CONNECT_TIMEOUT_S,
                  activate: bool = True) -> str:
     """The address of an accessibility bus that answers, tried in libatspi's
-    order; raises AccessibilityBusError naming what was tried."""
+    order; raises AccessibilityBusError naming, briefly, what was tried."""
     tried: list[str] = []
     for candidate in await _candidates(display, timeout, activate, tried):
         address = without_guid(candidate.address)
         problem = await reachable(address, timeout)
         if problem is None:
             return address
-        tried.append(f"{candidate.source} names {_short(candidate.address)}, which {problem}")
-    raise AccessibilityBusError("the accessibility (AT-SPI) bus is not reachable: "
-                                + ("; ".join(tried) or "nothing names one"))
+        tried.append(f"{candidate.source} {_short(address)} {problem}")
+    raise AccessibilityBusError("the accessibility (AT-SPI) bus is not reachable ("
+                                + ("; ".join(tried) or "nothing names one") + ")")
 
 
 def ensure(display: str | None = None, *, timeout: float = CONNECT_TIMEOUT_S) -> str:
@@ -73,15 +73,19 @@ def ensure(display: str | None = None, *, timeout: float = CONNECT_TIMEOUT_S) ->
 
 async def reachable(address: str, timeout: float = CONNECT_TIMEOUT_S) -> str | None:
     """None when a D-Bus connection to `address` completes its handshake in
-    time; else what went wrong, for a message."""
+    time; else, in a word or two, what went wrong."""
     from dbus_fast.aio import MessageBus
 
     try:
         bus = await asyncio.wait_for(MessageBus(bus_address=address).connect(), timeout)
     except asyncio.TimeoutError:
-        return f"did not answer within {timeout:.0f} s"
-    except Exception as exc:  # noqa: BLE001 - refused, missing socket, bad address, failed auth
-        return f"cannot be connected to ({' '.join(str(exc).split())[:80] or exc.__class__.__name__})"
+        return f"did not answer in {timeout:.0f} s"
+    except ConnectionRefusedError:
+        return "refused the connection"
+    except FileNotFoundError:
+        return "does not exist"
+    except Exception as exc:  # noqa: BLE001 - a bad address, failed authentication
+        return f"failed ({exc.__class__.__name__})"
     bus.disconnect()
     return None
 
@@ -108,18 +112,18 @@ async def _candidates(display: str | None, timeout: float, activate: bool, tried
     pinned_by_us = ENV in _pinned
     environment = os.environ.get(ENV)
     if environment and not pinned_by_us:
-        found.append(Candidate(environment, "AT_SPI_BUS_ADDRESS"))
+        found.append(Candidate(environment, "AT_SPI_BUS_ADDRESS:"))
     root = root_window_address(display)
     if root:
-        found.append(Candidate(root, "the X root window's AT_SPI_BUS"))
+        found.append(Candidate(root, "root window:"))
     try:
         reply = await call_async(ACCESSIBILITY, "GetAddress", timeout=timeout, activate=activate)
         if reply and reply[0]:
-            found.append(Candidate(str(reply[0]), "org.a11y.Bus"))
-    except (BusUnavailable, BusCallFailed) as exc:
-        tried.append(f"org.a11y.Bus: {exc}")
-    except PhantomError as exc:   # the call timed out
-        tried.append(str(exc))
+            found.append(Candidate(str(reply[0]), "org.a11y.Bus:"))
+    except BusUnavailable as exc:
+        tried.append("org.a11y.Bus: " + ("no session bus" if "session D-Bus" in str(exc) else "not running"))
+    except (BusCallFailed, PhantomError) as exc:   # an error reply, a timeout
+        tried.append(f"org.a11y.Bus: {' '.join(str(exc).split())[:60]}")
     return found
 
 
@@ -160,4 +164,6 @@ def without_guid(address: str) -> str:
 
 
 def _short(address: str) -> str:
-    return without_guid(address)[:100]
+    """An address, its long socket path cut to the end that tells it apart."""
+    text = without_guid(address)
+    return text if len(text) <= 48 else "…" + text[-47:]

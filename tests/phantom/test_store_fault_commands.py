@@ -1,0 +1,137 @@
+"""Every command on a store that is damaged, empty, on a read-only mount or
+made read-only with chmod (as an unprivileged user: root writes through a
+chmod 444), on the virtual desktop: one line and a non-zero exit where the
+store cannot serve, the read commands working where it can, and a damaged
+store salvaged by `phantom doctor --repair`."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from support.damage import damage_page, leaf_pages
+from support.daemon import PHANTOM, CaptureProcess, query
+
+pytestmark = pytest.mark.desktop
+
+FIXTURE_STORE = Path(__file__).resolve().parents[2] / "fixtures" / "recorded" / "desktop.sqlite3"
+DAY = "2026-11-29"
+READS = (("status",), ("compile", "--day", DAY), ("routines",), ("runs",), ("programs",))
+
+
+def phantom(desktop, *args: str, user: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    """The real command; as `user` (via setpriv, with a home of its own) when given."""
+    full_env = dict(desktop.env, PATH=os.environ["PATH"], **(env or {}))
+    prefix = []
+    if user is not None:
+        uid, gid = int(user.split(":")[0]), int(user.split(":")[1])
+        prefix = ["setpriv", f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--"]
+    return subprocess.run([*prefix, PHANTOM, *args], env=full_env, capture_output=True, text=True, timeout=120)
+
+
+def one_line(result: subprocess.CompletedProcess, *fragments: str) -> str:
+    assert result.returncode not in (0, 70) and result.returncode > 0, (result.returncode, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    return lines[0]
+
+
+def test_a_damaged_store_is_refused_in_one_line_and_repaired_keeping_the_original(desktop, tmp_path):
+    db = tmp_path / "store.sqlite3"
+    shutil.copy(FIXTURE_STORE, db)
+    pages = leaf_pages(db, "snapshots")
+    damage_page(db, pages[len(pages) // 2])
+    one_line(phantom(desktop, "capture", "--no-dbus", "--db", str(db)), "is damaged", "phantom doctor --repair")
+    one_line(phantom(desktop, "compile", "--day", DAY, "--db", str(db)), "is damaged", "phantom doctor --repair")
+    doctor = phantom(desktop, "doctor", "--db", str(db))
+    [line] = [line for line in doctor.stdout.splitlines() if line[3:].startswith(" store")]
+    assert line.startswith("!!") and "damaged" in line and "phantom doctor --repair" in line
+
+    repaired = phantom(desktop, "doctor", "--repair", "--db", str(db))
+    assert repaired.returncode == 0, repaired.stderr
+    assert "repaired" in repaired.stdout and "damage met in snapshots" in repaired.stdout
+    [kept] = list(tmp_path.glob("store.sqlite3.damaged-*[0-9]Z"))
+    assert kept.stat().st_size == FIXTURE_STORE.stat().st_size     # the original, untouched
+    assert query(db, "PRAGMA quick_check") == [("ok",)]
+    assert phantom(desktop, "compile", "--day", DAY, "--db", str(db)).returncode == 0
+    capture = CaptureProcess(desktop, db, extra_args=("--no-dbus",)).start()
+    assert capture.stop() == 0
+
+
+def test_an_empty_file_is_refused_by_every_command_and_left_alone(desktop, tmp_path):
+    db = tmp_path / "store.sqlite3"
+    db.touch()
+    for args in (("capture", "--no-dbus"), *READS):
+        one_line(phantom(desktop, *args, "--db", str(db)), "empty file (0 bytes)")
+    assert db.stat().st_size == 0
+
+
+@pytest.fixture
+def read_only_mount(tmp_path):
+    """The fixture store on a tmpfs remounted read-only (tests run as root, as CI does)."""
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mount)], check=True)
+    try:
+        shutil.copy(FIXTURE_STORE, mount / "store.sqlite3")
+        subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+        yield mount / "store.sqlite3"
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_a_store_on_a_read_only_mount_serves_every_read_and_refuses_capture(desktop, read_only_mount):
+    db = read_only_mount
+    one_line(phantom(desktop, "capture", "--no-dbus", "--db", str(db)), "read-only")
+    for args in READS:
+        result = phantom(desktop, *args, "--db", str(db))
+        assert result.returncode == 0 and not result.stderr, (args, result.stderr)
+
+
+@pytest.fixture
+def unprivileged():
+    """An unprivileged uid:gid (nobody, or a user made for the test) and a
+    directory it owns."""
+    try:
+        import pwd
+
+        entry = pwd.getpwnam("nobody")
+    except KeyError:
+        subprocess.run(["useradd", "--system", "--no-create-home", "phantom-test"], check=True)
+        entry = pwd.getpwnam("phantom-test")
+    directory = Path(tempfile.mkdtemp(prefix="phantom-unprivileged-", dir="/tmp"))
+    os.chmod(directory, 0o755)
+    os.chown(directory, entry.pw_uid, entry.pw_gid)
+    try:
+        yield f"{entry.pw_uid}:{entry.pw_gid}", directory
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def test_a_chmod_444_store_stays_read_only_for_an_unprivileged_user(desktop, unprivileged):
+    user, home = unprivileged
+    uid, gid = map(int, user.split(":"))
+    db = home / "store.sqlite3"
+    shutil.copy(FIXTURE_STORE, db)
+    os.chown(db, uid, gid)
+    os.chmod(db, 0o444)
+    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"), "XDG_DATA_HOME": str(home / "data"),
+           "XDG_RUNTIME_DIR": str(home), "XDG_CACHE_HOME": str(home / "cache")}
+    probe = subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--", "sh", "-c",
+                            f"echo x >> {db}"], capture_output=True, text=True)
+    assert probe.returncode != 0          # the kernel refuses this user a write: the test means something
+    one_line(phantom(desktop, "capture", "--no-dbus", "--db", str(db), user=user, env=env),
+             "read-only (mode 0444)")
+    for args in READS:
+        result = phantom(desktop, *args, "--db", str(db), user=user, env=env)
+        assert result.returncode == 0 and not result.stderr, (args, result.stderr)
+    assert stat.S_IMODE(db.stat().st_mode) == 0o444       # never made writable again
+    assert not Path(f"{db}-wal").exists() or stat.S_IMODE(Path(f"{db}-wal").stat().st_mode) & 0o222 == 0
