@@ -359,8 +359,10 @@ class CaptureSession:
             while self.state.accessibility_up:
                 name = self.a11y.hung_bus_name(window.pid)
                 if name is None:
-                    return   # nothing to ask it by: the worker asks again after its back-off
+                    log.debug("hung pid %s: no bus name to ask it by", window.pid)
+                    return   # the worker asks it again after its back-off
                 if await self.a11y_bus.answers(name, HUNG_PROBE_S):
+                    log.debug("hung pid %s (%s) answers again", window.pid, name)
                     self.a11y.answered(window.pid)
                     self.observe_now(AccessibilityAnswered(now_ms(), window))
                     return

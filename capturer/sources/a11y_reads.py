@@ -298,7 +298,8 @@ class TreeReads:
         self._trees.pop(window.window_id, None)
         app = self._apps_by_pid.get(window.pid)
         try:
-            return app.get_bus_name() if app is not None else None
+            # libatspi keeps the application's bus name on its object (no call made).
+            return str(app.app.bus_name) if app is not None and app.app is not None else None
         except Exception:  # noqa: BLE001 - the application went away
             return None
 

@@ -7,6 +7,7 @@ import asyncio
 import json
 import logging
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -53,6 +54,10 @@ def run_capture(args) -> int:
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
                         format="phantom-capture: %(levelname)s %(message)s")
+    # Until the daemon's loop takes SIGTERM over (it flushes), a stop asked
+    # for while starting (or re-executing) ends the process cleanly: nothing
+    # has been captured yet.
+    signal.signal(signal.SIGTERM, _stopped_while_starting)
     try:
         config = load_config(args.config)
     except ConfigError as exc:
@@ -89,6 +94,10 @@ def run_capture(args) -> int:
     if daemon.reexec_reason is not None and status == 0:
         _reexec()
     return status
+
+
+def _stopped_while_starting(signum, frame) -> None:
+    raise SystemExit(0)
 
 
 def _reexec() -> None:
@@ -168,6 +177,9 @@ def _format_status(daemon: dict | None, store: dict) -> str:
                      f"{daemon['input_events']} input rows; accessibility {daemon['accessibility']}")
         if daemon.get("recording"):
             lines.append(f"  recording demonstration {daemon['recording']!r}")
+        if daemon.get("accessibility") not in ("ok", "disabled", None):
+            lines.append(f"  accessibility {daemon['accessibility']}: no element is read (a no_accessibility "
+                         f"blind spot is open){': ' + daemon['accessibility_error'] if daemon.get('accessibility_error') else ''}")
     lines.append(f"store: {store['db']} ({_size(store.get('db_bytes', 0))})")
     if "error" in store:
         lines.append(f"  {store['error']}")

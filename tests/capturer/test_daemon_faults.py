@@ -76,6 +76,10 @@ def test_a_returning_accessibility_bus_re_executes_the_daemon_which_carries_on_p
         desktop.accessibility.drop_bus()
         assert session.state.blind_spot("no_accessibility").reason == "accessibility bus lost"
         assert session.control.status()["accessibility"] == "lost"
+        from phantom.commands.capture import _format_status   # what `phantom status` prints
+
+        printed = _format_status(session.control.status(), {"db": str(db), "error": "-"})
+        assert "accessibility lost: no element is read (a no_accessibility blind spot is open)" in printed
         desktop.focus_on(NOTES)                                # focus moves; still nothing can be read
         await until(lambda: session.snapshots.written == 2, "the notes' snapshot")
         assert session.state.blind_spot("no_accessibility") is not None
