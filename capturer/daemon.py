@@ -135,7 +135,8 @@ class CaptureSession:
             watch=lambda fd: loop.add_reader(fd, self.focus.readable), unwatch=loop.remove_reader,
             clock=loop.time)
         self.focus = FocusWatch(self.display, lambda: self.state, self.observe)
-        self.pictures = Pictures(self.writer, config, self.display, loop.time, self.source_error)
+        self.pictures = Pictures(self.writer, config, self.display, self.a11y,
+                                 lambda: self.control.recording_id is not None, self.source_error)
         self.snapshots = SnapshotWriter(self.writer, self.display, self.a11y, self.pictures,
                                         self.observe_now, loop)
         self.input = InputPath(loop, self.writer, self.a11y, self.pictures, self.snapshots,

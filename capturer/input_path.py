@@ -222,7 +222,7 @@ class InputPath:
 
     async def _store_click(self, raw: RawClick, window: WindowInfo) -> None:
         monitor = monitor_of(self._state().monitors, raw.x, raw.y)
-        crop = self._pictures.click_crop(raw.x, raw.y, monitor, raw.ts_ms)
+        crop = self._pictures.click_crop(raw.x, raw.y, monitor, raw.ts_ms, window)
         early = raw.hit_query if raw.window is not None and raw.window.window_id == window.window_id else None
         hit = await await_answer(early or self._a11y.hit_test(window, raw.x, raw.y), HIT_TEST_BUDGET_S,
                                  HitResult(None, "none"))

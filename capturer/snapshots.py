@@ -95,7 +95,7 @@ class SnapshotWriter:
         now = now_ms()
         if op.focused:
             self._observe(AccessibilityAnswer(now, window, context.status))
-        screenshot = self._pictures.thumbnail(op.monitor, now)
+        screenshot = self._pictures.thumbnail(op.monitor, now, window if op.focused else None)
         offset, zone = zone_at(now)
         row = SnapshotRow(
             id=snapshot_id, ts_ms=now, utc_offset_min=offset, tz_name=zone,

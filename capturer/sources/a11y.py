@@ -26,13 +26,13 @@ from core.store import StoreWriter
 
 from ..config import AccessibilitySettings
 from .a11y_reads import TreeReads, is_timeout
-from .base import A11yContext, HitResult, WindowInfo
+from .base import A11yContext, FieldMask, HitResult, WindowInfo
 
 log = logging.getLogger(__name__)
 
 FIELD_QUERY_DELAY_MS = 60
 FIELD_QUERY_RETRIES = 3
-_EVENTS = ("object:children-changed", "window:activate")
+_EVENTS = ("object:children-changed", "window:activate", "object:state-changed:focused")
 
 
 class AccessibilityWorker:
@@ -51,6 +51,9 @@ class AccessibilityWorker:
         # Written by the daemon thread, read by the worker: plain attribute
         # assignment is atomic, so no lock is needed.
         self._target: WindowInfo | None = None
+        # Written by the worker, read by the daemon's pictures: replaced whole.
+        self._masks: tuple[FieldMask, ...] = ()
+        self._focused_mask: FieldMask | None = None
         # Worker-thread state.
         self._reads: TreeReads | None = None
         self._refresh_pending = False
@@ -78,6 +81,11 @@ class AccessibilityWorker:
         """The one window the worker may read; None while paused or excluded."""
         self._target = window
 
+    def field_masks(self) -> tuple[FieldMask, ...]:
+        """Editable fields to mask in pictures (any thread; see the protocol)."""
+        focused = self._focused_mask
+        return self._masks + ((focused,) if focused is not None else ())
+
     def focused_field(self, window: WindowInfo) -> Future:
         """The text field that has keyboard focus in this window (or None).
 
@@ -89,7 +97,12 @@ class AccessibilityWorker:
                             retries=FIELD_QUERY_RETRIES)
 
     def context(self, window: WindowInfo) -> Future:
-        return self._submit(lambda: self._reads.context(window, self._target), window, A11yContext)
+        def read() -> A11yContext:
+            context = self._reads.context(window, self._target)
+            self._masks = self._reads.field_masks()   # the walk may have read new fields
+            return context
+
+        return self._submit(read, window, A11yContext)
 
     def hit_test(self, window: WindowInfo, x: int, y: int) -> Future:
         return self._submit(lambda: self._reads.hit_test(window, x, y), window,
@@ -180,6 +193,11 @@ class AccessibilityWorker:
                 return
             if source.get_process_id() != target.pid:
                 return
+            if event.type.startswith("object:state-changed:focused"):
+                if event.detail1:
+                    # Known from the event even when a walk stopped short of it.
+                    self._focused_mask = self._reads.focused_mask(source, target)
+                return
             self._reads.mark_stale(target.window_id)
             self._schedule_refresh()
         except Exception as exc:  # noqa: BLE001 - a dying app can fail any call
@@ -197,6 +215,7 @@ class AccessibilityWorker:
         if target is not None:
             try:
                 self._reads.tree_for(target)
+                self._masks = self._reads.field_masks()
             except Exception as exc:  # noqa: BLE001
                 self._note_failure(exc, target)
         return False

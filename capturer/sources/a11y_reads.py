@@ -17,12 +17,12 @@ from dataclasses import dataclass, replace
 
 from core.a11y.roles import CONTAINER_ROLES, TEXT_INPUT_ROLES
 from core.a11y.toolkit import origin_for
-from core.a11y.tree import Node, Walk, WalkLimits, clicked_element, hit_test, node_for_hit, walk
+from core.a11y.tree import Node, Walk, WalkLimits, clicked_element, hit_test, node_for_hit, read_extents, walk
 from core.clock import now_ms
 from core.store import ElementRow, StoreWriter, TreeRow
 
 from ..input_counts import FieldRef
-from .base import A11yContext, HitResult, WindowInfo
+from .base import A11yContext, FieldMask, HitResult, WindowInfo
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,7 @@ class _CachedTree:
     origin: tuple[int, int, int, int]  # window geometry when walked
     key: tuple = ()                    # the window's identity (id, generation, pid)
     stale: bool = False
+    masks: tuple[FieldMask, ...] = ()  # its editable fields, for pictures
 
 
 class TreeReads:
@@ -180,7 +181,27 @@ class TreeReads:
             parent_id = element_ids[node.parent] if node.parent is not None else None
             self._writer.submit(_element_row(node, element_id, tree_id, parent_id))
         by_key = {node.key: index for index, node in enumerate(result.nodes)}
-        return _CachedTree(tree_id, result, element_ids, by_key, geometry, window.key)
+        return _CachedTree(tree_id, result, element_ids, by_key, geometry, window.key,
+                           masks=_field_masks(result.nodes, window))
+
+    def field_masks(self) -> tuple[FieldMask, ...]:
+        """The editable fields of every cached tree (worker thread)."""
+        return tuple(mask for cached in self._trees.values() for mask in cached.masks)
+
+    def focused_mask(self, accessible, window: WindowInfo) -> FieldMask | None:
+        """The mask of an element that just took keyboard focus, if it takes text."""
+        role = accessible.getRoleName()
+        if role not in TEXT_INPUT_ROLES:
+            return None
+        states = accessible.getState()
+        if role != "password text" and not states.contains(self._pyatspi.STATE_EDITABLE):
+            return None
+        x, y, w, h = read_extents(accessible)
+        if None in (x, y, w, h) or w <= 0 or h <= 0:
+            return None
+        dx, dy = origin_for(accessible, window.x, window.y)
+        return FieldMask(window.window_id, (window.x, window.y), (x + dx, y + dy, w, h),
+                         role == "password text")
 
     def _frame_for(self, window: WindowInfo):
         """The AT-SPI top-level matching an X window: same pid, then the same
@@ -327,6 +348,21 @@ def _focused_descendant(frame):
                 return child
             queue.append(child)
     return None
+
+
+def _field_masks(nodes, window: WindowInfo) -> tuple[FieldMask, ...]:
+    """Rectangles of the editable text fields (and password fields) of a walk."""
+    masks = []
+    for node in nodes:
+        if node.role not in TEXT_INPUT_ROLES or None in (node.x, node.y, node.w, node.h):
+            continue
+        secret = node.role == "password text"
+        if not secret and "editable" not in node.states.split(","):
+            continue
+        if node.w > 0 and node.h > 0:
+            masks.append(FieldMask(window.window_id, (window.x, window.y), (node.x, node.y, node.w, node.h),
+                                   secret))
+    return tuple(masks)
 
 
 def _on_desktop(result: Walk, origin: tuple[int, int]) -> Walk:
