@@ -1,25 +1,29 @@
 """The compiler's front door, shared by the CLI, the D-Bus service and the
 MCP bridge: resolve a window, read it from a capture database (read-only),
 compile, render; or mine, measure and gate its routines. Errors a user can
-cause are `CompileError`s with a one-line message."""
+cause are `CompileError`s with a one-line message.
+
+The pipelines are imported when first needed, not with this module: `phantom
+compile` runs as a whole process, and the frames passes (numpy), the miner
+and the routine measures and gate cost tens of milliseconds to import that a
+compile served from the cache, or a render, never uses."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from .collector import collector_paused
-from .frames import CompileOptions, compile_capture
 from .records import Capture, Document
-from .render import render_compact, render_json, render_markdown
 from .render.compact import DEFAULT_BUDGET
-from .routines import (CostModel, Routine, RoutineReport, derive_actions, mine, report_dict,
-                       report_routines, sessions)
 from .sources import CaptureSource, SourceError
 from .timefmt import TimeFormat
 from .window import Window, WindowError, day_window, parse_day, range_window, zone_info
 
 from core.errors import PhantomError
+
+if TYPE_CHECKING:
+    from .routines import CostModel, Routine, RoutineReport
 
 __all__ = [
     "FORMATS",
@@ -37,6 +41,17 @@ __all__ = [
 
 FORMATS = ("compact", "json", "markdown")
 MIN_BUDGET = 100
+_FROM_ROUTINES = ("CostModel", "report_dict")
+
+
+def __getattr__(name: str):
+    """`CostModel` and `report_dict` come from the routines pipeline, loaded
+    on first use."""
+    if name in _FROM_ROUTINES:
+        from . import routines
+
+        return getattr(routines, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class CompileError(PhantomError, ValueError):
@@ -45,8 +60,7 @@ class CompileError(PhantomError, ValueError):
     code = "invalid_window"
 
 
-@dataclass(frozen=True, slots=True)
-class Compiled:
+class Compiled(NamedTuple):
     document: Document
     window: Window
     times: TimeFormat
@@ -62,6 +76,8 @@ def compile_window(db_path: str | Path, *, day: str | None = None, since: str | 
         override = zone_info(tz) if tz else None
     except WindowError as exc:
         raise CompileError(str(exc)) from None
+    from .frames import CompileOptions, compile_capture
+
     with collector_paused():
         capture, window = read_window(db_path, day=day, since=since, until=until, tz=tz)
         document = compile_capture(capture, CompileOptions(zone=window.zone, inferred=inferred))
@@ -81,9 +97,15 @@ def render(compiled: Compiled, fmt: str = "compact", *, budget: int = DEFAULT_BU
 
 def _render(compiled: Compiled, fmt: str, budget: int) -> bytes:
     if fmt == "json":
+        from .render.json_doc import render_json
+
         return render_json(compiled.document, compiled.times, compiled.window.label)
     if fmt == "markdown":
+        from .render.markdown import render_markdown
+
         return render_markdown(compiled.document, compiled.times, compiled.window.label)
+    from .render.compact import render_compact
+
     return render_compact(compiled.document, compiled.times, compiled.window.label, budget)
 
 
@@ -127,19 +149,23 @@ def read_window(db_path: str | Path, *, day: str | None = None, since: str | Non
 
 
 def routine_report(db_path: str | Path, *, day: str | None = None, since: str | None = None,
-                   until: str | None = None, tz: str | None = None, costs: CostModel = CostModel(),
+                   until: str | None = None, tz: str | None = None, costs: CostModel | None = None,
                    limit: int | None = None) -> tuple[RoutineReport, Window]:
     """The routine candidates of a window (`read_window`'s: a day, a range or
-    the whole history), mined, measured and gated under `costs`; at most
-    `limit` of them measured and shown (all when None). Render the report
-    with `report_dict`."""
+    the whole history), mined, measured and gated under `costs` (the default
+    `CostModel()` when None); at most `limit` of them measured and shown (all
+    when None). Render the report with `report_dict`."""
+    from .routines import CostModel, report_routines
+
     capture, window = read_window(db_path, day=day, since=since, until=until, tz=tz)
-    return report_routines(capture, window.zone, costs, limit=limit), window
+    return report_routines(capture, window.zone, costs or CostModel(), limit=limit), window
 
 
 def mined_routines(capture: Capture) -> tuple[Routine, ...]:
     """Every routine mined from a capture's action stream, in the miner's
     order, not yet measured or gated."""
+    from .routines import derive_actions, mine, sessions
+
     return mine(sessions(derive_actions(capture)))
 
 
