@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from .collector import collector_paused
 from .records import Capture, Document
 from .render.compact import DEFAULT_BUDGET
-from .sources import CaptureSource, SourceError
+from . import cache as _cache
+from .sources import CaptureSource, Fetched, SourceError
 from .timefmt import TimeFormat
 from .window import Window, WindowError, day_window, parse_day, range_window, zone_info
 
@@ -68,19 +69,30 @@ class Compiled(NamedTuple):
 
 def compile_window(db_path: str | Path, *, day: str | None = None, since: str | None = None,
                    until: str | None = None, tz: str | None = None,
-                   inferred: bool = True) -> Compiled:
-    """Compile one window. `day` or both `since` and `until` must be given."""
+                   inferred: bool = True, cache: bool = True) -> Compiled:
+    """Compile one window. `day` or both `since` and `until` must be given.
+    With `cache`, a window whose rows are unchanged since it was last
+    compiled is served from the compiled-document cache (see cache.py: the
+    same bytes as a fresh compile); without it, it is compiled afresh and
+    the cache is neither read nor written."""
     if day is None and since is None and until is None:
         raise CompileError("give either a day or both since and until")
     try:
         override = zone_info(tz) if tz else None
     except WindowError as exc:
         raise CompileError(str(exc)) from None
-    from .frames import CompileOptions, compile_capture
-
     with collector_paused():
-        capture, window = read_window(db_path, day=day, since=since, until=until, tz=tz)
-        document = compile_capture(capture, CompileOptions(zone=window.zone, inferred=inferred))
+        fetched, window = _fetch_window(db_path, day, since, until, tz)
+        key = (_cache.entry_key(db_path, window.since_ms, window.until_ms, window.zone, inferred)
+               if cache else None)
+        document = _cache.load(key, fetched.digest) if key is not None else None
+        if document is None:
+            from .frames import CompileOptions, compile_capture
+
+            document = compile_capture(_capture(fetched, db_path),
+                                       CompileOptions(zone=window.zone, inferred=inferred))
+            if key is not None:
+                _cache.save(key, fetched.digest, document)
     default_offset = (document.frames[0].utc_offset_min if document.frames
                       else _offset_of(window.zone, window.since_ms))
     return Compiled(document, window, TimeFormat(override, default_offset))
@@ -138,13 +150,27 @@ def read_window(db_path: str | Path, *, day: str | None = None, since: str | Non
         raise CompileError("give either a day or both since and until")
     if (since is None) != (until is None):
         raise CompileError("give both since and until")
+    with collector_paused():
+        fetched, window = _fetch_window(db_path, day, since, until, tz)
+        return _capture(fetched, db_path), window
+
+
+def _fetch_window(db_path: str | Path, day: str | None, since: str | None, until: str | None,
+                  tz: str | None) -> tuple[Fetched, Window]:
     try:
-        with collector_paused(), CaptureSource(db_path) as source:
+        with CaptureSource(db_path) as source:
             window = _resolve_window(source, day, since, until, tz)
-            return source.read(window.since_ms, window.until_ms), window
+            return source.fetch(window.since_ms, window.until_ms), window
     except (WindowError, SourceError) as exc:
         raise CompileError(str(exc)) from None
     except ValueError as exc:  # a malformed source table
+        raise CompileError(f"cannot read {db_path}: {exc}") from None
+
+
+def _capture(fetched: Fetched, db_path: str | Path) -> Capture:
+    try:
+        return fetched.capture()
+    except ValueError as exc:  # a malformed source row
         raise CompileError(f"cannot read {db_path}: {exc}") from None
 
 

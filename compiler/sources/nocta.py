@@ -11,10 +11,13 @@ name and role; a click without them is unresolved, never guessed.
 
 from __future__ import annotations
 
+import hashlib
 from bisect import bisect_left
 from datetime import datetime, timezone
+from typing import NamedTuple
 
 import apsw
+import orjson
 
 from ..records import Capture, Element, InputEvent, Snapshot
 
@@ -54,7 +57,39 @@ def span(connection: apsw.Connection) -> tuple[int | None, int | None]:
     return (_ms(first) if first else None), (_ms(last) if last else None)
 
 
+class Rows(NamedTuple):
+    """A window's rows as SQLite returned them (with the queries that read
+    them), and a sha256 of both."""
+
+    since_ms: int
+    until_ms: int
+    frames: list[tuple]
+    events: list[tuple]
+    digest: str
+
+
+# The layout's usual instant, "2026-03-02T07:18:26.034000+00:00": SQLite turns
+# it into UTC milliseconds itself, by the same arithmetic as `_ms` (integer
+# microseconds, divided by 10**6 and multiplied by 1000 as doubles, truncated),
+# when the text has that shape and names a real date and time (datetime()
+# normalizes an impossible one, so a mismatch falls to `_ms`, as does every
+# other shape). A row where this gives NULL is parsed by `_ms` in Python.
+_CANONICAL = ("[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]"
+              ".[0-9][0-9][0-9][0-9][0-9][0-9]*")
+
+
+def _ms_sql(column: str) -> str:
+    return (f"CASE WHEN {column} GLOB '{_CANONICAL}' AND substr({column}, 1, 4) <> '0000' "
+            f"AND datetime(substr({column}, 1, 19)) = replace(substr({column}, 1, 19), 'T', ' ') "
+            f"THEN CAST(((unixepoch(substr({column}, 1, 19)) * 1000000 "
+            f"+ CAST(substr({column}, 21, 6) AS INTEGER)) / 1000000.0) * 1000.0 AS INTEGER) END")
+
+
 def read(connection: apsw.Connection, since_ms: int, until_ms: int) -> Capture:
+    return capture(fetch(connection, since_ms, until_ms))
+
+
+def fetch(connection: apsw.Connection, since_ms: int, until_ms: int) -> Rows:
     frame_columns = _columns(connection, "frames")
     missing = REQUIRED_FRAME_COLUMNS - frame_columns
     if missing:
@@ -62,55 +97,86 @@ def read(connection: apsw.Connection, since_ms: int, until_ms: int) -> Capture:
     device = "device_name" if "device_name" in frame_columns else "''"
     focused = "focused" if "focused" in frame_columns else "1"
     trigger = "capture_trigger" if "capture_trigger" in frame_columns else "'capture'"
+    frames_sql = (f"SELECT id, timestamp, {device}, {trigger}, app_name, window_name, browser_url, "
+                  f"{focused}, {_ms_sql('timestamp')} FROM frames "
+                  "WHERE timestamp >= ? AND timestamp < ? ORDER BY timestamp, id")
+    events_sql = _events_sql(connection) if _has_table(connection, "ui_events") else ""
     bounds = (_iso(since_ms), _iso(until_ms))
     connection.execute("BEGIN")
     try:
-        rows = list(connection.execute(
-            f"SELECT id, timestamp, {device}, {trigger}, app_name, window_name, browser_url, {focused} "
-            "FROM frames WHERE timestamp >= ? AND timestamp < ? ORDER BY timestamp, id", bounds))
-        devices = sorted({r[2] or "" for r in rows})
-        monitor_of = {name: index for index, name in enumerate(devices)}
-        snapshots = []
-        for r in rows:
-            ts = _ms(r[1])
-            app = (r[4] or "").strip()
-            if ts is None or not app:
-                continue
-            snapshots.append(Snapshot(r[0], ts, 0, "UTC", monitor_of[r[2] or ""], r[3] or "capture",
-                                      app, r[5] or "", r[6] or None, False, bool(r[7])))
-        inputs = _inputs(connection, bounds) if _has_table(connection, "ui_events") else ()
+        frames = connection.execute(frames_sql, bounds).fetchall()
+        events = connection.execute(events_sql, bounds).fetchall() if events_sql else []
     finally:
         connection.execute("COMMIT")
-    return Capture("nocta", 0, since_ms, until_ms, tuple(snapshots),
-                   _on_nearest_monitor(inputs, snapshots), ())
+    digest = hashlib.sha256()
+    for sql, rows in ((frames_sql, frames), (events_sql, events)):
+        digest.update(sql.encode())
+        digest.update(orjson.dumps(rows, default=_opaque))
+    return Rows(since_ms, until_ms, frames, events, digest.hexdigest())
 
 
-def _on_nearest_monitor(inputs, snapshots) -> tuple[InputEvent, ...]:
+def capture(rows: Rows) -> Capture:
+    """The compiler's records made from fetched rows."""
+    devices = sorted({r[2] or "" for r in rows.frames})
+    monitor_of = {name: index for index, name in enumerate(devices)}
+    snapshots = []
+    for r in rows.frames:
+        ts = r[8] if r[8] is not None else _ms(r[1])
+        app = (r[4] or "").strip()
+        if ts is None or not app:
+            continue
+        snapshots.append(Snapshot(r[0], ts, 0, "UTC", monitor_of[r[2] or ""], r[3] or "capture",
+                                  app, r[5] or "", r[6] or None, False, bool(r[7])))
+    return Capture("nocta", 0, rows.since_ms, rows.until_ms, tuple(snapshots),
+                   _inputs(rows.events, snapshots), ())
+
+
+def _opaque(value) -> str:
+    """A value orjson has no form for (a blob in a foreign table), as text."""
+    return bytes(value).hex() if isinstance(value, (bytes, memoryview)) else repr(value)
+
+
+def _nearest_monitor(snapshots: list[Snapshot]):
     """The layout does not say which screen an event happened on; take the
-    monitor of the nearest frame in time."""
+    monitor of the nearest frame in time (ties: the earlier frame). With one
+    monitor, that one."""
     if len({s.monitor for s in snapshots}) <= 1:
-        return tuple(inputs)
+        return lambda ts: 0
     times = [s.ts_ms for s in snapshots]
-    placed = []
-    for event in inputs:
-        index = bisect_left(times, event.ts_ms)
-        candidates = [i for i in (index - 1, index) if 0 <= i < len(times)]
-        nearest = min(candidates, key=lambda i: (abs(times[i] - event.ts_ms), i))
-        placed.append(event._replace(monitor=snapshots[nearest].monitor))
-    return tuple(placed)
+    monitors = [s.monitor for s in snapshots]
+    last = len(times) - 1
+
+    def nearest(ts: int) -> int:
+        index = bisect_left(times, ts)
+        if index == 0:
+            return monitors[0]
+        if index > last:
+            return monitors[last]
+        before = index - 1
+        return monitors[before if abs(times[before] - ts) <= abs(times[index] - ts) else index]
+
+    return nearest
 
 
-def _inputs(connection: apsw.Connection, bounds: tuple[str, str]) -> tuple[InputEvent, ...]:
+def _events_sql(connection: apsw.Connection) -> str:
     columns = _columns(connection, "ui_events")
     pick = lambda name: name if name in columns else "NULL"  # noqa: E731
+    return (f"SELECT id, timestamp, event_type, {pick('x')}, {pick('y')}, {pick('text_content')}, "
+            f"{pick('app_name')}, {pick('element_name')}, {pick('element_role')}, "
+            f"{_ms_sql('timestamp')} FROM ui_events "
+            "WHERE timestamp >= ? AND timestamp < ? ORDER BY timestamp, id")
+
+
+def _inputs(rows: list[tuple], snapshots: list[Snapshot]) -> tuple[InputEvent, ...]:
+    monitor_at = _nearest_monitor(snapshots)
+    kinds = _KINDS
     events = []
-    for r in connection.execute(
-            f"SELECT id, timestamp, event_type, {pick('x')}, {pick('y')}, {pick('text_content')}, "
-            f"{pick('app_name')}, {pick('element_name')}, {pick('element_role')} FROM ui_events "
-            "WHERE timestamp >= ? AND timestamp < ? ORDER BY timestamp, id", bounds):
-        kind = _KINDS.get(r[2] or "")
-        ts = _ms(r[1])
-        if kind is None or ts is None:
+    for r in rows:
+        kind = kinds.get(r[2] or "")
+        if kind is None:
+            continue
+        ts = r[9] if r[9] is not None else _ms(r[1])
+        if ts is None:
             continue
         count = max(1, len(r[5] or "")) if kind == "text" else 1
         element = resolution = None
@@ -124,8 +190,8 @@ def _inputs(connection: apsw.Connection, bounds: tuple[str, str]) -> tuple[Input
             else:
                 resolution = "none"
         key = (r[5] or None) if kind == "key" and r[5] and len(r[5]) < 32 else None
-        events.append(InputEvent(r[0], ts, ts, 0, kind, count, key, r[3], r[4], resolution,
-                                 element, None, None))
+        events.append(InputEvent(r[0], ts, ts, monitor_at(ts), kind, count, key, r[3], r[4],
+                                 resolution, element, None, None))
     return tuple(events)
 
 

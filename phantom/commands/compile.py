@@ -29,6 +29,10 @@ def add_parsers(sub, common) -> None:
     p.add_argument("--no-inferred", action="store_true",
                    help="leave out the inferred tier; the measured tier is unchanged")
     p.add_argument("--out", type=Path, help="write here (atomically) instead of stdout")
+    p.add_argument("--no-cache", action="store_true",
+                   help="compile afresh, without reading or writing the compiled-document cache "
+                   "($XDG_CACHE_HOME/phantom/compiled; an entry is used only when the window's rows "
+                   "are exactly those it was compiled from)")
     p.set_defaults(handler=run_compile)
 
 
@@ -42,7 +46,8 @@ def run_compile(args) -> int:
         raise CliError("phantom compile: --until needs --since (see `phantom compile --help`)", 2)
     try:
         compiled = compile_window(resolve_db_path(args.db), day=args.day, since=args.since,
-                                  until=args.until, tz=args.tz, inferred=not args.no_inferred)
+                                  until=args.until, tz=args.tz, inferred=not args.no_inferred,
+                                  cache=not args.no_cache)
         output = render(compiled, args.format, budget=args.budget)
     except CompileError as exc:
         raise CliError(str(exc)) from None

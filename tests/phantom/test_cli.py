@@ -69,7 +69,7 @@ def test_compile_imports_nothing_display_bus_or_model_bound(tmp_path):
               "'sentence_transformers'}\n"
               "print(sorted(heavy & {name.split('.')[0] for name in sys.modules}), status)\n")
     store = Path(__file__).resolve().parents[2] / "fixtures" / "synthetic" / "day.sqlite3"
-    for extra in ((), ("--format", "json")):
+    for extra in ((), ("--no-cache",), ("--format", "json")):
         result = subprocess.run([sys.executable, "-c", script, "compile", "--db", str(store), "--day",
                                  "2026-03-02", "--out", str(tmp_path / "out.txt"), *extra],
                                 capture_output=True, text=True, timeout=120,
