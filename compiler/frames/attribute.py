@@ -10,7 +10,7 @@ search (numpy) over all events, not one Python bisect per event.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 from operator import attrgetter
 
 import numpy as np
@@ -22,8 +22,7 @@ from .segment import SESSION_GAP_MS
 _PLACE = attrgetter("monitor", "ts_ms", "id")
 
 
-@dataclass(frozen=True, slots=True)
-class Attribution:
+class Attribution(NamedTuple):
     by_snapshot: dict[int, tuple[InputEvent, ...]]   # snapshot id -> its events
     unattributed: tuple[InputEvent, ...]
 

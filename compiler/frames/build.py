@@ -9,7 +9,7 @@ per-frame loop walks every key press."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, fields
+from typing import NamedTuple
 from itertools import chain, repeat
 from operator import attrgetter
 
@@ -35,8 +35,7 @@ _RESOLUTION_CODES = {name: code for code, name in enumerate(_RESOLUTIONS)}
 _NONE = _RESOLUTION_CODES["none"]
 
 
-@dataclass(frozen=True, slots=True)
-class _Gathered:
+class _Gathered(NamedTuple):
     """One frame's rows: its snapshots in order, every snapshot id it
     covers (detours included) and its events in time order."""
 
@@ -135,7 +134,7 @@ def _volumes(window: _WindowEvents) -> list[InputVolume]:
         **{f"clicks_{name}": total(click & (window.resolution == code))
            for name, code in _RESOLUTION_CODES.items()},
     }
-    table = np.stack([columns[field.name] for field in fields(InputVolume)], axis=1)
+    table = np.stack([columns[field] for field in InputVolume._fields], axis=1)
     busy = table.any(axis=1).tolist()
     return [InputVolume(*row) if active else NO_INPUT for row, active in zip(table.tolist(), busy)]
 
