@@ -97,7 +97,13 @@ class MiniLM:
         import numpy as np
         from safetensors.numpy import load_file
         from scipy.special import erf
+        from threadpoolctl import threadpool_limits
         from tokenizers import Tokenizer
+
+        # One BLAS thread for the process, as torch had one: a label is a
+        # handful of tokens, and on a busy two-core machine a second BLAS
+        # thread spinning for work turned a 10 ms query into 200-500 ms.
+        threadpool_limits(limits=1, user_api="blas")
 
         config = json.loads((path / "config.json").read_text(encoding="utf-8"))
         if config.get("hidden_act") != "gelu" or config.get("position_embedding_type") != "absolute":
