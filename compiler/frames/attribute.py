@@ -19,7 +19,7 @@ search (numpy) over all events, not one Python bisect per event.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 from operator import attrgetter
 
 import numpy as np
@@ -31,8 +31,7 @@ from .segment import SESSION_GAP_MS
 _PLACE = attrgetter("monitor", "ts_ms", "id")
 
 
-@dataclass(frozen=True, slots=True)
-class Attribution:
+class Attribution(NamedTuple):
     by_snapshot: dict[int, tuple[InputEvent, ...]]   # snapshot id -> its events
     unattributed: tuple[InputEvent, ...]
     by_nearest: int = 0        # events the source did not link to a window

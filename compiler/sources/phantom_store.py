@@ -8,6 +8,7 @@ one IN query rather than joined row by row."""
 from __future__ import annotations
 
 import hashlib
+from typing import NamedTuple
 
 import apsw
 import orjson
@@ -49,7 +50,25 @@ def span(connection: apsw.Connection) -> tuple[int | None, int | None]:
         "UNION ALL SELECT min(ts_ms), max(end_ms) FROM input_events)").fetchone()
 
 
+class Rows(NamedTuple):
+    """A window's rows as SQLite returned them, and their sha256."""
+
+    since_ms: int
+    until_ms: int
+    version: int
+    snapshots: list[tuple]
+    inputs: list[tuple]
+    elements: list[tuple]
+    blind_spots: list[tuple]
+    runs: list[tuple]
+    digest: str
+
+
 def read(connection: apsw.Connection, since_ms: int, until_ms: int) -> Capture:
+    return capture(fetch(connection, since_ms, until_ms))
+
+
+def fetch(connection: apsw.Connection, since_ms: int, until_ms: int) -> Rows:
     window = (since_ms, until_ms)
     connection.execute("BEGIN")
     try:
@@ -65,15 +84,21 @@ def read(connection: apsw.Connection, since_ms: int, until_ms: int) -> Capture:
     digest = hashlib.sha256()
     for rows in (snapshot_rows, input_rows, element_rows, blind_rows, run_rows):
         digest.update(orjson.dumps(rows))
-    elements = {row[0]: Element._make(row) for row in element_rows}
+    return Rows(since_ms, until_ms, version, snapshot_rows, input_rows, element_rows, blind_rows,
+                run_rows, digest.hexdigest())
+
+
+def capture(rows: Rows) -> Capture:
+    """The compiler's records made from fetched rows."""
+    elements = {row[0]: Element._make(row) for row in rows.elements}
     make_snapshot = Snapshot._make
-    snapshots = tuple(make_snapshot(r[:9] + (bool(r[9]), bool(r[10]))) for r in snapshot_rows)
+    snapshots = tuple(make_snapshot(r[:9] + (bool(r[9]), bool(r[10]))) for r in rows.snapshots)
     inputs = tuple(InputEvent(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9],
-                              elements.get(r[10]), r[11], r[12], r[13], *(r[14:16] if version >= 3 else ()))
-                   for r in input_rows)
-    return Capture("phantom", version, since_ms, until_ms, snapshots, inputs,
-                   tuple(BlindSpot._make(r) for r in blind_rows),
-                   tuple(ReplayRun(*r) for r in run_rows), digest.hexdigest())
+                              elements.get(r[10]), r[11], r[12], r[13], *(r[14:16] if rows.version >= 3 else ()))
+                   for r in rows.inputs)
+    return Capture("phantom", rows.version, rows.since_ms, rows.until_ms, snapshots, inputs,
+                   tuple(BlindSpot._make(r) for r in rows.blind_spots),
+                   tuple(ReplayRun(*r) for r in rows.runs), rows.digest)
 
 
 def _has_table(connection: apsw.Connection, name: str) -> bool:
