@@ -24,7 +24,7 @@ from .window import Window, WindowError, day_window, parse_day, range_window, zo
 from core.errors import PhantomError
 
 if TYPE_CHECKING:
-    from .routines import CostModel, Routine, RoutineReport
+    from .routines import CostModel, Routine, RoutineReport, report_dict
 
 __all__ = [
     "FORMATS",

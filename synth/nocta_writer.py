@@ -156,7 +156,7 @@ class NoctaSink:
         frame_rows, element_rows = [], []
         tree_frame: dict[int, int] = {}
         frame_times: dict[int, list[tuple[int, int, str]]] = {0: [], 1: []}
-        for ts, order, snap, trigger in frames:
+        for ts, _order, snap, trigger in frames:
             frame_id = self.next_frame
             self.next_frame += 1
             ref = None
@@ -206,7 +206,7 @@ class NoctaSink:
                 if key not in closing or closing[key].end_ms <= event.end_ms:
                     closing[key] = event
         times_by_monitor = {m: [s.ts_ms for s in plan.snapshots if s.monitor == m] for m in (0, 1)}
-        for n, ((monitor, i), event) in enumerate(sorted(closing.items(), key=lambda kv: kv[0])):
+        for n, ((monitor, _following), event) in enumerate(sorted(closing.items(), key=lambda kv: kv[0])):
             times = times_by_monitor[monitor]
             after = bisect.bisect_right(times, event.end_ms)
             room = (times[after] - event.end_ms) // 2 if after < len(times) else 150
