@@ -22,7 +22,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 import apsw
 
@@ -91,8 +91,8 @@ class StoreWriter:
         self.ids = IdAllocator(self._connection)
         self._interval = commit_interval
         self._clock = clock
-        self._queue: queue.SimpleQueue = queue.SimpleQueue()
-        self._buffer: list = []
+        self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._buffer: list[object] = []
         self._deadline: float | None = None
         self._committed = 0
         self._dropped = 0
@@ -117,7 +117,7 @@ class StoreWriter:
         if urgent:
             self._queue.put(_COMMIT_NOW)
 
-    def submit_many(self, ops) -> None:
+    def submit_many(self, ops: Iterable[object]) -> None:
         for op in ops:
             self.submit(op)
 
@@ -162,7 +162,7 @@ class StoreWriter:
         finally:
             self._connection.close()
 
-    def _next_item(self):
+    def _next_item(self) -> object:
         if self._deadline is None:
             return self._queue.get()
         try:
@@ -221,11 +221,12 @@ class StoreWriter:
 
     def _apply(self, op: object) -> None:
         if isinstance(op, Row):
-            self._connection.execute(insert_sql(type(op)), op.values())
+            # mypy takes a row class for unhashable (python/mypy#11470): the three ignores.
+            self._connection.execute(insert_sql(type(op)), op.values())  # type: ignore[arg-type]
         elif isinstance(op, Replace):
-            self._connection.execute(insert_sql(type(op.row), True), op.row.values())
+            self._connection.execute(insert_sql(type(op.row), True), op.row.values())  # type: ignore[arg-type]
         elif isinstance(op, RowBatch):
-            self._connection.executemany(insert_sql(op.row_type), op.padded_rows())
+            self._connection.executemany(insert_sql(op.row_type), op.padded_rows())  # type: ignore[arg-type]
         elif isinstance(op, SetEnd):
             self._connection.execute(f"UPDATE {op.table} SET end_ms = ? WHERE id = ?",
                                      (op.end_ms, op.id))
