@@ -194,7 +194,9 @@ def parse_url(text: str) -> Url | None:
     scheme, text = found
     # The RFC 3986 splitting regex always matches once a scheme is present,
     # and unlike urlsplit it never raises.
-    _, netloc, path, query, fragment = _URI_PARTS.match(text).groups()
+    parts = _URI_PARTS.match(text)
+    assert parts is not None
+    _, netloc, path, query, fragment = parts.groups()
     host, port = _split_host_port(netloc) if netloc else ("", None)
     host = _normalise_host(host) if host else ""
     if "%" in path:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
 import apsw
 
@@ -89,7 +90,7 @@ def list_programs(path: str | os.PathLike[str]) -> tuple[ProgramSummary, ...]:
     others: its summary says what is wrong instead of counting steps."""
     connection = open_readonly(path)
     try:
-        rows = connection.execute(_ALL).fetchall() if _has_programs(connection) else []
+        rows: list[tuple[Any, ...]] = connection.execute(_ALL).fetchall() if _has_programs(connection) else []
     finally:
         connection.close()
     summaries = []
@@ -105,7 +106,7 @@ def list_programs(path: str | os.PathLike[str]) -> tuple[ProgramSummary, ...]:
     return tuple(summaries)
 
 
-def _has_programs(connection) -> bool:
+def _has_programs(connection: apsw.Connection) -> bool:
     """A store still at schema v1 has no programs table (and no programs)."""
     return connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'programs'"
                               ).fetchone() is not None

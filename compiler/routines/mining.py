@@ -130,7 +130,7 @@ def routine_id(keys: Sequence[Hashable]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
-def _step_order(step: Step) -> tuple:
+def _step_order(step: Step) -> tuple[str, str, str, str, str, bool]:
     return (step.kind, step.app, step.target, step.role, step.label, step.specific)
 
 
@@ -272,7 +272,8 @@ def _distinct_specific(seq: np.ndarray, is_specific: np.ndarray, first: np.ndarr
     marked = np.where(is_specific[keys], keys, -1)
     marked.sort(axis=1)
     new = (marked[:, 1:] != marked[:, :-1]) & (marked[:, 1:] >= 0)
-    return (marked[:, 0] >= 0).astype(np.int64) + new.sum(axis=1)
+    distinct: np.ndarray = (marked[:, 0] >= 0).astype(np.int64) + new.sum(axis=1)
+    return distinct
 
 
 def _found(level: _Level, maximal: np.ndarray, seq: np.ndarray, is_specific: np.ndarray,

@@ -41,6 +41,7 @@ def search_query(url: Url) -> PageRef | None:
         or not url.words.isdisjoint(_SEARCH_PATH_WORDS)
         or url.host.startswith("search.")
     )
+    names: tuple[str, ...]
     if search_shaped:
         names = _ALL_PARAMS
     elif not url.segments:

@@ -112,7 +112,7 @@ SITE_KINDS: tuple[str, ...] = tuple(
 )
 
 
-def _index(rows: tuple[SiteParser, ...]) -> tuple[dict, dict, dict]:
+def _index(rows: tuple[SiteParser, ...]) -> tuple[dict[str, Parser], dict[str, Parser], dict[str, Parser]]:
     exact: dict[str, Parser] = {}
     brands: dict[str, Parser] = {}
     tenants: dict[str, Parser] = {}

@@ -34,6 +34,7 @@ gives JSON-safe builtins with floats rounded to 6 decimals for canonical renderi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..canonical import rounded
 from .costs import CostModel, break_even_threshold
@@ -64,7 +65,7 @@ class Criterion:
     comparison: str  # ">=" or "<="
     passed: bool
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "value": rounded(self.value),
@@ -112,7 +113,7 @@ class GateDecision:
         """True when adding the Gittins gate changed the heuristic's verdict."""
         return self.heuristic_pass != self.crystallize
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-safe builtins only; floats rounded to 6 decimals (canonical JSON)."""
         return {
             "criteria": [c.to_dict() for c in self.criteria],
