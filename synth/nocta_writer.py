@@ -1,7 +1,7 @@
 """Write planned days as a nocta-recorder / screenpipe-family database
 (`frames`, `ui_events`, `elements`), the layout activity-frames 0.2.2 reads.
 
-Conventions (see /work/notes/nocta-layout.md): UTC ISO timestamps with 'T'
+Conventions (docs/DESIGN.md, the nocta layout): UTC ISO timestamps with 'T'
 and '+00:00'; one `device_name` per monitor; `browser_url` only on browser
 frames; a frame's accessibility tree is stored once, on the first frame that
 showed it, and later frames point at it through `elements_ref_frame_id`;

@@ -1,6 +1,6 @@
 """Routine mining: contiguous action n-grams that a user repeats.
 
-A routine (activity-frames §7, DESIGN.md thresholds) is a run of 3–60 UI
+A routine (activity-frames §7, docs/DESIGN.md Thresholds) is a run of 3–60 UI
 actions that recurs at least three times and names at least two distinct
 targets. Sessions are split upstream (`actions.sessions`, > 90 s
 idle) and an n-gram never spans two sessions: a pause that long means the
@@ -80,7 +80,7 @@ __all__ = [
     "routine_id",
 ]
 
-# activity-frames §7 / DESIGN.md thresholds: 3–60 actions, ≥ 3 occurrences,
+# activity-frames §7 / docs/DESIGN.md Thresholds: 3–60 actions, ≥ 3 occurrences,
 # ≥ 2 distinct targets.
 MIN_SUPPORT = 3
 MIN_LENGTH = 3

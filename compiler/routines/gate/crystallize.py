@@ -43,7 +43,7 @@ from .inputs import GateInputs
 
 __all__ = ["Criterion", "GateDecision", "decide"]
 
-# Structural thresholds, phantom.md §6.4 (also DESIGN.md "Thresholds").  All bounds are
+# Structural thresholds, phantom.md §6.4 (also docs/DESIGN.md, Thresholds).  All bounds are
 # inclusive, as the paper writes them (≥ 3, ≥ 2, ≥ 0.7, ≤ 0.4).
 MIN_STEPS = 3  # §6.4 criterion 1, length gate
 MIN_TRACES = 2  # §6.4 criterion 2, recurrence gate
