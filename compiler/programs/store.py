@@ -2,7 +2,10 @@
 
 The `programs` table (schema v2, owned by `core.store`) keeps each
 program's canonical JSON under its digest id. Saving the same compilation
-twice replaces one row instead of adding a second. Writes go through
+twice replaces one row instead of adding a second. Saving also gives a new
+program its lifecycle row (`lifecycle_store.register`: a candidate, derived
+from the latest program of the same name), and listing reports each
+program's standing. Writes go through
 `open_store` (read-write, migrated), reads through `open_readonly`, so
 listing or loading can never change the store. The creation time is the
 caller's: nothing here reads a clock.
@@ -17,8 +20,10 @@ import apsw
 
 from core.store import StoreError, open_readonly, open_store
 
+from . import lifecycle_store
 from .build import CompileReport
 from .errors import UnknownProgram
+from .lifecycle import Standing
 from .records import Program, ProgramFormatError, from_json, program_id, to_json
 
 _BY_ID = "SELECT id, body FROM programs WHERE id = ?"
@@ -36,6 +41,7 @@ class ProgramSummary:
     parameters: int | None
     created_ms: int
     problem: str | None = None  # why the body cannot be read
+    standing: Standing = Standing()  # lifecycle state, description, lineage, counts
 
 
 def save_program(path: str | os.PathLike[str], report_or_program: CompileReport | Program, *,
@@ -52,6 +58,7 @@ def save_program(path: str | os.PathLike[str], report_or_program: CompileReport 
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (identity, program.name, program.source, int(created_ms), program.traces,
                  to_json(program).decode("utf-8")))
+            lifecycle_store.register(connection, identity, program.name, int(created_ms))
     except apsw.Error as exc:   # read-only file, disk full, locked past the timeout
         raise StoreError(f"cannot save program {identity} to {path} ({exc.__class__.__name__})",
                          path=str(path)) from None
@@ -90,6 +97,7 @@ def list_programs(path: str | os.PathLike[str]) -> tuple[ProgramSummary, ...]:
     connection = open_readonly(path)
     try:
         rows = connection.execute(_ALL).fetchall() if _has_programs(connection) else []
+        standing = {identity: lifecycle_store.standing_of(connection, identity) for identity, *_ in rows}
     finally:
         connection.close()
     summaries = []
@@ -98,10 +106,11 @@ def list_programs(path: str | os.PathLike[str]) -> tuple[ProgramSummary, ...]:
             program = from_json(body, expected_id=identity)
         except ProgramFormatError as exc:
             summaries.append(ProgramSummary(identity, name, source, traces, None, None, created_ms,
-                                            str(exc)))
+                                            str(exc), standing[identity]))
             continue
         summaries.append(ProgramSummary(identity, name, source, traces, len(program.steps),
-                                        len(program.parameters), created_ms))
+                                        len(program.parameters), created_ms,
+                                        standing=standing[identity]))
     return tuple(summaries)
 
 
