@@ -7,6 +7,8 @@ Drift switches let tests change the form under a recorded program:
 target), `--no-submit` (removed target), `--geometry` (layout drift).
 `--rows N` adds N more labelled fields ("Field 1:" …) in a scrolled pane, for
 a window with hundreds of accessible nodes (the replay benchmark).
+`--submit-fails` makes Submit answer with an error dialog instead of
+submitting (a run that sent its input and still did not do the job).
 `--fields "Amount,Purpose"` replaces the Name/Email/Password fields with
 these (plain entries), so one app can stand for many kinds of form (the
 program-memory benchmark); the status line shows the first two.
@@ -61,6 +63,14 @@ def build(args) -> Gtk.Window:
     first, second = (list(entries.values()) + [None, None])[:2]
 
     def on_submit(_button) -> None:
+        if args.submit_fails:
+            dialog = Gtk.MessageDialog(transient_for=window, modal=True,
+                                       message_type=Gtk.MessageType.ERROR,
+                                       buttons=Gtk.ButtonsType.OK, text="Could not submit")
+            dialog.format_secondary_text("The server did not answer.")
+            dialog.connect("response", lambda d, _r: d.destroy())
+            dialog.show()
+            return
         shown = f" <{second.get_text()}>" if second is not None else ""
         status.set_text(f"Submitted: {first.get_text()}{shown}")
         # The status label's accessible name is fixed; its text is the value.
@@ -91,6 +101,7 @@ def main() -> None:
     parser.add_argument("--submit-label", default="Submit")
     parser.add_argument("--duplicate-submit", action="store_true")
     parser.add_argument("--no-submit", action="store_true")
+    parser.add_argument("--submit-fails", action="store_true")
     parser.add_argument("--rows", type=int, default=0)
     parser.add_argument("--fields", help="comma-separated field labels instead of Name,Email,Password")
     args = parser.parse_args()

@@ -15,7 +15,7 @@ import threading
 
 import pytest
 
-from mcp_harness import FIXTURE_STORE, PHANTOM, REPO, SINCE, UNTIL, McpServer, error_text, server_env
+from support.mcp import FIXTURE_STORE, PHANTOM, REPO, SINCE, UNTIL, McpServer, error_text, server_env
 
 READ_TOOLS = {"phantom_context", "phantom_frames", "phantom_routines", "phantom_programs",
               "phantom_find_program"}
