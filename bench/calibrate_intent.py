@@ -61,7 +61,7 @@ def main() -> int:
     unrelated = float(np.percentile(other, 95))
     match = float(np.median(own))
 
-    similarity = 2 * cosines - retrieval._hubness(vectors)
+    similarity = 2 * cosines - retrieval.hub_discount(vectors)
     best = similarity.max(axis=1)
     behind = best[:, None] - similarity
     needed = (THETA - (1 - WEIGHTS["intent"])) / WEIGHTS["intent"]   # intent score for θ, all else perfect

@@ -144,7 +144,8 @@ class IntentIndex:
             return Ranking(intent, (), 0, None)
         query = self.matcher.embed([intent])[0].astype(np.float32)
         cosines = vectors @ query
-        similarity = 2.0 * cosines - _hubness(vectors)
+        keys = tuple((r.program_id, r.description) for r in rows)
+        similarity = 2.0 * cosines - hub_discount(vectors, keys)
         order = sorted(range(len(rows)), key=lambda i: (-float(similarity[i]), rows[i].program_id))
         best = float(similarity[order[0]])
 
@@ -157,39 +158,80 @@ class IntentIndex:
         return Ranking(intent, tuple(above[:SHORTLIST]), len(rows), hit(below[0]) if below else None)
 
     def _vectors(self):
+        """The active programs and their vectors as one matrix: from this
+        process's cache, else from the store, else made now (and kept)."""
         import numpy as np
 
         rows = lifecycle_store.active_intents(self.db)
-        missing = [r for r in rows if r.vectors is None or r.model != MODEL
-                   or len(r.vectors) != DIMENSIONS * 4]
-        made: dict[str, bytes] = {}
+        keys = tuple((r.program_id, r.description) for r in rows)
+        with _cache_lock:
+            matrix = _matrices.get(keys)
+            missing = [r for r in rows if (r.program_id, r.description) not in _vectors]
+        if matrix is not None:
+            return rows, matrix
         if missing:
-            texts = [key_text(load_program(self.db, r.program_id), r.description) for r in missing]
-            for row, vector in zip(missing, self.matcher.embed(texts)):
-                made[row.program_id] = np.asarray(vector, dtype=np.float32).tobytes()
-            try:
-                lifecycle_store.cache_intents(self.db, made, MODEL)
-            except StoreError:
-                pass  # a read-only store: the vectors serve this lookup only
-        vectors = np.frombuffer(b"".join(made.get(r.program_id) or r.vectors for r in rows),
-                                dtype=np.float32).reshape(len(rows), DIMENSIONS)
-        return rows, vectors
+            stored = lifecycle_store.intent_vectors(self.db, (r.program_id for r in missing))
+            made: dict[str, tuple[str, bytes]] = {}
+            fresh = []
+            for row in missing:
+                description, model, blob = stored.get(row.program_id, (None, None, b""))
+                if description == row.description and model == MODEL and len(blob) == DIMENSIONS * 4:
+                    _remember(row, np.frombuffer(blob, dtype=np.float32))
+                else:
+                    fresh.append(row)
+            if fresh:
+                texts = [key_text(load_program(self.db, r.program_id), r.description) for r in fresh]
+                for row, vector in zip(fresh, self.matcher.embed(texts)):
+                    vector = np.asarray(vector, dtype=np.float32)
+                    _remember(row, vector)
+                    made[row.program_id] = (row.description, vector.tobytes())
+                try:
+                    lifecycle_store.cache_intents(self.db, made, MODEL)
+                except StoreError:
+                    pass  # a read-only store: the vectors serve this process only
+        with _cache_lock:
+            matrix = np.stack([_vectors[key] for key in keys]) if keys else np.zeros((0, DIMENSIONS),
+                                                                                     np.float32)
+            if len(_matrices) > 4:
+                _matrices.clear()
+            _matrices[keys] = matrix
+        return rows, matrix
 
 
-_hub_cache: dict[bytes, object] = {}
+# This process's copies: a program's vector is fixed by its id (a digest of
+# the body) and its description, so a cached one never goes stale.
+_vectors: dict[tuple[str, str], object] = {}
+_matrices: dict[tuple, object] = {}
+_cache_lock = threading.Lock()
+
+
+def clear_caches() -> None:
+    """Forget this process's vectors, matrices and hub discounts (what a new
+    process starts with): for measurements."""
+    with _cache_lock:
+        _vectors.clear()
+        _matrices.clear()
+    with _hub_lock:
+        _hub_cache.clear()
+
+
+def _remember(row, vector) -> None:
+    with _cache_lock:
+        _vectors[(row.program_id, row.description)] = vector
+
+
+_hub_cache: dict[tuple, object] = {}
 _hub_lock = threading.Lock()
 
 
-def _hubness(vectors):
+def hub_discount(vectors, key: tuple | None = None):
     """Each program's mean cosine to its nearest stored neighbours (0 when
-    it has none); kept per set of vectors, since it changes only with them."""
-    import hashlib
-
+    it has none); kept under `key` (the programs and their descriptions,
+    which fix the vectors) when one is given."""
     import numpy as np
 
-    key = hashlib.blake2b(vectors.tobytes(), digest_size=16).digest()
     with _hub_lock:
-        cached = _hub_cache.get(key)
+        cached = _hub_cache.get(key) if key is not None else None
     if cached is not None:
         return cached
     count = len(vectors)
@@ -200,8 +242,9 @@ def _hubness(vectors):
         neighbours = vectors @ vectors.T
         np.fill_diagonal(neighbours, -np.inf)
         result = np.partition(neighbours, count - k, axis=1)[:, count - k:].mean(axis=1)
-    with _hub_lock:
-        if len(_hub_cache) > 8:
-            _hub_cache.clear()
-        _hub_cache[key] = result
+    if key is not None:
+        with _hub_lock:
+            if len(_hub_cache) > 8:
+                _hub_cache.clear()
+            _hub_cache[key] = result
     return result

@@ -119,7 +119,7 @@ OBJECTS = (
     ("job postings", "firefox"), ("design mockups", "inkscape"), ("font files", "nautilus"),
     ("backup tapes", "deja-dup"), ("server certificates", "seahorse"), ("test results", "firefox"),
     ("contracts", "libreoffice-writer"), ("press clippings", "evince"),
-    ("video recordings", "totem"),
+    ("video recordings", "totem"), ("shared drive", "nautilus"), ("browser history", "firefox"),
 )
 LABELS = ("Select all", "Search", "Filter", "Folder", "File name", "Tags", "Destination", "Options",
           "Name", "Format")
@@ -127,7 +127,7 @@ BUTTONS = ("OK", "Apply", "Done", "Start", "Run", "Continue")
 
 
 def distractor_programs(count: int, seed: int = 15) -> tuple[Program, ...]:
-    """`count` (≤ 600) everyday programs that are none of the fifty tasks,
+    """`count` (≤ 640) everyday programs that are none of the fifty tasks,
     in a fixed order (the first 200 of 600 are the 200)."""
     pairs = [(verb, obj, app) for verb in VERBS for obj, app in OBJECTS]
     random.Random(seed).shuffle(pairs)

@@ -1,7 +1,7 @@
 """The `program_memory` table (schema v3): each program's lifecycle state,
-description, lineage, counts, last outcome and cached intent embeddings,
-beside its body — the rules are `lifecycle.py`'s, this module only reads and
-writes them.
+description, lineage, counts and last outcome, beside its body — and
+`program_intents`, its cached intent embeddings. The rules are
+`lifecycle.py`'s; this module only reads and writes them.
 
 A store written before v3 has no such table; read-only readers then see
 every program as a `candidate` with no history (nothing is written to a
@@ -38,8 +38,6 @@ class IntentRow:
     program_id: str
     name: str
     description: str
-    model: str | None
-    vectors: bytes | None      # float32 unit vectors, one per intent key
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -122,16 +120,37 @@ def refused(identity: str, standing: Standing, trigger: str) -> ProgramNotRunnab
 
 
 def active_intents(path: str | os.PathLike[str]) -> list[IntentRow]:
-    """Every active program with its description and cached intent vectors
-    (read-only; no body is parsed)."""
+    """Every active program with its name and description, oldest first
+    (read-only, from two covering indexes: no body and no vector is read)."""
     connection = open_readonly(path)
     try:
         if not has_memory(connection):
             return []
-        return [IntentRow(*row) for row in connection.execute(
-            "SELECT m.program_id, p.name, m.description, m.intent_model, m.intent_vectors "
-            "FROM program_memory m JOIN programs p ON p.id = m.program_id "
-            "WHERE m.state = 'active' ORDER BY p.created_ms, m.program_id")]
+        names = {identity: (created, name) for identity, name, created in connection.execute(
+            "SELECT id, name, created_ms FROM programs INDEXED BY programs_by_name")}
+        rows = [(names[identity][0], identity, names[identity][1], description)
+                for identity, description in connection.execute(
+                    "SELECT program_id, description FROM program_memory INDEXED BY "
+                    "program_memory_by_state WHERE state = 'active'") if identity in names]
+    finally:
+        connection.close()
+    return [IntentRow(identity, name, description) for _, identity, name, description in sorted(rows)]
+
+
+def intent_vectors(path: str | os.PathLike[str], ids) -> dict[str, tuple[str, str, bytes]]:
+    """The kept intent vectors of these programs: id → (description they
+    were made with, model, float32 bytes)."""
+    wanted = set(ids)
+    connection = open_readonly(path)
+    try:
+        if not wanted or not _has_table(connection, "program_intents"):
+            return {}
+        found = {}
+        for identity, description, model, blob in connection.execute(
+                "SELECT program_id, description, model, vectors FROM program_intents"):
+            if identity in wanted:
+                found[identity] = (description, model, blob)
+        return found
     finally:
         connection.close()
 
@@ -222,8 +241,7 @@ def describe(path: str | os.PathLike[str], name_or_id: str, text: str, at_ms: in
         identity = _resolve(connection, name_or_id)
         standing = replace(_current(connection, identity), description=text)
         _write(connection, identity, standing, at_ms)
-        connection.execute("UPDATE program_memory SET intent_model = NULL, intent_vectors = NULL "
-                           "WHERE program_id = ?", (identity,))
+        connection.execute("DELETE FROM program_intents WHERE program_id = ?", (identity,))
         return identity
 
 
@@ -234,21 +252,23 @@ def delete(path: str | os.PathLike[str], name_or_id: str) -> tuple[str, str]:
         identity = _resolve(connection, name_or_id)
         name = connection.execute("SELECT name FROM programs WHERE id = ?", (identity,)).fetchone()[0]
         for table, column in (("programs", "id"), ("program_memory", "program_id"),
-                              ("program_transitions", "program_id")):
+                              ("program_transitions", "program_id"), ("program_intents", "program_id")):
             connection.execute(f"DELETE FROM {table} WHERE {column} = ?", (identity,))
         return identity, name
 
 
-def cache_intents(path: str | os.PathLike[str], vectors: dict[str, bytes], model: str) -> None:
-    """Keep programs' intent embeddings beside them (only for rows that
-    exist and have none yet: a description changed since is not overwritten)."""
+def cache_intents(path: str | os.PathLike[str], vectors: dict[str, tuple[str, bytes]],
+                  model: str) -> None:
+    """Keep programs' intent embeddings beside them: id → (the description
+    they were made with, float32 bytes). A program deleted meanwhile gets none."""
     if not vectors:
         return
     with _writing(path) as connection:
-        for identity, blob in vectors.items():
-            connection.execute("UPDATE program_memory SET intent_model = ?, intent_vectors = ? "
-                               "WHERE program_id = ? AND intent_vectors IS NULL",
-                               (model, blob, identity))
+        for identity, (description, blob) in vectors.items():
+            if connection.execute("SELECT 1 FROM programs WHERE id = ?", (identity,)).fetchone():
+                connection.execute("INSERT OR REPLACE INTO program_intents(program_id, description, "
+                                   "model, vectors) VALUES (?, ?, ?, ?)",
+                                   (identity, description, model, blob))
 
 
 # -- helpers ------------------------------------------------------------------------------------

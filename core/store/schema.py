@@ -210,11 +210,8 @@ _V3_PROGRAMS = """
 --   replaced_by    the successor whose activation deprecated this one
 --   failure_streak run ids of the counted failures since the last success
 --                  (a failure counts only when the run sent input)
---   verified_by    how it was first trusted: end_state | no_new_windows
---                  (a verified run) | promotion (the person's word)
---   intent_*       the intent keys' embeddings (name, description, step
---                  labels), float32 unit vectors, and the model that made
---                  them; cleared when the description changes
+--   verified_by    the strongest evidence it works: end_state |
+--                  no_new_windows (a verified run) | promotion (the person's word)
 CREATE TABLE program_memory (
     program_id     TEXT PRIMARY KEY,
     state          TEXT NOT NULL DEFAULT 'candidate'
@@ -231,11 +228,21 @@ CREATE TABLE program_memory (
                      CHECK (verified_by IN ('', 'end_state', 'no_new_windows', 'promotion')),
     last_run_id    INTEGER,
     last_outcome   TEXT NOT NULL DEFAULT '',
-    last_run_ms    INTEGER,
-    intent_model   TEXT,
-    intent_vectors BLOB
+    last_run_ms    INTEGER
 ) WITHOUT ROWID;
-CREATE INDEX program_memory_by_state ON program_memory(state);
+CREATE INDEX program_memory_by_state ON program_memory(state, program_id, description);
+
+-- The embedding of a program's intent keys (its title words, name,
+-- description and step labels), float32 unit vectors, and the model that
+-- made them: kept apart from the state rows so that reading who is active
+-- stays small. `description` is the one they were made with: a vector made
+-- before the description changed is made again.
+CREATE TABLE program_intents (
+    program_id  TEXT PRIMARY KEY,
+    description TEXT NOT NULL,
+    model       TEXT NOT NULL,
+    vectors     BLOB NOT NULL
+);
 
 -- Every change of a program's state, with the runs that caused it.
 CREATE TABLE program_transitions (

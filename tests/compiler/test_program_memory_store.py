@@ -136,16 +136,18 @@ def test_a_quarantined_program_is_refused_to_agents_with_the_reason(db):
 
 def test_describing_drops_the_cached_intent_vectors(db):
     identity = save_program(db, FIRST, created_ms=1000)
-    memory.promote(db, identity, 1001)
-    memory.cache_intents(db, {identity: b"\x00" * 8}, "model-a")
-    memory.cache_intents(db, {identity: b"\x01" * 8}, "model-b")   # already cached: kept
+    other = save_program(db, compiled("Ada", "Bob", program="save note"), created_ms=1001)
+    memory.promote(db, identity, 1002)
+    assert [(r.program_id, r.name, r.description) for r in memory.active_intents(db)] == [
+        (identity, "sign up", "")]                                   # the candidate is not listed
+    memory.cache_intents(db, {identity: ("", b"\x00" * 8), "p-gone": ("", b"\x01" * 8)}, "model-a")
+    assert memory.intent_vectors(db, [identity, other, "p-gone"]) == {identity: ("", "model-a", b"\x00" * 8)}
+    memory.describe(db, "sign up", "  register a   new member ", 1003)
     (row,) = memory.active_intents(db)
-    assert (row.name, row.model, row.vectors) == ("sign up", "model-a", b"\x00" * 8)
-    memory.describe(db, "sign up", "  register a   new member ", 1002)
-    (row,) = memory.active_intents(db)
-    assert (row.description, row.model, row.vectors) == ("register a new member", None, None)
+    assert row.description == "register a new member"
+    assert memory.intent_vectors(db, [identity]) == {}
     with pytest.raises(TransitionRefused, match="at most 500"):
-        memory.describe(db, identity, "x" * 501, 1003)
+        memory.describe(db, identity, "x" * 501, 1004)
 
 
 def test_delete_removes_the_body_and_its_standing(db):
@@ -154,6 +156,7 @@ def test_delete_removes_the_body_and_its_standing(db):
     assert memory.delete(db, "sign up") == (second, "sign up")
     assert [s.id for s in list_programs(db)] == [first]
     assert second not in memory.standings(db) and memory.transitions(db, second) == []
+    assert memory.intent_vectors(db, [second]) == {}
     assert load_program(db, "sign up").id == first
     with pytest.raises(UnknownProgram):
         memory.delete(db, second)

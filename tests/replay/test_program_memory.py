@@ -153,8 +153,9 @@ def test_active_programs_rank_by_their_keys_and_the_vectors_are_kept(memory_db, 
     assert ranking.searched == 7 and ranking.hits[0].name == "expense claim"
     assert ranking.hits[0].intent == 1.0 and ranking.hits[0].cosine > 0.5
     assert all(a.similarity >= b.similarity for a, b in zip(ranking.hits, ranking.hits[1:]))
-    assert all(row.vectors is not None and row.model == retrieval.MODEL
-               for row in lifecycle_store.active_intents(memory_db))
+    active = [row.program_id for row in lifecycle_store.active_intents(memory_db)]
+    kept = lifecycle_store.intent_vectors(memory_db, active)
+    assert set(kept) == set(active) and {model for _, model, _ in kept.values()} == {retrieval.MODEL}
     eighth = TASKS[7].name                           # a candidate is not retrieved
     assert eighth not in {h.name for h in index.rank(eighth).hits}
 
@@ -195,6 +196,14 @@ def test_agents_are_refused_what_is_not_active_with_the_reason(memory_db):
     assert caught.value.code == "quarantined" and "failed 2 times in a row (runs 1, 2)" in str(caught.value)
     assert prepare(memory_db, ReplayRequest("sign up", {"P0": "Grace"}, trigger="dbus")).values == {
         "P0": "Grace"}
+
+
+def test_a_match_that_undoes_what_the_step_did_is_never_the_same_step():
+    from replay.verbs import same_effect
+
+    assert not same_effect("Create invoice", "Void invoice")   # cosine 0.855 in the catalog
+    assert not same_effect("Print badge", "Revoke badge")
+    assert not same_effect("Apply", "Withdraw application")
 
 
 def test_every_new_refusal_has_an_exit_status_and_a_dbus_name():
