@@ -267,7 +267,7 @@ def bench_state_gate(db: Path, tasks) -> list:
          f"compatible {c['paraphrase']}/{total}, partial {p['paraphrase']}/{total}; a wrong program "
          f"chosen: {c['paraphrase_wrong'] + p['paraphrase_wrong']} on those, "
          f"{i['paraphrase'] + i['paraphrase_wrong']}/{total} on incompatible screens"),
-        ("find by intent on the desktop (rank + gates)",
+        ("find by paraphrase when it chose (rank + gates on the screen)",
          f"median {statistics.median(gate_ms):.0f} ms, p95 {percentile(gate_ms, 95):.0f} ms"
          if gate_ms else "no acceptance"),
         ("exceptions", "; ".join(notes) or "none"),

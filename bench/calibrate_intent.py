@@ -80,13 +80,14 @@ def main() -> int:
         if choice is None or merit > choice[1]:
             choice = (span, merit)
     top1 = int((similarity.argmax(axis=1) == np.arange(n)).sum())
+    plain_top1 = int((cosines.argmax(axis=1) == np.arange(n)).sum())
     rows = [
         ("calibration requests / programs in memory", f"{n} / {len(keys)}"),
         ("own-program cosine, percentiles 5/25/50/75",
          " / ".join(f"{v:.3f}" for v in np.percentile(own, (5, 25, 50, 75)))),
         ("other-task cosine, percentiles 50/95/99/max",
          " / ".join(f"{v:.3f}" for v in (*np.percentile(other, (50, 95, 99)), other.max()))),
-        ("top-1 by hub-corrected similarity", f"{top1}/{n}"),
+        ("top-1 by hub-corrected similarity (by plain cosine)", f"{top1}/{n} ({plain_top1}/{n})"),
         ("intent score needed to pass θ with every other term perfect", f"{needed:.3f}"),
         *rows,
         ("=> FIRST_STAGE (λ)", f"{first_stage:.2f}"),
