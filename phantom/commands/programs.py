@@ -105,7 +105,22 @@ def run_compile_program(args) -> int:
                                              option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n")
         return 0
     print(format_report(report))
+    print(_standing_line(db, report.program.id))
     return 0
+
+
+def _standing_line(db, identity: str) -> str:
+    """Where a freshly saved program stands in its lifecycle."""
+    from compiler.programs import lifecycle_store
+
+    standing = lifecycle_store.standings(db).get(identity)
+    if standing is None or standing.state != "candidate":
+        return f"state: {standing.state if standing else 'candidate'}"
+    line = ("state: candidate — agents may run it after a verified run you start or "
+            "`phantom programs promote`")
+    if standing.derived_from:
+        line += f"; a recompile of {standing.derived_from}, which stays in use until then"
+    return line
 
 
 def run_programs(args) -> int:
