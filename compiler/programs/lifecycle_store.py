@@ -198,6 +198,8 @@ def record_run(path: str | os.PathLike[str], program_id: str, facts: RunFacts
     """Apply a finished run to its program's standing (and, when the program
     became active, deprecate the program it was recompiled from)."""
     with _writing(path) as connection:
+        if connection.execute("SELECT 1 FROM programs WHERE id = ?", (program_id,)).fetchone() is None:
+            return Standing(), ()   # deleted while it ran: nothing left to keep a standing for
         standing, transition = lifecycle.after_run(_current(connection, program_id), facts)
         _write(connection, program_id, standing, facts.finished_ms)
         changes = _settle(connection, program_id, standing, transition, facts.finished_ms)

@@ -160,6 +160,8 @@ def test_delete_removes_the_body_and_its_standing(db):
     assert load_program(db, "sign up").id == first
     with pytest.raises(UnknownProgram):
         memory.delete(db, second)
+    assert memory.record_run(db, second, facts(9, "success")) == (memory.Standing(), ())
+    assert second not in memory.standings(db)     # a run that ended after the delete leaves nothing
 
 
 def v2_store(path, program) -> None:
