@@ -60,7 +60,8 @@ def add_parsers(sub, common) -> None:
                                      "comes back only through a verified run you start)"),
                          ("deprecate", "retire a program: nobody runs it until it is promoted again"),
                          ("delete", "remove a program's body and standing (its run telemetry stays)")):
-        q = actions.add_parser(action, parents=[db_after], help=text, description=text[0].upper() + text[1:] + ".")
+        q = actions.add_parser(action, parents=[db_after], help=text,
+                               description=text[0].upper() + text[1:] + ".")
         q.add_argument("name", metavar="NAME")
         q.set_defaults(handler=run_lifecycle, action=action)
     q = actions.add_parser("describe", parents=[db_after], help="say in words what a program does",
