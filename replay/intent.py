@@ -8,10 +8,13 @@ A program's intent keys are its window's title words, its name, the
 description the person gave it (`phantom programs describe`) and the
 labels of the fields and controls its steps use, embedded together as one
 text ("Expense Claim: expense claim. claim back money I spent on a work
-trip. Amount, Purpose, Send claim"). On the calibration set one text of all
-keys ranked the true program first more often than the best key alone. The
-vector is cached beside the program (`program_memory.intent_vectors`) and
-made again when the description changes.
+trip. Amount, Purpose, Send claim"). One vector per program keeps the
+index one matrix; on the calibration requests it put the true program
+first about as often as the best of the keys taken one by one (37 against
+38 of 50 by plain cosine, 650 programs), and far more often than the name
+alone (26). The vector is kept beside the program (table
+`program_intents`, with the description it was made from) and made again
+when the description changes.
 
 Ranking corrects for hubs: with sentence embeddings some programs sit close
 to every request ("print marketing copy" to anything about printing or
