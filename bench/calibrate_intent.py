@@ -81,6 +81,15 @@ def main() -> int:
             choice = (span, merit)
     top1 = int((similarity.argmax(axis=1) == np.arange(n)).sum())
     plain_top1 = int((cosines.argmax(axis=1) == np.arange(n)).sum())
+    # The keys one by one, for comparison: the name alone, and the best of them.
+    descriptions = [t.description for t in tasks] + [distractor_description(p, k)
+                                                     for k, p in enumerate(others)]
+    separate = [retrieval.intent_keys(p, d) for p, d in zip([*programs, *others], descriptions)]
+    by_key = {kind: queries @ matcher.embed([k[kind] or k["name"] for k in separate]).astype(np.float32).T
+              for kind in ("title", "name", "description", "labels")}
+    name_top1 = int((by_key["name"].argmax(axis=1) == np.arange(n)).sum())
+    best_key = np.maximum.reduce(list(by_key.values()))
+    best_key_top1 = int((best_key.argmax(axis=1) == np.arange(n)).sum())
     rows = [
         ("calibration requests / programs in memory", f"{n} / {len(keys)}"),
         ("own-program cosine, percentiles 5/25/50/75",
@@ -88,6 +97,8 @@ def main() -> int:
         ("other-task cosine, percentiles 50/95/99/max",
          " / ".join(f"{v:.3f}" for v in (*np.percentile(other, (50, 95, 99)), other.max()))),
         ("top-1 by hub-corrected similarity (by plain cosine)", f"{top1}/{n} ({plain_top1}/{n})"),
+        ("top-1 by plain cosine: the name alone / the best of the keys one by one",
+         f"{name_top1}/{n} / {best_key_top1}/{n}"),
         ("intent score needed to pass θ with every other term perfect", f"{needed:.3f}"),
         *rows,
         ("=> FIRST_STAGE (λ)", f"{first_stage:.2f}"),

@@ -11,8 +11,8 @@ text ("Expense Claim: expense claim. claim back money I spent on a work
 trip. Amount, Purpose, Send claim"). One vector per program keeps the
 index one matrix; on the calibration requests it put the true program
 first about as often as the best of the keys taken one by one (37 against
-38 of 50 by plain cosine, 650 programs), and far more often than the name
-alone (26). The vector is kept beside the program (table
+38 of 50 by plain cosine, with 250 or 650 programs), and far more often
+than the name alone (25–26). The vector is kept beside the program (table
 `program_intents`, with the description it was made from) and made again
 when the description changes.
 
@@ -104,20 +104,24 @@ def check_intent(text: object) -> str:
     return folded
 
 
-def key_text(program: Program, description: str) -> str:
-    """The program's intent keys as one text: title words, name,
-    description, and the labels its steps use (each once, in order)."""
+def intent_keys(program: Program, description: str) -> dict[str, str]:
+    """The program's intent keys, each on its own: title words, name,
+    description (may be empty), and the labels its steps use (each once,
+    in order)."""
     labels: list[str] = []
     for step in program.steps:
         label = (step.target.display if step.target is not None else "").rstrip(": ").strip()
         if label and label not in labels:
             labels.append(label)
-    title = " ".join(program.guard.title_tokens)
-    parts = [f"{title}: {program.name}" if title else program.name]
-    if description:
-        parts.append(description)
-    if labels:
-        parts.append(", ".join(labels))
+    return {"title": " ".join(program.guard.title_tokens), "name": program.name,
+            "description": description, "labels": ", ".join(labels)}
+
+
+def key_text(program: Program, description: str) -> str:
+    """The intent keys as the one text that is embedded."""
+    keys = intent_keys(program, description)
+    parts = [f"{keys['title']}: {keys['name']}" if keys["title"] else keys["name"]]
+    parts += [keys[k] for k in ("description", "labels") if keys[k]]
     return ". ".join(parts)
 
 
