@@ -6,8 +6,9 @@ here, so the detectors after this one only ever see http(s) URLs.
 
 from __future__ import annotations
 
+from core.urls import KNOWN_SCHEMES, WEB_SCHEMES, Url
+
 from ..ref import PageRef, generic_ref
-from ..urlparts import KNOWN_SCHEMES, WEB_SCHEMES, Url
 
 LOCAL_FILE = "local_file"
 BROWSER_PAGE = "browser_page"

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
+from core.urls import Url
+
 from ..ref import SEARCH_QUERY, PageRef, generic_ref
-from ..urlparts import Url
 
 KINDS = (SEARCH_QUERY,)
 

@@ -1,7 +1,7 @@
 """The registry of bespoke site parsers: one readable table, one lookup.
 
 Each row of SITE_PARSERS pairs a site pattern with the parser for it.
-Patterns are matched against the site key (see ../sitekey.py), never the
+Patterns are matched against the site key (see core/urls/sitekey.py), never the
 raw host, so aliases and www./m. variants need no rows of their own:
 
 * ``"github.com"``      exactly that site key;
@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
+from core.urls import Url
+
 from ..ref import PageRef
-from ..urlparts import Url
 from . import ai, code, comms, engines, forums, google, media, packages
 from . import reference, shopping, social, work
 

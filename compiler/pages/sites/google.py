@@ -1,7 +1,7 @@
 """Google: Search and Maps on google.*, and the product hosts under google.com.
 
 Each product host (docs., drive., mail., calendar., meet.) is its own site
-key (see sitekey.py), so each gets its own small parser here.  Google's
+key (see core/urls/sitekey.py), so each gets its own small parser here.  Google's
 document, file and thread ids are case-sensitive and kept as they are.
 """
 
@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote_plus
 
+from core.urls import Url
+
 from ..ref import SEARCH_QUERY, PageRef, site_ref
-from ..urlparts import Url
 
 GOOGLE_MAPS = "google_maps"
 GOOGLE_MAPS_PLACE = "google_maps_place"
