@@ -2,7 +2,9 @@
 window's accessibility context (tree, URL) if the worker answers within
 80 ms, a thumbnail when one is due, and the row. What the worker answered
 goes back to the rules (an unreadable window is a blind spot), and so does
-a window that has gone before its heartbeat."""
+a window that has gone before its heartbeat. A URL is stored only as
+`sanitize_url` leaves it: no credentials, no parameter or fragment that no
+page parser reads."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from concurrent.futures import Future
 
 from core.clock import now_ms, zone_at
 from core.store import SnapshotRow, StoreWriter
+from core.urls import sanitize_url
 
 from .decide import AccessibilityAnswer, Observation, WindowGone, WriteSnapshot
 from .pictures import Pictures
@@ -58,7 +61,8 @@ class SnapshotWriter:
         row = SnapshotRow(
             id=self._writer.ids.next("snapshots"), ts_ms=now, utc_offset_min=offset, tz_name=zone,
             monitor=op.monitor.index, trigger=op.trigger, app=window.app, wm_class=window.wm_class,
-            pid=window.pid, executable=window.executable, title=window.title, url=context.url,
+            pid=window.pid, executable=window.executable, title=window.title,
+            url=sanitize_url(context.url),
             idle=int(op.idle), focused=int(op.focused), screenshot=screenshot, tree_id=context.tree_id)
         self._writer.submit(row, urgent=op.trigger in URGENT_TRIGGERS)
         self.written += 1

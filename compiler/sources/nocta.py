@@ -6,7 +6,10 @@ snapshots carry offset 0 and zone 'UTC' (render with `--tz` for local time).
 Typed text in `ui_events.text_content` is only ever measured (its length
 becomes a key count) and never carried further. Device names become monitor
 numbers in sorted order. Click targets come from the recorded element
-name and role; a click without them is unresolved, never guessed.
+name and role; a click without them is unresolved, never guessed. URLs
+keep only what Phantom's own capture keeps (`core.urls.sanitize_url`):
+credentials, tokens and fragments nothing reads never leave this module,
+so `phantom import` never copies them either.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from bisect import bisect_left
 from datetime import datetime, timezone
 
 import apsw
+
+from core.urls import sanitize_url
 
 from ..records import Capture, Element, InputEvent, Snapshot
 
@@ -77,7 +82,7 @@ def read(connection: apsw.Connection, since_ms: int, until_ms: int) -> Capture:
             if ts is None or not app:
                 continue
             snapshots.append(Snapshot(r[0], ts, 0, "UTC", monitor_of[r[2] or ""], r[3] or "capture",
-                                      app, r[5] or "", r[6] or None, False, bool(r[7])))
+                                      app, r[5] or "", sanitize_url(r[6]), False, bool(r[7])))
         inputs = _inputs(connection, bounds) if _has_table(connection, "ui_events") else ()
     finally:
         connection.execute("COMMIT")

@@ -3,7 +3,8 @@ read transaction so a daemon writing at the same time cannot tear it.
 
 The rows are hashed as they come out of SQLite (one orjson call per table),
 which is the provenance digest, and the click/field elements are fetched in
-one IN query rather than joined row by row."""
+one IN query rather than joined row by row. URLs pass through
+`core.urls.sanitize_url` on the way in, as capture stores them now."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import hashlib
 
 import apsw
 import orjson
+
+from core.urls import sanitize_url
 
 from ..records import BlindSpot, Capture, Element, InputEvent, ReplayRun, Snapshot
 
@@ -63,7 +66,10 @@ def read(connection: apsw.Connection, since_ms: int, until_ms: int) -> Capture:
         digest.update(orjson.dumps(rows))
     elements = {row[0]: Element._make(row) for row in element_rows}
     make_snapshot = Snapshot._make
-    snapshots = tuple(make_snapshot(r[:9] + (bool(r[9]), bool(r[10]))) for r in snapshot_rows)
+    # A store written before capture sanitised URLs may hold tokens in them:
+    # they go here, before any pass sees a URL.
+    snapshots = tuple(make_snapshot(r[:8] + (sanitize_url(r[8]), bool(r[9]), bool(r[10])))
+                      for r in snapshot_rows)
     inputs = tuple(InputEvent(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9],
                               elements.get(r[10]), r[11], r[12], r[13]) for r in input_rows)
     return Capture("phantom", version, since_ms, until_ms, snapshots, inputs,

@@ -8,5 +8,6 @@ by one set of declarations.
 """
 
 from .parts import KNOWN_SCHEMES, WEB_SCHEMES, Url, is_secret_param, parse_url
+from .sanitize import sanitize_url
 
-__all__ = ["KNOWN_SCHEMES", "WEB_SCHEMES", "Url", "is_secret_param", "parse_url"]
+__all__ = ["KNOWN_SCHEMES", "WEB_SCHEMES", "Url", "is_secret_param", "parse_url", "sanitize_url"]
