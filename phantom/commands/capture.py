@@ -47,6 +47,7 @@ def run_capture(args) -> int:
     from capturer.single_instance import AlreadyRunning, InstanceLock
     from capturer.sources.x11 import DisplayLost, X11Source
     from core.store import StoreError, open_store
+    from core.store.connection import prepare_for_writing
     from core.store.paths import resolve_db_path
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
@@ -54,6 +55,12 @@ def run_capture(args) -> int:
     try:
         config = load_config(args.config)
     except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    db_path = resolve_db_path(args.db)
+    _ensure_config_file(args.config)
+    try:
+        prepare_for_writing(db_path)  # modes tightened, a read-only store refused
+    except StoreError as exc:
         raise CliError(str(exc)) from None
     display = args.display or os.environ.get("DISPLAY", "")
     if not display:
@@ -65,8 +72,6 @@ def run_capture(args) -> int:
         raise CliError(str(exc)) from None
     if display != os.environ.get("DISPLAY"):
         os.environ["DISPLAY"] = display  # pynput reads it
-    db_path = resolve_db_path(args.db)
-    _ensure_config_file(args.config)
     lock = InstanceLock(db_path)
     try:
         lock.acquire()
@@ -81,14 +86,16 @@ def run_capture(args) -> int:
 
 
 def _ensure_config_file(explicit: Path | None) -> None:
-    """Write the commented default config on first run, so users find it."""
+    """Write the commented default config on first run, so users find it.
+    The rules name the applications the person keeps private: the file is
+    0600 in a 0700 directory whatever the umask, and found with group or
+    other bits later it (and its directory, if Phantom's own) loses them."""
     from capturer.config import DEFAULT_CONFIG_TEXT, config_path
+    from core.store.paths import is_own_directory, remove_group_other
 
     path = explicit or config_path()
-    if explicit is None and not path.exists():
-        # The rules name the applications the person keeps private: 0600 in
-        # a 0700 directory, whatever the umask.
-        try:
+    try:
+        if explicit is None and not path.exists():
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             try:
@@ -96,8 +103,11 @@ def _ensure_config_file(explicit: Path | None) -> None:
                 os.write(fd, DEFAULT_CONFIG_TEXT.encode("utf-8"))
             finally:
                 os.close(fd)
-        except OSError:
-            pass
+        remove_group_other(path)
+        if is_own_directory(path.parent):
+            remove_group_other(path.parent)
+    except OSError:
+        pass  # a read-only home: capture runs on the defaults it has read
 
 
 def run_status(args) -> int:
