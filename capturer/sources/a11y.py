@@ -95,6 +95,23 @@ class AccessibilityWorker:
         return self._submit(lambda: self._reads.hit_test(window, self._target, x, y), window,
                             lambda status: HitResult(None, "none"))
 
+    def forget_trees(self) -> Future:
+        """Drop the cached walks (their rows are being forgotten); done when
+        the worker has."""
+        future: Future = Future()
+        if self._glib is None or self._reads is None or self.status != "ok":
+            future.set_result(None)
+            return future
+
+        def run() -> bool:
+            self._reads.forget_trees()
+            if future.set_running_or_notify_cancel():
+                future.set_result(None)
+            return False
+
+        self._glib.idle_add(run)
+        return future
+
     def _submit(self, read: Callable[[], object], window: WindowInfo,
                 fallback: Callable[[str], object], *, delay_ms: int = 0, retries: int = 0) -> Future:
         """Run `read` on the worker thread; a failed read answers

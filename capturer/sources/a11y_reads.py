@@ -123,6 +123,11 @@ class TreeReads:
             element_id = self._element_id_for(_ancestors(focused), window, None)
         return FieldRef(element_id, role, role == "password text")
 
+    def forget_trees(self) -> None:
+        """Drop every cached walk: after a forget their rows are gone, and
+        the next snapshot or click must walk afresh rather than name them."""
+        self._trees.clear()
+
     def mark_stale(self, window_id: int) -> None:
         """The window's tree changed: walk it again when next asked."""
         cached = self._trees.get(window_id)

@@ -151,6 +151,9 @@ class AccessibilitySource(Protocol):
 
     def hit_test(self, window: WindowInfo, x: int, y: int) -> Future: ...
 
+    def forget_trees(self) -> Future:
+        """Drop cached walks whose rows a forget removes; done when dropped."""
+
 
 T = TypeVar("T")
 

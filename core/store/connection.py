@@ -32,12 +32,19 @@ def _foreign_keys(connection: apsw.Connection) -> None:
     connection.pragma("foreign_keys", 1)
 
 
+def _secure_delete(connection: apsw.Connection) -> None:
+    """Deleted and replaced rows are overwritten with zeros, not left in free
+    space: a burst rewritten as it grew, or a forgotten stretch, leaves no
+    older copy behind in the file (see forget.py)."""
+    connection.pragma("secure_delete", 1)
+
+
 def _busy_timeout(connection: apsw.Connection) -> None:
     """Wait for another writer (the CLI recording a program) instead of failing."""
     connection.set_busy_timeout(BUSY_TIMEOUT_MS)
 
 
-WRITE_SETTINGS = (_busy_timeout, _wal, _synchronous_normal, _foreign_keys)
+WRITE_SETTINGS = (_busy_timeout, _wal, _synchronous_normal, _foreign_keys, _secure_delete)
 READ_SETTINGS = (_busy_timeout,)
 
 

@@ -178,6 +178,10 @@ class FakeAccessibility:
     def hit_test(self, window: WindowInfo, x: int, y: int) -> Future:
         return _answered(HitResult(None, "none"))
 
+    def forget_trees(self) -> Future:
+        self.forgotten_trees = getattr(self, "forgotten_trees", 0) + 1
+        return _answered(None)
+
 
 def _answered(value) -> Future:
     future: Future = Future()
