@@ -24,8 +24,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .commands import (capture, compile, demo, doctor, importing, install, mcp, programs,
-                           record, replay, routines, service, synth)
+    from .commands import (capture, compile, demo, doctor, forgetting, importing, install, mcp,
+                           programs, record, replay, routines, service, synth)
 
     parser = _Parser(prog="phantom", description="Phantom: local-first desktop memory and "
                      "routine replay for X11. Capture what you do, compile it into deterministic "
@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_parsers(sub, common)
     doctor.add_parsers(sub, common)
     importing.add_parsers(sub, common)
+    forgetting.add_parsers(sub, common)
     synth.add_parsers(sub, common)
     return parser
 

@@ -54,14 +54,18 @@ async def script(daemon: CaptureDaemon, desktop: FakeDesktop) -> dict:
     return report
 
 
-def test_a_forget_through_the_daemon_leaves_nothing_it_held_and_keeps_what_follows(tmp_path):
+def test_a_forget_through_the_daemon_leaves_nothing_it_held_and_keeps_what_follows(tmp_path,
+                                                                                   monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    (tmp_path / "cache" / "phantom").mkdir(parents=True)
+    (tmp_path / "cache" / "phantom" / "day.json").write_text("compiled")
     db = tmp_path / "store.sqlite3"
     desktop = FakeDesktop()
     daemon = CaptureDaemon(db, CONFIG, display=":fake", notifier=Notifier({}), control_bus=False,
                            sources=desktop.sources())
     report = asyncio.run(script(daemon, desktop))
     assert (report["snapshots"], report["input_events"], report["recordings"]) == (1, 2, ("demo",))
-    assert report["scrubbed"] is True
+    assert report["scrubbed"] is True and report["caches"] == 1
     assert desktop.accessibility.forgotten_trees == 1
     connection = apsw.Connection(str(db))
     rows = lambda sql: connection.execute(sql).fetchall()  # noqa: E731

@@ -70,6 +70,10 @@ def test_a_store_made_read_only_stays_so_capture_refuses_it_and_readers_work(use
     assert compiled.returncode == 0 and '"app": "gedit"' in compiled.stdout, compiled.stderr
     status = user.phantom("status", "--format", "json")
     assert status.returncode == 0 and '"snapshots": 1' in status.stdout, status.stderr
+    exported = user.phantom("export", "--day", "2026-03-02")
+    assert exported.returncode == 0 and '"table":"snapshots"' in exported.stdout, exported.stderr
+    forgetting = user.phantom("forget", "--day", "2026-03-02", "--yes")
+    assert forgetting.returncode != 0 and "read-only" in one_line(forgetting)
     assert mode(db) == 0o400
 
 
