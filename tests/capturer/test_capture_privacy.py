@@ -171,3 +171,31 @@ def test_non_ascii_text_is_one_burst_that_shows_no_shape(desktop, apps, user, tm
         assert capture.stop() == 0
     assert query(db, "SELECT kind, count, key FROM input_events WHERE kind != 'click'") == [
         ("text", len(typed), None)]
+
+
+URL_TOKEN, URL_CODE, URL_FRAGMENT, URL_PASSWORD = (
+    "Tok3n-Larkspur-6610", "C0de-Meridian-2271", "Frag-Quillon-8052", "Pw-Bramble-4490")
+
+
+def test_urls_keep_no_credentials_tokens_codes_or_fragments(desktop, apps, user, tmp_path):
+    reset = (f"https://bob:{URL_PASSWORD}@accounts.example.org/reset?token={URL_TOKEN}"
+             f"&code={URL_CODE}#code={URL_FRAGMENT}")
+    video = (f"https://alice:{URL_PASSWORD}@www.youtube.com/watch?v=dQw4w9WgXcQ&token={URL_TOKEN}"
+             f"&code={URL_CODE}&t=42#{URL_FRAGMENT}")
+    apps("browser", "--geometry", "700x200+0+0", "--url", reset)
+    browser = app_named("phantom-browser")
+    db = tmp_path / "store.sqlite3"
+    config = '[browsers]\napps = ["phantom-browser"]\n'
+    with CaptureProcess(desktop, db, config_text=config) as capture:
+        focus(desktop, "phantom-browser")
+        settle(0.5)
+        user.click(*center(find(browser, "text", name="Address and search bar")))
+        user.key("ctrl+a")
+        user.type(video)
+        user.key("Return")
+        settle(1.5)
+        assert_absent(db, URL_TOKEN, URL_CODE, URL_FRAGMENT, URL_PASSWORD, "bob:", "alice:")
+        assert capture.stop() == 0
+    assert query(db, "SELECT DISTINCT url FROM snapshots ORDER BY url") == [
+        ("https://accounts.example.org/reset",), ("https://www.youtube.com/watch?v=dQw4w9WgXcQ",)]
+    assert_absent(db, URL_TOKEN, URL_CODE, URL_FRAGMENT, URL_PASSWORD, "bob:", "alice:")
