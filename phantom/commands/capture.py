@@ -57,7 +57,7 @@ def run_capture(args) -> int:
     except ConfigError as exc:
         raise CliError(str(exc)) from None
     db_path = resolve_db_path(args.db)
-    _ensure_config_file(args.config)
+    _tighten_config(args.config)
     try:
         prepare_for_writing(db_path)  # modes tightened, a read-only store refused
     except StoreError as exc:
@@ -72,6 +72,7 @@ def run_capture(args) -> int:
         raise CliError(str(exc)) from None
     if display != os.environ.get("DISPLAY"):
         os.environ["DISPLAY"] = display  # pynput reads it
+    _ensure_config_file(args.config)
     lock = InstanceLock(db_path)
     try:
         lock.acquire()
@@ -85,29 +86,41 @@ def run_capture(args) -> int:
         lock.release()
 
 
-def _ensure_config_file(explicit: Path | None) -> None:
-    """Write the commented default config on first run, so users find it.
-    The rules name the applications the person keeps private: the file is
-    0600 in a 0700 directory whatever the umask, and found with group or
-    other bits later it (and its directory, if Phantom's own) loses them."""
-    from capturer.config import DEFAULT_CONFIG_TEXT, config_path
+def _tighten_config(explicit: Path | None) -> None:
+    """The rules name the applications the person keeps private: a config
+    file found with group or other bits loses them, and so does its
+    directory if it is Phantom's own. No bit is added."""
+    from capturer.config import config_path
     from core.store.paths import is_own_directory, remove_group_other
 
     path = explicit or config_path()
     try:
-        if explicit is None and not path.exists():
-            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            try:
-                os.fchmod(fd, 0o600)
-                os.write(fd, DEFAULT_CONFIG_TEXT.encode("utf-8"))
-            finally:
-                os.close(fd)
         remove_group_other(path)
-        if is_own_directory(path.parent):
+        if path.exists() and is_own_directory(path.parent):
             remove_group_other(path.parent)
     except OSError:
-        pass  # a read-only home: capture runs on the defaults it has read
+        pass  # a read-only home: capture runs on what it has read
+
+
+def _ensure_config_file(explicit: Path | None) -> None:
+    """Write the commented default config on first run, so users find it:
+    0600 in a 0700 directory, whatever the umask."""
+    from capturer.config import DEFAULT_CONFIG_TEXT, config_path
+
+    path = explicit or config_path()
+    if explicit is not None or path.exists():
+        return
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.fchmod(fd, 0o600)
+            os.write(fd, DEFAULT_CONFIG_TEXT.encode("utf-8"))
+        finally:
+            os.close(fd)
+    except OSError:
+        return
+    _tighten_config(None)  # a directory that was there already
 
 
 def run_status(args) -> int:
