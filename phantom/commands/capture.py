@@ -123,15 +123,20 @@ def _ensure_config_file(explicit: Path | None) -> None:
     _tighten_config(None)  # a directory that was there already
 
 
+def daemon_status() -> dict | None:
+    """The running capture daemon's status, or None when none answers."""
+    try:
+        return json.loads(call(CAPTURE, "Status", timeout=3)[0])
+    except (BusUnavailable, BusCallFailed):
+        return None
+
+
 def run_status(args) -> int:
     from core.store import StoreError, open_readonly
     from core.store.paths import resolve_db_path
     from core.store.summary import store_summary
 
-    try:
-        daemon = json.loads(call(CAPTURE, "Status", timeout=3)[0])
-    except (BusUnavailable, BusCallFailed):
-        daemon = None
+    daemon = daemon_status()
     db_path = Path(daemon["db"]) if daemon and not args.db else resolve_db_path(args.db)
     try:
         connection = open_readonly(db_path)

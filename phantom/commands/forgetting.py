@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import sys
-import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
 import orjson
 
 from ..errors import EXIT_USAGE, CliError
+from .compile import write_atomically
 
 FORGET_TIMEOUT_S = 3600.0  # a VACUUM of a large store takes a while
 
@@ -33,14 +32,10 @@ def add_parsers(sub, common) -> None:
         "so no freed page keeps a copy, and Phantom's cache is emptied. A running capture daemon "
         "does it with its own writer. Asks before erasing on a terminal (--yes to skip); "
         "--dry-run only says what would go.")
-    when = p.add_mutually_exclusive_group(required=True)
-    when.add_argument("--day", help="a local calendar day, YYYY-MM-DD (in the captured zone)")
-    when.add_argument("--since", help="start, ISO 8601 (e.g. 2026-03-02T09:00 or …+01:00)")
+    when = _window_arguments(p)
     when.add_argument("--recording", metavar="NAME",
                       help="every finished demonstration recorded under NAME, with all that was "
                       "captured while it ran")
-    p.add_argument("--until", help="end (exclusive), ISO 8601; required with --since")
-    p.add_argument("--tz", help="read times in this IANA zone instead of the captured one")
     p.add_argument("--dry-run", action="store_true", help="say what would go; change nothing")
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     p.add_argument("--format", choices=("text", "json"), default="text")
@@ -53,17 +48,23 @@ def add_parsers(sub, common) -> None:
         "runs, programs — one JSON object per line with its table's name, for your own audit. "
         "Nothing is stored that this could reveal and the store does not hold: no typed text "
         "outside a recording, no password, no URL token. Reads the store read-only.")
-    when = p.add_mutually_exclusive_group(required=True)
-    when.add_argument("--day", help="a local calendar day, YYYY-MM-DD (in the captured zone)")
-    when.add_argument("--since", help="start, ISO 8601")
-    p.add_argument("--until", help="end (exclusive), ISO 8601; required with --since")
-    p.add_argument("--tz", help="read times in this IANA zone instead of the captured one")
+    _window_arguments(p)
     p.add_argument("--images", action="store_true", help="include the images' bytes (base64)")
     p.add_argument("--out", type=Path, help="write here (0600, atomically) instead of stdout")
     p.set_defaults(handler=run_export)
 
 
 # -- windows ------------------------------------------------------------------------------
+def _window_arguments(p):
+    """--day, or --since with --until, and --tz; the group, for more choices."""
+    when = p.add_mutually_exclusive_group(required=True)
+    when.add_argument("--day", help="a local calendar day, YYYY-MM-DD (in the captured zone)")
+    when.add_argument("--since", help="start, ISO 8601 (e.g. 2026-03-02T09:00 or …+01:00)")
+    p.add_argument("--until", help="end (exclusive), ISO 8601; required with --since")
+    p.add_argument("--tz", help="read times in this IANA zone instead of the captured one")
+    return when
+
+
 def _window(args, db: Path) -> tuple[int, int, str]:
     from compiler.api import CompileError, resolve_window
 
@@ -175,14 +176,10 @@ def forget_windows(db: Path, windows: list[tuple[int, int]]) -> list[dict]:
 
 
 def _daemon_writes_to(db: Path) -> bool:
-    from core.bus import CAPTURE, call
-    from core.errors import PhantomError
+    from .capture import daemon_status
 
-    try:
-        status = json.loads(call(CAPTURE, "Status", timeout=3)[0])
-    except PhantomError:
-        return False
-    return Path(status.get("db", "")).resolve() == db.resolve()
+    status = daemon_status()
+    return status is not None and Path(status.get("db", "")).resolve() == db.resolve()
 
 
 def _forget_through_daemon(since: int, until: int) -> dict:
@@ -304,7 +301,7 @@ def run_export(args) -> int:
             _write(sys.stdout.buffer, lines)
             sys.stdout.flush()
         else:
-            _write_private(args.out, lines)
+            write_atomically(args.out, lambda handle: _write(handle, lines), private=True)
     finally:
         connection.close()
     return 0
@@ -313,22 +310,3 @@ def run_export(args) -> int:
 def _write(stream, lines) -> None:
     for line in lines:
         stream.write(orjson.dumps(line, option=orjson.OPT_SORT_KEYS) + b"\n")
-
-
-def _write_private(path: Path, lines) -> None:
-    """0600 whatever the umask, and atomically: a reader never sees half."""
-    directory = path.resolve().parent
-    if not directory.is_dir():
-        raise CliError(f"cannot write {path}: {directory} is not a directory")
-    try:
-        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
-    except OSError as exc:
-        raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            _write(handle, lines)
-        os.replace(temporary, path)
-    except OSError as exc:
-        os.unlink(temporary)
-        raise CliError(f"cannot write {path}: {exc.strerror}") from None

@@ -5,7 +5,6 @@ workflow. Discarding one forgets it and everything captured while it ran."""
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
@@ -49,15 +48,12 @@ def run_stop(args) -> int:
 
 
 def run_discard(args) -> int:
-    from core.bus import BusCallFailed
     from core.store.paths import resolve_db_path
 
+    from .capture import daemon_status
     from .forgetting import confirm, describe, forget_windows
 
-    try:
-        status = json.loads(call(CAPTURE, "Status", timeout=3)[0])
-    except (BusUnavailable, BusCallFailed):
-        status = None
+    status = daemon_status()
     db = Path(status["db"]) if status and not args.db else resolve_db_path(args.db)
     if status and status.get("recording") and Path(status["db"]).resolve() == db.resolve():
         name = status["recording"]
