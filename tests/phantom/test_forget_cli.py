@@ -20,6 +20,7 @@ from core.store import (BlobRow, ElementRow, InputEventRow, RecordingRow, Snapsh
 PHANTOM = str(Path(sys.executable).with_name("phantom"))
 SECRET = "Ultramarine-Otter-5821"      # in the titles, labels and images of the second day
 TYPED = "Typed-Only-In-The-Demo-77"     # typed inside its demonstration
+OLD_TOKEN = "Reset-Tok3n-0418"          # in URLs written before capture sanitised them
 DAY_A, DAY_B = 1_714_953_600_000, 1_715_040_000_000   # 2024-05-06 and 2024-05-07, 00:00 UTC
 HOUR, MIN = 3_600_000, 60_000
 
@@ -30,8 +31,8 @@ def day_of_rows(w: StoreWriter, start: int, secret: str | None, recording: int |
     for i in range(90):
         ts = base + i * 40_000
         app, title = ("gedit", f"notes {secret or 'plain'}.txt") if i % 3 else ("firefox", "Docs")
-        url = f"https://docs.python.org/3/library/{'asyncio' if i % 2 else 'json'}.html" \
-            if app == "firefox" else None
+        url = (f"https://docs.python.org/3/library/{'asyncio' if i % 2 else 'json'}.html"
+               f"?token={OLD_TOKEN}") if app == "firefox" else None
         screenshot = None
         if i % 30 == 0:
             screenshot = f"{start}{i}".ljust(64, "0")
@@ -142,6 +143,9 @@ def test_export_writes_what_is_stored_and_nothing_more(store, env, tmp_path):
     assert tables.count("snapshots") == 90 and tables.count("input_events") == 90
     assert tables.count("blobs") == 3 and "data_base64" not in lines[-1]
     assert tables.count("programs") == 1 and SECRET not in out.read_text()
+    urls = {line["url"] for line in lines[1:] if line["table"] == "snapshots" and line["url"]}
+    assert urls == {"https://docs.python.org/3/library/asyncio.html",
+                    "https://docs.python.org/3/library/json.html"}
     images = run(env, "export", "--db", str(store), "--day", "2024-05-06", "--images")
     assert images.stdout.count('"data_base64"') == 3
     with_secret = run(env, "export", "--db", str(store), "--day", "2024-05-07").stdout
