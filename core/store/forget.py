@@ -96,13 +96,16 @@ class ForgetReport:
 # -- what a window holds -------------------------------------------------------------------
 _RECORDINGS = ("SELECT id FROM recordings WHERE start_ms < :until "
                "AND coalesce(end_ms, 9223372036854775807) >= :since")
-_INPUTS = ("SELECT id, element_id, crop, text FROM input_events WHERE (ts_ms < :until AND end_ms >= :since) "
-           f"OR recording_id IN ({_RECORDINGS})")
+_INPUTS = ("SELECT id, element_id, crop, text IS NOT NULL AS typed FROM input_events "
+           f"WHERE (ts_ms < :until AND end_ms >= :since) OR recording_id IN ({_RECORDINGS})")
 _SNAPSHOTS = "SELECT id, screenshot FROM snapshots WHERE ts_ms >= :since AND ts_ms < :until"
 _TREES = "SELECT id FROM a11y_trees WHERE ts_ms >= :since AND ts_ms < :until"
 _RUNS = "SELECT id FROM replay_runs WHERE started_ms >= :since AND started_ms < :until"
-_PROGRAMS = ("SELECT id, name FROM programs WHERE EXISTS (SELECT 1 FROM json_each(programs.body, "
-             "'$.origin') WHERE value IN (SELECT 'recording:' || id FROM forget_recordings))")
+# A program names the demonstrations it was compiled from ("recording:3");
+# a body that is not JSON names none.
+_PROGRAMS = ("SELECT id, name FROM programs WHERE EXISTS (SELECT 1 FROM json_each(CASE WHEN "
+             "json_valid(programs.body) THEN programs.body ELSE '{}' END, '$.origin') "
+             "WHERE value IN (SELECT 'recording:' || id FROM forget_recordings))")
 _SPOTS = ("SELECT id FROM blind_spots WHERE start_ms < :until "
           "AND coalesce(end_ms, 9223372036854775807) > :since")
 
@@ -166,7 +169,7 @@ def _report(connection: apsw.Connection, window: dict, **extra) -> ForgetReport:
         since_ms=window["since"], until_ms=window["until"],
         snapshots=count("SELECT count(*) FROM forget_snapshots"),
         input_events=count("SELECT count(*) FROM forget_inputs"),
-        typed_texts=count("SELECT count(*) FROM forget_inputs WHERE text IS NOT NULL"),
+        typed_texts=count("SELECT count(*) FROM forget_inputs WHERE typed"),
         elements=count("SELECT count(*) FROM forget_elements"),
         trees=count("SELECT count(*) FROM forget_trees"),
         images=int(images), image_bytes=int(image_bytes),

@@ -164,3 +164,13 @@ def test_blind_spots_are_cut_at_the_edges_and_the_window_says_forgotten(store):
 def test_a_window_that_starts_after_now_is_refused(store):
     with pytest.raises(ValueError):
         forget(store, now=SINCE - 1)
+
+
+def test_a_program_whose_body_is_not_json_does_not_stop_a_forget(store):
+    connection = open_store(store)
+    with connection:
+        connection.execute("INSERT INTO programs VALUES ('p-broken', 'broken', 'routine', 1, 1, '{oops')")
+    connection.close()
+    report = forget(store)
+    assert report.programs == ("sign up (p-signup)",)
+    assert query(store, "SELECT id FROM programs ORDER BY id") == [("p-broken",), ("p-other",)]
