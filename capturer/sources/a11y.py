@@ -99,12 +99,13 @@ class AccessibilityWorker:
         """Drop the cached walks (their rows are being forgotten); done when
         the worker has."""
         future: Future = Future()
-        if self._glib is None or self._reads is None or self.status != "ok":
-            future.set_result(None)
+        thread, reads = self._thread, self._reads
+        if self._glib is None or reads is None or thread is None or not thread.is_alive():
+            future.set_result(None)  # no worker, no cached walks
             return future
 
         def run() -> bool:
-            self._reads.forget_trees()
+            reads.forget_trees()
             if future.set_running_or_notify_cancel():
                 future.set_result(None)
             return False

@@ -74,6 +74,8 @@ def test_forget_and_discard_through_the_running_daemon(desktop, apps, user, tmp_
             assert any(needle.encode() in data for data in _files(db)), needle
 
         earlier = compiled(desktop, db, before, since)
+        bad = gdbus(desktop, "Forget", "'yesterday'", "'now'")   # what a shortcut would bind
+        assert bad.returncode != 0 and "org.phantom.Error.InvalidWindow" in bad.stderr
         dry = phantom(desktop, "forget", "--db", str(db), "--since", iso(since), "--until", iso(until),
                       "--dry-run")
         assert dry.returncode == 0 and "'secret demo'" in dry.stdout, dry.stderr
