@@ -28,7 +28,8 @@ those.
 
 The capture daemon runs this on its own writer thread (`Capture1.Forget`),
 so nothing it buffers escapes; without a daemon the CLI runs it directly,
-holding the daemon's lock.
+holding the daemon's lock. (Issue 13 asked for forgetting whose freed pages
+are really overwritten.)
 """
 
 from __future__ import annotations
