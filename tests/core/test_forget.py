@@ -174,3 +174,15 @@ def test_a_program_whose_body_is_not_json_does_not_stop_a_forget(store):
     report = forget(store)
     assert report.programs == ("sign up (p-signup)",)
     assert query(store, "SELECT id FROM programs ORDER BY id") == [("p-broken",), ("p-other",)]
+
+
+def test_a_forget_that_would_leave_a_dangling_reference_changes_nothing(store, monkeypatch):
+    import core.store.forget as module
+    from core.store import StoreError
+
+    monkeypatch.setattr(module, "_delete", lambda connection: connection.execute(
+        "DELETE FROM a11y_trees"))   # a walk snapshots still name
+    with pytest.raises(StoreError, match="nothing was forgotten"):
+        forget(store)
+    assert query(store, "SELECT count(*) FROM a11y_trees") == [(1,)]
+    assert query(store, "SELECT count(*) FROM blind_spots WHERE kind = 'forgotten'") == [(0,)]
