@@ -22,6 +22,7 @@ fragments were stored verbatim).
 from __future__ import annotations
 
 from functools import lru_cache
+from urllib.parse import quote
 
 from .parts import WEB_SCHEMES, parse_parts, readable_param_name, split_url
 from .reads import (BROWSER_SCHEMES, EXTENSION_SCHEMES, FILE_SCHEME, fragment_route, reads_for,
@@ -38,6 +39,17 @@ def sanitize_url(text: str | None) -> str | None:
 
 @lru_cache(maxsize=4096)
 def _sanitize(text: str) -> str | None:
+    kept = _kept(text)
+    if kept is None:
+        return None
+    # Reading strips a URL's ends; blanks that stood inside the raw URL and
+    # end the kept one ("about: ?x" -> "about: ") are percent-encoded, so
+    # the stored URL reads back as the raw one did.
+    stripped = kept.rstrip()
+    return stripped + quote(kept[len(stripped):], safe="") if stripped != kept else kept
+
+
+def _kept(text: str) -> str | None:
     parts = split_url(text)
     if parts is None:
         return None
