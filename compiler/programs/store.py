@@ -1,4 +1,4 @@
-"""Programs in the store: save, load, list.
+"""Programs in the store: save, load, list, delete.
 
 The `programs` table (schema v2, owned by `core.store`) keeps each
 program's canonical JSON under its digest id. Saving the same compilation
@@ -103,6 +103,29 @@ def list_programs(path: str | os.PathLike[str]) -> tuple[ProgramSummary, ...]:
         summaries.append(ProgramSummary(identity, name, source, traces, len(program.steps),
                                         len(program.parameters), created_ms))
     return tuple(summaries)
+
+
+def delete_programs(path: str | os.PathLike[str], ids: tuple[str, ...]) -> bool:
+    """Delete these programs with their replay runs and step telemetry, then
+    rewrite the store so no freed page keeps a copy of them (a program holds
+    the text typed in its demonstrations). True when the WAL could be emptied."""
+    from core.store.forget import scrub
+
+    connection = open_store(path)
+    try:
+        marks = ", ".join("?" for _ in ids)
+        with connection:
+            if _has_programs(connection):
+                connection.execute(f"DELETE FROM replay_steps WHERE run_id IN (SELECT id FROM "
+                                   f"replay_runs WHERE program_id IN ({marks}))", ids)
+                connection.execute(f"DELETE FROM replay_runs WHERE program_id IN ({marks})", ids)
+                connection.execute(f"DELETE FROM programs WHERE id IN ({marks})", ids)
+        return scrub(connection, path)
+    except apsw.Error as exc:   # locked past the timeout, disk full
+        raise StoreError(f"cannot delete programs from {path} ({exc.__class__.__name__})",
+                         path=str(path)) from None
+    finally:
+        connection.close()
 
 
 def _has_programs(connection) -> bool:

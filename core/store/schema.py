@@ -241,12 +241,37 @@ CREATE TABLE import_keys (
 ) WITHOUT ROWID;
 """
 
-_V3 = _V3_CAPTURE + _V3_IMPORTS
+
+_V3_PRIVACY = """
+-- 'forgotten': a stretch the person erased (`phantom forget`, `phantom record
+-- discard`). SQLite cannot change a CHECK in place: the table is rebuilt,
+-- its rows copied with their ids.
+CREATE TABLE blind_spots_v3 (
+    id             INTEGER PRIMARY KEY,
+    start_ms       INTEGER NOT NULL,
+    end_ms         INTEGER,
+    utc_offset_min INTEGER NOT NULL,
+    tz_name        TEXT NOT NULL,
+    monitor        INTEGER,
+    kind           TEXT NOT NULL CHECK (kind IN
+                     ('excluded', 'paused', 'no_accessibility', 'capture_error', 'display_lost',
+                      'forgotten')),
+    reason         TEXT NOT NULL DEFAULT ''
+);
+INSERT INTO blind_spots_v3 (id, start_ms, end_ms, utc_offset_min, tz_name, monitor, kind, reason)
+    SELECT id, start_ms, end_ms, utc_offset_min, tz_name, monitor, kind, reason FROM blind_spots;
+DROP TABLE blind_spots;
+ALTER TABLE blind_spots_v3 RENAME TO blind_spots;
+CREATE INDEX blind_spots_by_time ON blind_spots(start_ms);
+"""
+
+_V3 = _V3_CAPTURE + _V3_IMPORTS + _V3_PRIVACY
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "capture tables", _V1_CAPTURE),
     Migration(2, "programs, replay runs and step telemetry", _V2_REPLAY),
-    Migration(3, "input attributed to its window; click targets inline; privacy; program memory", _V3),
+    Migration(3, "input attributed to its window, click targets inline, import keys, "
+                 "forgotten blind spots", _V3),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

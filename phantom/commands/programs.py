@@ -1,5 +1,5 @@
 """`phantom compile-program` and `phantom programs`: compile demonstrations
-(or a mined routine) into a stored program, and list the stored ones.
+(or a mined routine) into a stored program, list the stored ones, delete one.
 
 The compile is pure and deterministic; the only clock read is here, at the
 CLI edge, for the row's creation time (which is not part of the program or
@@ -38,11 +38,22 @@ def add_parsers(sub, common) -> None:
     p.set_defaults(handler=run_compile_program)
 
     p = sub.add_parser(
-        "programs", parents=[common], help="list compiled programs",
+        "programs", parents=[common], help="list compiled programs, or delete one",
         description="List the programs stored in the capture store: id, name, source, number of "
         "demonstrations, steps, parameters and when each was compiled (UTC).")
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.set_defaults(handler=run_programs)
+    actions = p.add_subparsers(dest="programs_action", metavar="ACTION")
+    delete = actions.add_parser(
+        "delete", parents=[common], help="delete a program (every version of a name) for good",
+        description="Delete the program with this id, or every stored version of a program with "
+        "this name, with its replay runs and their telemetry; then the store is rewritten so no "
+        "freed page keeps a copy (a program holds what was typed in its demonstrations). The "
+        "demonstrations themselves stay: `phantom forget --recording NAME` erases them. Asks "
+        "first on a terminal.")
+    delete.add_argument("program", metavar="NAME|ID")
+    delete.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    delete.set_defaults(handler=run_delete_program)
 
 
 def run_compile_program(args) -> int:
@@ -96,6 +107,37 @@ def run_programs(args) -> int:
                                 + b"\n")
         return 0
     print(format_programs(summaries))
+    return 0
+
+
+def run_delete_program(args) -> int:
+    from compiler.programs.errors import UnknownProgram
+    from compiler.programs.store import delete_programs, list_programs
+    from core.store import StoreError
+    from core.store.connection import prepare_for_writing
+    from core.store.paths import resolve_db_path
+
+    from .forgetting import confirm
+
+    db = resolve_db_path(args.db)
+    wanted = args.program.strip()
+    try:
+        matches = tuple(s for s in list_programs(db) if wanted in (s.id, s.name))
+        if not matches:
+            raise UnknownProgram(f"no program named or with id {wanted!r}; see `phantom programs`")
+        prepare_for_writing(db)
+    except (StoreError, UnknownProgram) as exc:
+        raise CliError(f"phantom programs delete: {exc}") from None
+    print(format_programs(matches))
+    confirm(args.yes, f"Delete {'this program' if len(matches) == 1 else 'these programs'} and "
+            "their replay runs for good?", "programs delete")
+    try:
+        scrubbed = delete_programs(db, tuple(s.id for s in matches))
+    except StoreError as exc:
+        raise CliError(f"phantom programs delete: {exc}") from None
+    print(f"deleted {len(matches)} program(s) with their replay runs"
+          + ("; the store was rewritten and its WAL emptied" if scrubbed else
+             "; warning: a reader kept the WAL from being emptied until the next checkpoint"))
     return 0
 
 
