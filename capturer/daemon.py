@@ -29,16 +29,17 @@ from .blind_spots import BlindSpots
 from .config import Config
 from .control import PauseListeners
 from .controller import Controller
-from .decide import (AccessibilityBus, CaptureState, CloseBlindSpot, CloseBursts, DisplayBack, DisplayGone,
-                     Observation, OpenBlindSpot, Operation, PauseChanged, PointAccessibility, Rules,
-                     SourceFailed, Started, Tick, WatchTitle, WriteSnapshot, decide)
+from .decide import (AccessibilityBus, CaptureState, CloseBlindSpot, CloseBursts, CountInput, DisplayBack,
+                     DisplayGone, Observation, OpenBlindSpot, Operation, PauseChanged, PointAccessibility,
+                     Rules, SourceFailed, Started, Tick, WatchTitle, WriteSnapshot, decide)
 from .focus_watch import FocusWatch
 from .input_path import InputPath
 from .notify import Notifier
 from .pictures import Pictures
+from .privacy import excluding_rule
 from .snapshots import SnapshotWriter
 from .sources import Sources
-from .sources.base import DisplayLost, Monitor
+from .sources.base import DisplayLost, Monitor, WindowInfo
 from .supervisor import DisplaySupervisor
 
 log = logging.getLogger(__name__)
@@ -134,12 +135,15 @@ class CaptureSession:
             watch=lambda fd: loop.add_reader(fd, self.focus.readable), unwatch=loop.remove_reader,
             clock=loop.time)
         self.focus = FocusWatch(self.display, lambda: self.state, self.observe)
-        self.pictures = Pictures(self.writer, config, self.display, loop.time, self.source_error)
+        self.pictures = Pictures(self.writer, config, self.display, self.a11y,
+                                 lambda: self.control.recording_id is not None, self.source_error)
         self.snapshots = SnapshotWriter(self.writer, self.display, self.a11y, self.pictures,
                                         self.observe_now, loop)
-        self.input = InputPath(loop, self.writer, self.a11y, self.pictures, state=lambda: self.state,
-                               observe=self._decide,
-                               recording_id=lambda: self.control.recording_id)
+        self.input = InputPath(loop, self.writer, self.a11y, self.pictures, self.snapshots,
+                               state=lambda: self.state, observe=self._decide_input,
+                               recording_id=lambda: self.control.recording_id,
+                               describe=self._describe,
+                               excluded=lambda window: excluding_rule(self.rules.exclusions, window) is not None)
         self._bus = None  # the D-Bus service, once exported (not without a session bus)
 
     # -- lifecycle ------------------------------------------------------------------
@@ -180,6 +184,28 @@ class CaptureSession:
     def _decide(self, observation: Observation) -> tuple[Operation, ...]:
         self.state, operations = decide(self.state, observation, self.rules)
         return operations
+
+    def _decide_input(self, observation: Observation) -> tuple[Operation, ...]:
+        """Input is handled synchronously, in batches: a snapshot the rules
+        ask for (of a window that got input before it had one) takes its id
+        now and is written in the background; counting is the caller's."""
+        operations = self._decide(observation)
+        for op in operations:
+            if isinstance(op, WriteSnapshot):
+                snapshot_id = self.snapshots.reserve(op)
+                self.input.counts.track(asyncio.ensure_future(self.snapshots.write(op, snapshot_id)))
+            elif not isinstance(op, CountInput):
+                self._perform(op)
+        return operations
+
+    def _describe(self, window_id: int) -> WindowInfo | None:
+        windows = self.display.windows
+        if windows is None:
+            return None
+        try:
+            return windows.describe(window_id)
+        except DisplayLost:
+            return None
 
     async def observe(self, observation: Observation) -> None:
         for op in self._decide(observation):

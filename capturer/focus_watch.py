@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 
 from core.clock import now_ms
 
-from .decide import CaptureState, FocusMoved, Observation, TitleSeen, is_new_focus
+from .decide import CaptureState, FocusMoved, Observation, TitleSeen, is_new_focus, same_window
 from .sources.base import DisplayLost, WindowInfo
 from .supervisor import DisplaySupervisor
 
@@ -82,13 +82,22 @@ class FocusWatch:
                 log.exception("focus check failed")
 
     async def _look(self, changes: set[str]) -> None:
+        """Another window has focus; or — after windows were created or
+        destroyed — the focused id now belongs to another client (X reuses
+        ids: a password manager may open under the id of a closed editor);
+        or the focused window's title changed."""
         windows = self._display.windows
         window_id = windows.focused_window_id()
         state = self._state()
+        focus = state.focus
         if is_new_focus(state, window_id):
             window = windows.describe(window_id) if window_id else None
             await self._observe(FocusMoved(now_ms(), window_id, window))
-        elif state.focus is not None and "title" in changes:
-            window = windows.describe(state.focus.window_id)
-            if window is not None:
+        elif focus is not None and changes & {"title", "structure"}:
+            window = windows.describe(focus.window_id)
+            if window is None:
+                return
+            if not same_window(focus, window):
+                await self._observe(FocusMoved(now_ms(), window_id, window))
+            elif "title" in changes:
                 await self._observe(TitleSeen(now_ms(), window))

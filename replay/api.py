@@ -40,6 +40,7 @@ from compiler.programs import lifecycle_store
 from compiler.programs.lifecycle import RunFacts
 from compiler.programs.records import Program
 from compiler.programs.store import load_program
+from core.a11y.toolkit import origin_for
 from core.bus import CAPTURE, call
 from core.clock import now_ms
 from core.errors import PhantomError
@@ -239,7 +240,8 @@ def _run(program: Program, values: dict[str, str], request: ReplayRequest, engin
             reason = f"{match.window.describe()} has no accessible window (AT-SPI); nothing was sent"
             return _result(program, "refused", (), Escalation(0, REFUSED, reason), False,
                            code="guard_mismatch")
-        plan = preflight(program, TreeView(accessible), engine.matcher)
+        origin = origin_for(accessible, match.window.x, match.window.y)
+        plan = preflight(program, TreeView(accessible, origin), engine.matcher)
         if plan.blocked is not None:
             logged(plan.blocked)
             blocked = plan.blocked

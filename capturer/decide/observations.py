@@ -44,9 +44,12 @@ class Tick:
 
 @dataclass(frozen=True, slots=True)
 class InputSeen:
-    """A key, click or scroll at `ts_ms`."""
+    """A key, click or scroll at `ts_ms`, received by `window` (the window
+    that had the keyboard, or the one under the pointer; None when that
+    could not be told, then the focused window is assumed)."""
 
     ts_ms: int
+    window: WindowInfo | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ class WriteSnapshot:
     context and a thumbnail when due, if `focused`)."""
 
     window: WindowInfo
-    trigger: str          # focus | title | resume | idle | active | heartbeat
+    trigger: str          # focus | title | resume | idle | active | heartbeat | input
     focused: bool
     monitor: Monitor
     idle: bool

@@ -60,9 +60,19 @@ class _Decision:
             self.emit(CloseBlindSpot(kind, now))
 
     def snapshot(self, window: WindowInfo, trigger: str, focused: bool, now: int) -> None:
+        """A snapshot of `window`. Only a focused window's (or a heartbeat's)
+        becomes what its monitor shows: a snapshot of a window that got input
+        without focus must not take over the monitor's heartbeat and dwell."""
         monitor = monitor_of(self.state.monitors, *window.center)
         self.emit(WriteSnapshot(window, trigger, focused, monitor, self.state.idle))
-        self.state = self.state.with_screen(Screen(monitor.index, window, now))
+        self.state = self.state.with_seen(window)
+        if focused or trigger == "heartbeat":
+            self.state = self.state.with_screen(Screen(monitor.index, window, now))
+
+    def close_bursts(self) -> None:
+        """Close the open input bursts, which went to the input window."""
+        self.emit(CloseBursts(self.state.input_window or self.state.focus))
+        self.change(input_window=None)
 
     def show(self, window: WindowInfo, trigger: str, now: int, *, bursts_closed: bool = False) -> None:
         """`window` has focus: decide, at every change, whether it is
@@ -72,7 +82,7 @@ class _Decision:
         self.change(focus=window)
         if rule is not None:
             if not bursts_closed:
-                self.emit(CloseBursts(window))
+                self.close_bursts()
             self.open_spot("excluded", rule.name, now)
             self.emit(PointAccessibility(None))
             return
@@ -89,9 +99,9 @@ def _started(d: _Decision, seen: Started) -> None:
 
 def _focus_moved(d: _Decision, seen: FocusMoved) -> None:
     state = d.state
-    if state.paused or not state.display_up or not is_new_focus(state, seen.window_id):
+    if state.paused or not state.display_up or not is_new_focus(state, seen.window_id, seen.window):
         return
-    d.emit(CloseBursts(state.focus))
+    d.close_bursts()
     d.emit(WatchTitle(seen.window.window_id if seen.window else None))
     d.close_spot("no_accessibility", seen.now_ms)
     if seen.window is not None:
@@ -136,15 +146,37 @@ def _tick(d: _Decision, seen: Tick) -> None:
 
 
 def _input_seen(d: _Decision, seen: InputSeen) -> None:
+    """Input counts for the window that received it — decided here, at every
+    event, not by a remembered id: an excluded window that got a click while
+    another had focus stores nothing either. A window that has no snapshot
+    yet gets one first (unfocused, it earns no dwell), so every input row can
+    name its window's snapshot; input to another window than the last closes
+    the bursts that went there."""
     d.change(last_input_ms=seen.ts_ms)
-    if d.state.capturing_input:
-        d.emit(CountInput(d.state.focus))
+    state = d.state
+    if state.paused or not state.display_up:
+        return
+    receiver = seen.window or state.focus
+    if receiver is None:
+        return
+    focused = same_window(receiver, state.focus)
+    if focused:
+        if state.excluded_by is not None:
+            return
+    elif excluding_rule(d.rules.exclusions, receiver) is not None:
+        return
+    if receiver.key not in state.seen:
+        d.snapshot(receiver, "input", focused, seen.ts_ms)
+    if state.input_window is not None and not same_window(state.input_window, receiver):
+        d.close_bursts()
+    d.change(input_window=receiver)
+    d.emit(CountInput(receiver))
 
 
 def _pause(d: _Decision, seen: Pause) -> None:
     if d.state.paused:
         return
-    d.emit(CloseBursts(d.state.focus))
+    d.close_bursts()
     d.change(paused=True, focus=None)
     d.emit(PointAccessibility(None))
     d.close_spot("excluded", seen.now_ms)
@@ -170,7 +202,7 @@ def _resume(d: _Decision, seen: Resume) -> None:
 def _display_gone(d: _Decision, seen: DisplayGone) -> None:
     if d.state.blind_spot("display_lost") is not None:
         return
-    d.emit(CloseBursts(d.state.focus))
+    d.close_bursts()
     d.emit(PointAccessibility(None))
     d.change(focus=None, display_up=False)
     d.close_spot("excluded", seen.now_ms)

@@ -17,6 +17,8 @@ from ..sources.base import Monitor, WindowInfo
 IDLE_HEARTBEAT_FACTOR = 5
 # Where no monitor is known (no RandR answer yet), everything is on monitor 0.
 NO_MONITOR = Monitor(0, "screen", 0, 0, 1, 1, True)
+# Windows remembered as having a snapshot (input to one without gets one first).
+SEEN_WINDOWS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +65,8 @@ class CaptureState:
     monitors: tuple[Monitor, ...] = ()
     screens: tuple[Screen, ...] = ()    # monitors that have had a snapshot, by index
     blind_spots: tuple[BlindSpot, ...] = ()  # the open ones, in the order they opened
+    seen: tuple[tuple, ...] = ()        # keys of windows with a snapshot, latest last
+    input_window: WindowInfo | None = None  # the window the open input bursts go to
 
     def blind_spot(self, kind: str) -> BlindSpot | None:
         return next((spot for spot in self.blind_spots if spot.kind == kind), None)
@@ -81,6 +85,10 @@ class CaptureState:
     def screen(self, monitor: int) -> Screen | None:
         return next((screen for screen in self.screens if screen.monitor == monitor), None)
 
+    def with_seen(self, window: WindowInfo) -> CaptureState:
+        seen = tuple(key for key in self.seen if key != window.key)[-(SEEN_WINDOWS - 1):]
+        return replace(self, seen=(*seen, window.key))
+
     def with_screen(self, screen: Screen) -> CaptureState:
         others = [s for s in self.screens if s.monitor != screen.monitor]
         screens = tuple(sorted([*others, screen], key=lambda s: s.monitor))
@@ -88,14 +96,19 @@ class CaptureState:
 
 
 def same_window(a: WindowInfo | None, b: WindowInfo | None) -> bool:
-    """Whether two descriptions are of one window. Today: the same X id."""
-    return a is not None and b is not None and a.window_id == b.window_id
+    """Whether two descriptions are of one window: the same X id, of the
+    same generation, owned by the same process (a new client that reused
+    an id is another window)."""
+    return a is not None and b is not None and a.key == b.key
 
 
-def is_new_focus(state: CaptureState, window_id: int | None) -> bool:
-    """Whether X reporting focus on `window_id` is a focus change (the
-    daemon describes the window only then)."""
-    return window_id != (state.focus.window_id if state.focus else None)
+def is_new_focus(state: CaptureState, window_id: int | None, window: WindowInfo | None = None) -> bool:
+    """Whether X reporting focus on `window_id` (described as `window`, when
+    it was) is a focus change: another id, or the same id now belonging to
+    another client."""
+    if window_id != (state.focus.window_id if state.focus else None):
+        return True
+    return window is not None and not same_window(state.focus, window)
 
 
 def monitor_of(monitors: tuple[Monitor, ...], x: int, y: int) -> Monitor:

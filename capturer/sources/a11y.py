@@ -26,13 +26,13 @@ from core.store import StoreWriter
 
 from ..config import AccessibilitySettings
 from .a11y_reads import TreeReads, is_timeout
-from .base import A11yContext, HitResult, WindowInfo
+from .base import A11yContext, FieldMask, HitResult, WindowInfo
 
 log = logging.getLogger(__name__)
 
 FIELD_QUERY_DELAY_MS = 60
 FIELD_QUERY_RETRIES = 3
-_EVENTS = ("object:children-changed", "window:activate")
+_EVENTS = ("object:children-changed", "window:activate", "object:state-changed:focused")
 
 
 class AccessibilityWorker:
@@ -51,6 +51,9 @@ class AccessibilityWorker:
         # Written by the daemon thread, read by the worker: plain attribute
         # assignment is atomic, so no lock is needed.
         self._target: WindowInfo | None = None
+        # Written by the worker, read by the daemon's pictures: replaced whole.
+        self._masks: tuple[FieldMask, ...] = ()
+        self._focused_mask: FieldMask | None = None
         # Worker-thread state.
         self._reads: TreeReads | None = None
         self._refresh_pending = False
@@ -78,28 +81,58 @@ class AccessibilityWorker:
         """The one window the worker may read; None while paused or excluded."""
         self._target = window
 
+    def field_masks(self) -> tuple[FieldMask, ...]:
+        """Editable fields to mask in pictures (any thread; see the protocol)."""
+        focused = self._focused_mask
+        return self._masks + ((focused,) if focused is not None else ())
+
     def focused_field(self, window: WindowInfo) -> Future:
         """The text field that has keyboard focus in this window (or None).
 
         Asked a moment after a burst's first key and retried briefly: the
         daemon sees a key as the X server delivers it, which can be before the
         application has moved focus for the key before it (Tab, a click)."""
-        return self._submit(lambda: self._reads.focused_field(window, self._target), window,
+        return self._submit(lambda: self._reads.focused_field(window), window,
                             lambda status: None, delay_ms=FIELD_QUERY_DELAY_MS,
                             retries=FIELD_QUERY_RETRIES)
 
     def context(self, window: WindowInfo) -> Future:
-        return self._submit(lambda: self._reads.context(window, self._target), window, A11yContext)
+        def read() -> A11yContext:
+            context = self._reads.context(window, self._target)
+            self._masks = self._reads.field_masks()   # the walk may have read new fields
+            return context
+
+        return self._submit(read, window, A11yContext)
 
     def hit_test(self, window: WindowInfo, x: int, y: int) -> Future:
-        return self._submit(lambda: self._reads.hit_test(window, self._target, x, y), window,
-                            lambda status: HitResult(None, "none"))
+        return self._submit(lambda: self._reads.hit_test(window, x, y), window,
+                            lambda status: HitResult(None, "none"), urgent=True)
+
+    def forget_trees(self) -> Future:
+        """Drop the cached walks (their rows are being forgotten); done when
+        the worker has."""
+        future: Future = Future()
+        thread, reads = self._thread, self._reads
+        if self._glib is None or reads is None or thread is None or not thread.is_alive():
+            future.set_result(None)  # no worker, no cached walks
+            return future
+
+        def run() -> bool:
+            reads.forget_trees()
+            if future.set_running_or_notify_cancel():
+                future.set_result(None)
+            return False
+
+        self._glib.idle_add(run)
+        return future
 
     def _submit(self, read: Callable[[], object], window: WindowInfo,
-                fallback: Callable[[str], object], *, delay_ms: int = 0, retries: int = 0) -> Future:
+                fallback: Callable[[str], object], *, delay_ms: int = 0, retries: int = 0,
+                urgent: bool = False) -> Future:
         """Run `read` on the worker thread; a failed read answers
         `fallback(status)`, and a read that found nothing is tried again
-        up to `retries` times."""
+        up to `retries` times. An `urgent` read (a click's hit test, which
+        must see the screen as it was clicked) goes ahead of queued walks."""
         future: Future = Future()
         if self.status != "ok" or self._glib is None:
             future.set_result(fallback(self.status))
@@ -123,7 +156,8 @@ class AccessibilityWorker:
         if delay_ms:
             self._glib.timeout_add(delay_ms, run)
         else:
-            self._glib.idle_add(run)
+            self._glib.idle_add(run, priority=self._glib.PRIORITY_HIGH if urgent
+                                else self._glib.PRIORITY_DEFAULT_IDLE)
         return future
 
     # -- worker thread -----------------------------------------------------------
@@ -177,6 +211,11 @@ class AccessibilityWorker:
                 return
             if source.get_process_id() != target.pid:
                 return
+            if event.type.startswith("object:state-changed:focused"):
+                if event.detail1:
+                    # Known from the event even when a walk stopped short of it.
+                    self._focused_mask = self._reads.focused_mask(source, target)
+                return
             self._reads.mark_stale(target.window_id)
             self._schedule_refresh()
         except Exception as exc:  # noqa: BLE001 - a dying app can fail any call
@@ -194,6 +233,7 @@ class AccessibilityWorker:
         if target is not None:
             try:
                 self._reads.tree_for(target)
+                self._masks = self._reads.field_masks()
             except Exception as exc:  # noqa: BLE001
                 self._note_failure(exc, target)
         return False

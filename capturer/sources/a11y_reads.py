@@ -13,15 +13,16 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.a11y.roles import CONTAINER_ROLES, TEXT_INPUT_ROLES
-from core.a11y.tree import Node, Walk, WalkLimits, hit_test, node_for_hit, walk
+from core.a11y.toolkit import origin_for
+from core.a11y.tree import Node, Walk, WalkLimits, clicked_element, hit_test, node_for_hit, read_extents, walk
 from core.clock import now_ms
 from core.store import ElementRow, StoreWriter, TreeRow
 
 from ..input_counts import FieldRef
-from .base import A11yContext, HitResult, WindowInfo
+from .base import A11yContext, FieldMask, HitResult, WindowInfo
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,9 @@ class _CachedTree:
     element_ids: tuple[int, ...]
     by_key: dict[str, int]        # object path -> walk index
     origin: tuple[int, int, int, int]  # window geometry when walked
+    key: tuple = ()                    # the window's identity (id, generation, pid)
     stale: bool = False
+    masks: tuple[FieldMask, ...] = ()  # its editable fields, for pictures
 
 
 class TreeReads:
@@ -70,39 +73,58 @@ class TreeReads:
         cached = self.tree_for(window)
         if cached is None:
             return A11yContext("no_app")
-        url = self._browser_url(cached) if window.app in self._browsers else None
+        url = None
+        if window.app in self._browsers:
+            # Asked of the live document each time: a page navigated since the
+            # walk replaced the document the cached walk holds.
+            url = _showing_document_url(self._frame_for(window)) or self._browser_url(cached)
         return A11yContext("ok", cached.tree_id, url)
 
-    def hit_test(self, window: WindowInfo, target: WindowInfo | None, x: int, y: int) -> HitResult:
-        if self.is_hung(window.pid) or window.window_id != getattr(target, "window_id", None):
+    def hit_test(self, window: WindowInfo, x: int, y: int) -> HitResult:
+        """The element under a click in `window` — the window under the
+        pointer, which the capture rules allowed (it is not excluded) — asked
+        of its own application at that point, so the first click into a
+        window is never resolved in the tree of the window that had focus.
+        The cached walk of `window` (only its own) serves for ids and the
+        tolerance search."""
+        if self.is_hung(window.pid):
             return HitResult(None, "none")
         frame = self._frame_for(window)
         if frame is None:
             return HitResult(None, "none")
-        chain = hit_test(frame, x, y)
+        origin = origin_for(frame, window.x, window.y)
+        chain = clicked_element(hit_test(frame, x, y, origin=origin))
         if len(chain) < 2 or _is_container(chain[-1]):
             # Right after a click the application may be re-laying itself out
             # (a label grew, the window resized) and report transient extents;
             # look once more after it has settled.
             time.sleep(HIT_RETRY_S)
-            chain = hit_test(frame, x, y)
+            chain = clicked_element(hit_test(frame, x, y, origin=origin))
         cached = self._trees.get(window.window_id)
+        if cached is not None and cached.key[::2] != window.key[::2]:
+            cached = None   # a tree of an earlier window with this id (another process)
         deepest = chain[-1]
         named = not _is_container(deepest)
         if len(chain) > 1 and named:
-            return HitResult(self._element_id_for(chain, window, cached), "exact")
+            return self._hit(chain, window, cached, "exact")
         if cached is not None:
             near = self._nearest_control(cached, x, y, window)
             if near is not None:
-                return HitResult(cached.element_ids[near], "tolerance")
+                node = cached.walk.nodes[near]
+                return HitResult(cached.element_ids[near], "tolerance", node.role, node.name, node.path)
         if len(chain) > 1:
-            return HitResult(self._element_id_for(chain, window, cached), "zone")
+            return self._hit(chain, window, cached, "zone")
         return HitResult(None, "none")
 
-    def focused_field(self, window: WindowInfo, target: WindowInfo | None) -> FieldRef | None:
+    def _hit(self, chain: list, window: WindowInfo, cached: _CachedTree | None, resolution: str) -> HitResult:
+        element_id, node = self._element_for(chain, window, cached)
+        return HitResult(element_id, resolution, node.role, node.name or node.labelled_by or "", node.path)
+
+    def focused_field(self, window: WindowInfo) -> FieldRef | None:
         """Ask the toolkit (Collection interface, one call) which element has
-        focus; fall back to checking the cached walk's text fields."""
-        if target is None or window.window_id != target.window_id or self.is_hung(window.pid):
+        focus in `window` (the window that had the keyboard, which the
+        capture rules allowed); also how many characters it holds."""
+        if self.is_hung(window.pid):
             return None
         frame = self._frame_for(window)
         if frame is None:
@@ -115,13 +137,19 @@ class TreeReads:
             return None
         cached = self._trees.get(window.window_id)
         element_id = None
-        if cached is not None:
+        if cached is not None and cached.key == window.key:
             index = cached.by_key.get(focused.path)
             if index is not None:
                 element_id = cached.element_ids[index]
         if element_id is None:
-            element_id = self._element_id_for(_ancestors(focused), window, None)
-        return FieldRef(element_id, role, role == "password text")
+            element_id = self._element_for(_ancestors(focused), window, None)[0]
+        secret = role == "password text"
+        return FieldRef(element_id, role, secret, None if secret else _characters(focused))
+
+    def forget_trees(self) -> None:
+        """Drop every cached walk: after a forget their rows are gone, and
+        the next snapshot or click must walk afresh rather than name them."""
+        self._trees.clear()
 
     def mark_stale(self, window_id: int) -> None:
         """The window's tree changed: walk it again when next asked."""
@@ -133,13 +161,14 @@ class TreeReads:
     def tree_for(self, window: WindowInfo) -> _CachedTree | None:
         cached = self._trees.get(window.window_id)
         geometry = (window.x, window.y, window.width, window.height)
-        if cached is not None and not cached.stale and cached.origin[2:] == geometry[2:]:
+        if (cached is not None and not cached.stale and cached.key == window.key
+                and cached.origin[2:] == geometry[2:]):
             self._trees.move_to_end(window.window_id)
             return cached
         frame = self._frame_for(window)
         if frame is None:
             return None
-        result = walk(frame, window.app, self._limits)
+        result = _on_desktop(walk(frame, window.app, self._limits), origin_for(frame, window.x, window.y))
         cached = self._store_walk(result, window, geometry)
         self._trees[window.window_id] = cached
         self._trees.move_to_end(window.window_id)
@@ -157,7 +186,27 @@ class TreeReads:
             parent_id = element_ids[node.parent] if node.parent is not None else None
             self._writer.submit(_element_row(node, element_id, tree_id, parent_id))
         by_key = {node.key: index for index, node in enumerate(result.nodes)}
-        return _CachedTree(tree_id, result, element_ids, by_key, geometry)
+        return _CachedTree(tree_id, result, element_ids, by_key, geometry, window.key,
+                           masks=_field_masks(result.nodes, window))
+
+    def field_masks(self) -> tuple[FieldMask, ...]:
+        """The editable fields of every cached tree (worker thread)."""
+        return tuple(mask for cached in self._trees.values() for mask in cached.masks)
+
+    def focused_mask(self, accessible, window: WindowInfo) -> FieldMask | None:
+        """The mask of an element that just took keyboard focus, if it takes text."""
+        role = accessible.getRoleName()
+        if role not in TEXT_INPUT_ROLES:
+            return None
+        states = accessible.getState()
+        if role != "password text" and not states.contains(self._pyatspi.STATE_EDITABLE):
+            return None
+        x, y, w, h = read_extents(accessible)
+        if None in (x, y, w, h) or w <= 0 or h <= 0:
+            return None
+        dx, dy = origin_for(accessible, window.x, window.y)
+        return FieldMask(window.window_id, (window.x, window.y), (x + dx, y + dy, w, h),
+                         role == "password text")
 
     def _frame_for(self, window: WindowInfo):
         """The AT-SPI top-level matching an X window: same pid, then the same
@@ -204,18 +253,18 @@ class TreeReads:
                 continue
         return self._apps_by_pid.get(pid)
 
-    def _element_id_for(self, chain: list, window: WindowInfo, cached: _CachedTree | None) -> int:
-        """The element row for the deepest accessible of a hit chain: the
-        cached walk's row when the element is in it, else a new row."""
+    def _element_for(self, chain: list, window: WindowInfo, cached: _CachedTree | None) -> tuple[int, Node]:
+        """The element row (and its node) for the deepest accessible of a hit
+        chain: the cached walk's row when the element is in it, else a new row."""
         deepest = chain[-1]
         if cached is not None:
             index = cached.by_key.get(deepest.path)
             if index is not None:
-                return cached.element_ids[index]
+                return cached.element_ids[index], cached.walk.nodes[index]
         node = node_for_hit(chain, window.app)
         element_id = self._writer.ids.next("elements")
         self._writer.submit(_element_row(node, element_id, None, None))
-        return element_id
+        return element_id, node
 
     def _nearest_control(self, cached: _CachedTree, x: int, y: int, window: WindowInfo) -> int | None:
         """A named control within the tolerance of the point, using the
@@ -235,15 +284,17 @@ class TreeReads:
         return best
 
     def _browser_url(self, cached: _CachedTree) -> str | None:
-        """The page URL from the document's DocURL attribute or the address bar.
-        The address bar is not read while it has focus: then it holds what the
-        user is typing, not where the browser is."""
+        """The page URL from the showing document's DocURL (the Document
+        interface's attribute; Firefox keeps one document per tab, hidden
+        tabs included), or from the address bar. The address bar is not read
+        while it has focus: then it holds what the user is typing, not where
+        the browser is."""
+        showing = self._pyatspi.STATE_SHOWING
         for node, accessible in zip(cached.walk.nodes, cached.walk.accessibles):
-            if node.role in ("document web", "document frame"):
-                for attribute in accessible.getAttributes() or ():
-                    key, _, value = attribute.partition(":")
-                    if key == "DocURL" and value:
-                        return value
+            if node.role in ("document web", "document frame") and accessible.getState().contains(showing):
+                url = _document_url(accessible)
+                if url:
+                    return url
         for node, accessible in zip(cached.walk.nodes, cached.walk.accessibles):
             if node.role in ("entry", "text") and node.name.casefold() in ADDRESS_BAR_NAMES:
                 if accessible.getState().contains(self._pyatspi.STATE_FOCUSED):
@@ -272,15 +323,102 @@ def is_timeout(exc: Exception) -> bool:
     return "timeout" in text or "timed out" in text or "noreply" in text
 
 
+FOCUS_SEARCH_NODES = 400
+
+
 def _focused_descendant(frame):
+    """The element with keyboard focus: one Collection query where the
+    toolkit implements it (GTK), else a bounded breadth-first search of the
+    live tree for the `focused` state (Qt's bridge has no Collection)."""
     from gi.repository import Atspi
 
     rule = Atspi.MatchRule.new(
         Atspi.StateSet.new([Atspi.StateType.FOCUSED]), Atspi.CollectionMatchType.ALL, {},
         Atspi.CollectionMatchType.ALL, [], Atspi.CollectionMatchType.ALL, [],
         Atspi.CollectionMatchType.ALL, False)
-    matches = Atspi.Collection.get_matches(frame, rule, Atspi.CollectionSortOrder.CANONICAL, 1, True)
-    return matches[0] if matches else None
+    try:
+        matches = Atspi.Collection.get_matches(frame, rule, Atspi.CollectionSortOrder.CANONICAL, 1, True)
+        return matches[0] if matches else None
+    except Exception:  # noqa: BLE001 - no Collection interface: search
+        pass
+    queue, seen = [frame], 0
+    while queue and seen < FOCUS_SEARCH_NODES:
+        node = queue.pop(0)
+        seen += 1
+        for index in range(max(node.childCount, 0)):
+            child = node.getChildAtIndex(index)
+            if child is None:
+                continue
+            if child.getState().contains(Atspi.StateType.FOCUSED):
+                return child
+            queue.append(child)
+    return None
+
+
+def _field_masks(nodes, window: WindowInfo) -> tuple[FieldMask, ...]:
+    """Rectangles of the editable text fields (and password fields) of a walk."""
+    masks = []
+    for node in nodes:
+        if node.role not in TEXT_INPUT_ROLES or None in (node.x, node.y, node.w, node.h):
+            continue
+        secret = node.role == "password text"
+        if not secret and "editable" not in node.states.split(","):
+            continue
+        if node.w > 0 and node.h > 0:
+            masks.append(FieldMask(window.window_id, (window.x, window.y), (node.x, node.y, node.w, node.h),
+                                   secret))
+    return tuple(masks)
+
+
+def _on_desktop(result: Walk, origin: tuple[int, int]) -> Walk:
+    """A walk's extents moved onto the desktop (for window-relative toolkits)."""
+    if origin == (0, 0):
+        return result
+    dx, dy = origin
+    nodes = tuple(node if node.x is None or node.y is None else replace(node, x=node.x + dx, y=node.y + dy)
+                  for node in result.nodes)
+    return replace(result, nodes=nodes)
+
+
+def _showing_document_url(frame) -> str | None:
+    """DocURL of the window's showing web document, found with one
+    Collection query (a browser keeps a hidden document per tab)."""
+    if frame is None:
+        return None
+    from gi.repository import Atspi
+
+    rule = Atspi.MatchRule.new(
+        Atspi.StateSet.new([Atspi.StateType.SHOWING]), Atspi.CollectionMatchType.ALL, {},
+        Atspi.CollectionMatchType.ALL, [Atspi.Role.DOCUMENT_WEB], Atspi.CollectionMatchType.ANY, [],
+        Atspi.CollectionMatchType.ALL, False)
+    try:
+        matches = Atspi.Collection.get_matches(frame, rule, Atspi.CollectionSortOrder.CANONICAL, 1, True)
+    except Exception:  # noqa: BLE001 - a toolkit without Collection: the walk's document answers
+        return None
+    return _document_url(matches[0]) if matches else None
+
+
+def _document_url(accessible) -> str | None:
+    """DocURL of a document: the Document interface's attribute, else an
+    object attribute of that name (older toolkits)."""
+    try:
+        value = accessible.queryDocument().getAttributeValue("DocURL")
+        if value:
+            return value
+    except Exception:  # noqa: BLE001 - no Document interface
+        pass
+    for attribute in accessible.getAttributes() or ():
+        key, _, value = attribute.partition(":")
+        if key == "DocURL" and value:
+            return value
+    return None
+
+
+def _characters(accessible) -> int | None:
+    try:
+        return int(accessible.queryText().characterCount)
+    except Exception:  # noqa: BLE001 - no Text interface, or the app went away
+        return None
 
 
 def _is_container(accessible) -> bool:

@@ -18,7 +18,10 @@ class DisplayLost(ConnectionError):
 
 @dataclass(frozen=True, slots=True)
 class WindowInfo:
-    """A top-level client window as the capturer sees it."""
+    """A top-level client window as the capturer sees it. X reuses window
+    ids: `generation` counts how often this id was destroyed or unmapped
+    before, and with the owning pid it tells a new client with an old id
+    from the window that had it (`key`)."""
 
     window_id: int
     app: str
@@ -30,10 +33,16 @@ class WindowInfo:
     y: int
     width: int
     height: int
+    generation: int = 0
 
     @property
     def center(self) -> tuple[int, int]:
         return self.x + self.width // 2, self.y + self.height // 2
+
+    @property
+    def key(self) -> tuple[int, int, int | None]:
+        """What makes two descriptions one window: X id, generation, pid."""
+        return self.window_id, self.generation, self.pid
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,9 +88,25 @@ class HitResult:
 
     element_id: int | None
     resolution: str              # exact | tolerance | zone | none
+    role: str | None = None      # the element, inline (what the store keeps with the click)
+    name: str | None = None
+    path: str | None = None
 
 
 Rect = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class FieldMask:
+    """Where a window shows text a person typed: an editable field's (or a
+    password field's) rectangle on the desktop as the accessibility tree
+    last read it, and the window's top-left corner then — a window that has
+    moved since moves its masks with it."""
+
+    window_id: int
+    origin: tuple[int, int]
+    rect: Rect
+    secret: bool
 
 
 class WindowSource(Protocol):
@@ -115,10 +140,13 @@ class ScreenGrabber(Protocol):
 
     def close(self) -> None: ...
 
-    def thumbnail(self, monitor: Monitor, redact: list[Rect] = ()) -> EncodedImage | None:
-        """None when the monitor shows what its previous thumbnail showed."""
+    def thumbnail(self, monitor: Monitor, redact: list[Rect] = (), masks: list[Rect] = ()) -> EncodedImage | None:
+        """None when the monitor shows what its previous thumbnail showed.
+        `redact` is painted black, `masks` grey (root coordinates)."""
 
-    def click_crop(self, x: int, y: int, bounds: Monitor, redact: list[Rect] = ()) -> EncodedImage: ...
+    def click_crop(self, x: int, y: int, bounds: Monitor, redact: list[Rect] = (),
+                   masks: list[Rect] = ()) -> EncodedImage:
+        """`redact` black and `masks` grey, both transparent in the crop."""
 
 
 class InputSource(Protocol):
@@ -150,6 +178,14 @@ class AccessibilitySource(Protocol):
     def focused_field(self, window: WindowInfo) -> Future: ...
 
     def hit_test(self, window: WindowInfo, x: int, y: int) -> Future: ...
+
+    def field_masks(self) -> tuple[FieldMask, ...]:
+        """Every editable field known now: of each window whose tree is
+        cached, and the field that last took keyboard focus (known from
+        focus events even when a walk stopped short of it)."""
+
+    def forget_trees(self) -> Future:
+        """Drop cached walks whose rows a forget removes; done when dropped."""
 
 
 T = TypeVar("T")

@@ -247,18 +247,6 @@ def describe(path: str | os.PathLike[str], name_or_id: str, text: str, at_ms: in
         return identity
 
 
-def delete(path: str | os.PathLike[str], name_or_id: str) -> tuple[str, str]:
-    """Remove a program's body and its standing (its run telemetry, which
-    holds no typed values, stays); returns (id, name)."""
-    with _writing(path) as connection:
-        identity = _resolve(connection, name_or_id)
-        name = connection.execute("SELECT name FROM programs WHERE id = ?", (identity,)).fetchone()[0]
-        for table, column in (("programs", "id"), ("program_memory", "program_id"),
-                              ("program_transitions", "program_id"), ("program_intents", "program_id")):
-            connection.execute(f"DELETE FROM {table} WHERE {column} = ?", (identity,))
-        return identity, name
-
-
 def cache_intents(path: str | os.PathLike[str], vectors: dict[str, tuple[str, bytes]],
                   model: str) -> None:
     """Keep programs' intent embeddings beside them: id → (the description

@@ -1,4 +1,4 @@
-"""Programs in the store: save, load, list.
+"""Programs in the store: save, load, list, delete.
 
 The `programs` table (schema v2, owned by `core.store`) keeps each
 program's canonical JSON under its digest id. Saving the same compilation
@@ -114,7 +114,41 @@ def list_programs(path: str | os.PathLike[str]) -> tuple[ProgramSummary, ...]:
     return tuple(summaries)
 
 
+def delete_programs(path: str | os.PathLike[str], ids: tuple[str, ...]) -> bool:
+    """Delete these programs with their replay runs and step telemetry, then
+    rewrite the store so no freed page keeps a copy of them (a program holds
+    the text typed in its demonstrations). True when the WAL could be emptied."""
+    from core.store.forget import scrub
+
+    connection = open_store(path)
+    try:
+        marks = ", ".join("?" for _ in ids)
+        with connection:
+            if _has_programs(connection):
+                connection.execute(f"DELETE FROM replay_steps WHERE run_id IN (SELECT id FROM "
+                                   f"replay_runs WHERE program_id IN ({marks}))", ids)
+                connection.execute(f"DELETE FROM replay_runs WHERE program_id IN ({marks})", ids)
+                connection.execute(f"DELETE FROM programs WHERE id IN ({marks})", ids)
+                for table in _STANDING_TABLES:
+                    if _has_table(connection, table):
+                        connection.execute(f"DELETE FROM {table} WHERE program_id IN ({marks})", ids)
+        return scrub(connection, path)
+    except apsw.Error as exc:   # locked past the timeout, disk full
+        raise StoreError(f"cannot delete programs from {path} ({exc.__class__.__name__})",
+                         path=str(path)) from None
+    finally:
+        connection.close()
+
+
+# What program memory keeps beside a body (schema v3): deleted with it.
+_STANDING_TABLES = ("program_memory", "program_transitions", "program_intents")
+
+
 def _has_programs(connection) -> bool:
     """A store still at schema v1 has no programs table (and no programs)."""
-    return connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'programs'"
-                              ).fetchone() is not None
+    return _has_table(connection, "programs")
+
+
+def _has_table(connection, name: str) -> bool:
+    return connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                              (name,)).fetchone() is not None

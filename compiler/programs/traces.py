@@ -207,4 +207,4 @@ def _traced(action: Action, events: dict[str, InputEvent]) -> TraceAction:
         return TraceAction(action)
     if action.step.kind == "click":
         return TraceAction(action, event.x, event.y, event.crop, event.element)
-    return TraceAction(action, element=event.element)
+    return TraceAction(action, element=event.element, field_chars=event.field_chars)

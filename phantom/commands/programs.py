@@ -1,5 +1,5 @@
 """`phantom compile-program` and `phantom programs`: compile demonstrations
-(or a mined routine) into a stored program, and list the stored ones.
+(or a mined routine) into a stored program, list the stored ones, delete one.
 
 The compile is pure and deterministic; the only clock read is here, at the
 CLI edge, for the row's creation time (which is not part of the program or
@@ -40,7 +40,7 @@ def add_parsers(sub, common) -> None:
     p.set_defaults(handler=run_compile_program)
 
     p = sub.add_parser(
-        "programs", parents=[common], help="list compiled programs; promote, deprecate, describe, delete",
+        "programs", parents=[common], help="list compiled programs; promote, deprecate, describe or delete one",
         description="List the programs stored in the capture store: id, lifecycle state, source, "
         "steps, parameters, verified successful runs (ok), the last run's outcome, lineage (what a "
         "recompile came from, what replaced it) and name. A compiled program is a candidate; a "
@@ -58,8 +58,7 @@ def add_parsers(sub, common) -> None:
                           help="store path (default: $PHANTOM_DB or $XDG_DATA_HOME/phantom/phantom.sqlite3)")
     for action, text in (("promote", "make a program active: agents may run it (a quarantined one "
                                      "comes back only through a verified run you start)"),
-                         ("deprecate", "retire a program: nobody runs it until it is promoted again"),
-                         ("delete", "remove a program's body and standing (its run telemetry stays)")):
+                         ("deprecate", "retire a program: nobody runs it until it is promoted again")):
         q = actions.add_parser(action, parents=[db_after], help=text,
                                description=text[0].upper() + text[1:] + ".")
         q.add_argument("name", metavar="NAME")
@@ -71,6 +70,16 @@ def add_parsers(sub, common) -> None:
     q.add_argument("name", metavar="NAME")
     q.add_argument("text", metavar="TEXT")
     q.set_defaults(handler=run_lifecycle, action="describe")
+    delete = actions.add_parser(
+        "delete", parents=[db_after], help="delete a program (every version of a name) for good",
+        description="Delete the program with this id, or every stored version of a program with "
+        "this name, with its replay runs and their telemetry; then the store is rewritten so no "
+        "freed page keeps a copy (a program holds what was typed in its demonstrations). The "
+        "demonstrations themselves stay: `phantom forget --recording NAME` erases them. Asks "
+        "first on a terminal.")
+    delete.add_argument("program", metavar="NAME|ID")
+    delete.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    delete.set_defaults(handler=run_delete_program)
 
 
 def run_compile_program(args) -> int:
@@ -143,7 +152,7 @@ def run_programs(args) -> int:
 
 
 def run_lifecycle(args) -> int:
-    """`phantom programs promote|deprecate|describe|delete NAME`."""
+    """`phantom programs promote|deprecate|describe NAME`."""
     from compiler.programs import lifecycle_store
     from core.clock import now_ms
     from core.store.paths import resolve_db_path
@@ -161,12 +170,9 @@ def run_lifecycle(args) -> int:
     elif args.action == "deprecate":
         identity, change = lifecycle_store.deprecate(db, name, now_ms())
         print(f"{identity} {change.describe()}")
-    elif args.action == "describe":
+    else:
         identity = lifecycle_store.describe(db, name, args.text, now_ms())
         print(f"{identity} described" if args.text.strip() else f"{identity}: description cleared")
-    else:
-        identity, program = lifecycle_store.delete(db, name)
-        print(f"deleted {identity} ({_quote(program)})")
     return 0
 
 
@@ -176,6 +182,37 @@ def _summary_row(summary) -> dict:
     row.update({name: getattr(standing, name) for name in standing.__dataclass_fields__})
     row["failure_streak"] = list(standing.failure_streak)
     return row
+
+
+def run_delete_program(args) -> int:
+    from compiler.programs.errors import UnknownProgram
+    from compiler.programs.store import delete_programs, list_programs
+    from core.store import StoreError
+    from core.store.connection import prepare_for_writing
+    from core.store.paths import resolve_db_path
+
+    from .forgetting import confirm
+
+    db = resolve_db_path(args.db)
+    wanted = args.program.strip()
+    try:
+        matches = tuple(s for s in list_programs(db) if wanted in (s.id, s.name))
+        if not matches:
+            raise UnknownProgram(f"no program named or with id {wanted!r}; see `phantom programs`")
+        prepare_for_writing(db)
+    except (StoreError, UnknownProgram) as exc:
+        raise CliError(f"phantom programs delete: {exc}") from None
+    print(format_programs(matches))
+    confirm(args.yes, f"Delete {'this program' if len(matches) == 1 else 'these programs'} and "
+            "their replay runs for good?", "programs delete")
+    try:
+        scrubbed = delete_programs(db, tuple(s.id for s in matches))
+    except StoreError as exc:
+        raise CliError(f"phantom programs delete: {exc}") from None
+    print(f"deleted {len(matches)} program(s) with their replay runs"
+          + ("; the store was rewritten and its WAL emptied" if scrubbed else
+             "; warning: a reader kept the WAL from being emptied until the next checkpoint"))
+    return 0
 
 
 def _selector(text: str) -> int | str:

@@ -241,9 +241,9 @@ def test_programs_promote_deprecate_describe_delete(tmp_path, capsys):
     (row,) = json.loads(out)
     assert (row["state"], row["description"], row["state_reason"]) == (
         "deprecated", "register a member", "deprecated on request")
-    code, out, _ = run_cli(capsys, "programs", "delete", "sign up", "--db", db)
-    assert code == 0 and out == f"deleted {first} (\"sign up\")\n"
-    code, _, err = run_cli(capsys, "programs", "delete", "sign up", "--db", db)
+    code, out, _ = run_cli(capsys, "programs", "delete", "sign up", "--db", db, "--yes")
+    assert code == 0 and first in out and "deleted 1 program(s)" in out
+    code, _, err = run_cli(capsys, "programs", "delete", "sign up", "--db", db, "--yes")
     assert code == 1 and "no program named" in err
 
 
