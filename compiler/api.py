@@ -38,6 +38,7 @@ __all__ = [
     "mined_routines",
     "read_window",
     "render",
+    "resolve_window",
     "report_dict",
     "routine_report",
 ]
@@ -175,6 +176,20 @@ def _capture(fetched: Fetched, db_path: str | Path) -> Capture:
         return fetched.capture()
     except ValueError as exc:  # a malformed source row
         raise CompileError(f"cannot read {db_path}: {exc}") from None
+
+
+def resolve_window(db_path: str | Path, *, day: str | None = None, since: str | None = None,
+                   until: str | None = None, tz: str | None = None) -> Window:
+    """The instants a day or a range names, read as `read_window` reads them
+    (in the capture's recorded zone unless `tz` is given), without reading
+    rows: what `phantom forget` and `phantom export` act on."""
+    if (day is None) == (since is None) or (since is None) != (until is None):
+        raise CompileError("give either a day or both since and until")
+    try:
+        with collector_paused(), CaptureSource(db_path) as source:
+            return _resolve_window(source, day, since, until, tz)
+    except (WindowError, SourceError) as exc:
+        raise CompileError(str(exc)) from None
 
 
 def routine_report(db_path: str | Path, *, day: str | None = None, since: str | None = None,

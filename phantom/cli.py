@@ -45,6 +45,7 @@ COMMANDS: dict[str, str] = {
     "demo": "demo",
     "doctor": "doctor",
     "import": "importing",
+    "forget": "forgetting", "export": "forgetting",
     "synth": "synth",
 }
 

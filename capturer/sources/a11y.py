@@ -108,6 +108,24 @@ class AccessibilityWorker:
         return self._submit(lambda: self._reads.hit_test(window, x, y), window,
                             lambda status: HitResult(None, "none"), urgent=True)
 
+    def forget_trees(self) -> Future:
+        """Drop the cached walks (their rows are being forgotten); done when
+        the worker has."""
+        future: Future = Future()
+        thread, reads = self._thread, self._reads
+        if self._glib is None or reads is None or thread is None or not thread.is_alive():
+            future.set_result(None)  # no worker, no cached walks
+            return future
+
+        def run() -> bool:
+            reads.forget_trees()
+            if future.set_running_or_notify_cancel():
+                future.set_result(None)
+            return False
+
+        self._glib.idle_add(run)
+        return future
+
     def _submit(self, read: Callable[[], object], window: WindowInfo,
                 fallback: Callable[[str], object], *, delay_ms: int = 0, retries: int = 0,
                 urgent: bool = False) -> Future:

@@ -149,6 +149,11 @@ class TreeReads:
         secret = role == "password text"
         return FieldRef(element_id, role, secret, None if secret else characters(focused))
 
+    def forget_trees(self) -> None:
+        """Drop every cached walk: after a forget their rows are gone, and
+        the next snapshot or click must walk afresh rather than name them."""
+        self._trees.clear()
+
     def mark_stale(self, window_id: int) -> None:
         """The window's tree changed: walk it again when next asked."""
         cached = self._trees.get(window_id)

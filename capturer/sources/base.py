@@ -184,6 +184,9 @@ class AccessibilitySource(Protocol):
         cached, and the field that last took keyboard focus (known from
         focus events even when a walk stopped short of it)."""
 
+    def forget_trees(self) -> Future:
+        """Drop cached walks whose rows a forget removes; done when dropped."""
+
 
 T = TypeVar("T")
 

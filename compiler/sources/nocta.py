@@ -27,6 +27,10 @@ Which window received an event (the "link"), in this order:
    rule, which puts input typed just before a switch on the next app's
    screen. Such events carry no `snapshot_id`, and the document's blind
    spots count them.
+
+URLs keep only what Phantom's own capture keeps (`core.urls.sanitize_url`):
+credentials, tokens and fragments nothing reads never leave this module, so
+`phantom import` never copies them either.
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ from typing import Any, NamedTuple
 
 import apsw
 import orjson
+
+from core.urls import sanitize_url
 
 from ..records import CHRONOLOGICAL, Capture, Element, InputEvent, Snapshot
 
@@ -155,7 +161,7 @@ def capture(rows: Rows) -> Capture:
         if ts is None or not since_ms <= ts < until_ms or not app:
             continue
         snapshots.append(Snapshot(r[0], ts, 0, "UTC", monitor_of[r[2] or ""], r[3] or "capture",
-                                  app, r[5] or "", r[6] or None, False, bool(r[7])))
+                                  app, r[5] or "", sanitize_url(r[6]), False, bool(r[7])))
     snapshots.sort(key=CHRONOLOGICAL)   # timestamps as text may not sort as instants do
     raw = _inputs(rows.events, since_ms, until_ms)
     return Capture("nocta", 0, since_ms, until_ms, tuple(snapshots), _placed(raw, snapshots), ())

@@ -3,7 +3,8 @@ read transaction so a daemon writing at the same time cannot tear it.
 
 The rows are hashed as they come out of SQLite (one orjson call per table),
 which is the provenance digest, and the click/field elements are fetched in
-one IN query rather than joined row by row."""
+one IN query rather than joined row by row. URLs pass through
+`core.urls.sanitize_url` on the way in, as capture stores them now."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from typing import Any, NamedTuple
 
 import apsw
 import orjson
+
+from core.urls import sanitize_url
 
 from ..records import BlindSpot, Capture, Element, InputEvent, ReplayRun, Snapshot
 
@@ -94,7 +97,10 @@ def capture(rows: Rows) -> Capture:
     """The compiler's records made from fetched rows."""
     elements = {row[0]: Element._make(row) for row in rows.elements}
     make_snapshot = Snapshot._make
-    snapshots = tuple(make_snapshot(r[:9] + (bool(r[9]), bool(r[10]))) for r in rows.snapshots)
+    # A store written before capture sanitised URLs may hold tokens in them:
+    # they go here, before any pass sees a URL.
+    snapshots = tuple(make_snapshot(r[:8] + (sanitize_url(r[8]), bool(r[9]), bool(r[10])))
+                      for r in rows.snapshots)
     inputs = tuple(InputEvent(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9],
                               elements.get(r[10]), r[11], r[12], r[13], *(r[14:16] if rows.version >= 3 else ()))
                    for r in rows.inputs)

@@ -6,7 +6,9 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 from ..errors import CliError
 
@@ -63,9 +65,11 @@ def run_compile(args) -> int:
     return 0
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside the target, then rename: a reader
-    (or a crash) never sees half a document."""
+def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], None], *,
+                     private: bool = False) -> None:
+    """Write `data` (bytes, or a function that writes to the file) to a
+    temporary file beside the target, then rename: a reader (or a crash)
+    never sees half a document. `private` makes the file 0600."""
     directory = path.resolve().parent
     if not directory.is_dir():
         raise CliError(f"cannot write {path}: {directory} is not a directory")
@@ -74,8 +78,10 @@ def write_atomically(path: Path, data: bytes) -> None:
     except OSError as exc:
         raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
+        if private:
+            os.fchmod(fd, 0o600)
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            data(handle) if callable(data) else handle.write(data)
         os.replace(temporary, path)
     except OSError as exc:
         os.unlink(temporary)

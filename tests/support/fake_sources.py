@@ -181,6 +181,10 @@ class FakeAccessibility:
     def field_masks(self) -> tuple:
         return ()
 
+    def forget_trees(self) -> Future:
+        self.forgotten_trees = getattr(self, "forgotten_trees", 0) + 1
+        return _answered(None)
+
 
 def _answered(value) -> Future:
     future: Future = Future()
