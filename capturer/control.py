@@ -1,5 +1,5 @@
 """What a running capture can be asked to do: report its status, pause,
-resume, and start or stop an explicit recording.
+resume, start or stop an explicit recording, and forget a stretch of time.
 
 The D-Bus service (and anything else that controls capture) depends on this
 protocol alone, never on the daemon: it is handed an object that follows
@@ -14,8 +14,9 @@ from typing import Protocol
 from core.errors import PhantomError
 
 class CaptureControlError(PhantomError):
-    """A control request (pause, record…) that cannot be honoured now; its
-    code says why (invalid_name, already_recording, paused, not_recording)."""
+    """A control request (pause, record, forget…) that cannot be honoured now;
+    its code says why (invalid_name, already_recording, paused, not_recording,
+    invalid_window)."""
 
 
 class CaptureControl(Protocol):
@@ -43,6 +44,11 @@ class CaptureControl(Protocol):
 
     async def stop_recording(self) -> tuple[int, str]:
         """End the recording in progress: (id, name). Raises CaptureControlError."""
+
+    async def forget(self, since_ms: int, until_ms: int) -> dict:
+        """Erase [since, until) from the store through the daemon's own
+        writer, so nothing it holds escapes; what went, as a dict. Raises
+        CaptureControlError (or the store's error)."""
 
 
 PausedListener = Callable[[bool], None]

@@ -1,16 +1,18 @@
 """The running session's controls, as `CaptureControl` promises them: status,
-pause and resume, and the explicit recordings — the only stretches in which
-typed text is kept (never a password field's)."""
+pause and resume, the explicit recordings — the only stretches in which
+typed text is kept (never a password field's) — and forgetting a stretch."""
 
 from __future__ import annotations
 
 import asyncio
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from core.caches import drop_caches
 from core.clock import now_ms
 from core.store import RecordingRow, SetEnd
+from core.store.forget import forget_window
 
 from .control import CaptureControlError, check_recording_name
 from .decide import Pause, Resume
@@ -104,6 +106,36 @@ class Controller:
         """Carry on a recording the run before this one handed over (it
         re-executed itself): typed text keeps being kept until it stops."""
         self.recording = recording
+    async def forget(self, since_ms: int, until_ms: int) -> dict:
+        """Erase [since, min(until, now)): open bursts are written first and the
+        accessibility worker drops its cached walks, then the writer — the
+        only one that writes — commits what it buffered and forgets, so
+        nothing captured in the window survives in the store or in memory.
+        What is captured after the call is kept."""
+        now = now_ms()
+        if since_ms >= min(until_ms, now):
+            raise CaptureControlError("nothing to forget: the window must start before it ends "
+                                      "and before now", code="invalid_window")
+        recording = self.recording
+        if recording is not None and recording.start_ms < until_ms:
+            raise CaptureControlError(
+                f"the demonstration {recording.name!r} being recorded overlaps that time; stop it "
+                "(`phantom record stop`) or discard it (`phantom record discard`) first",
+                code="already_recording")
+        session = self._session
+        loop = asyncio.get_running_loop()
+        await session.input.flush()
+        try:
+            await asyncio.wait_for(asyncio.wrap_future(session.a11y.forget_trees()), 5.0)
+        except asyncio.TimeoutError:
+            raise CaptureControlError("the accessibility worker did not answer; nothing was "
+                                      "forgotten — try again", code="unavailable") from None
+        writer = session.writer
+        report = await asyncio.wrap_future(writer.perform(
+            lambda connection: forget_window(connection, writer.path, since_ms, until_ms, now_ms=now,
+                                             next_blind_spot_id=lambda: writer.ids.next("blind_spots"))))
+        caches = await loop.run_in_executor(None, drop_caches)
+        return replace(report, caches=caches).as_dict()
 
     def end_recording(self, now: int) -> None:
         recording, self.recording = self.recording, None

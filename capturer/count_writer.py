@@ -3,7 +3,10 @@ while it grows (checkpoints under a stable row id, so a crash loses at most
 half a second) and finally when it closes. A text burst waits, briefly, for
 the answer to "which field did this go into?" before its final row; its
 text is kept only inside a recording and only for a known, non-password
-field. A closed row is committed within `INPUT_COMMIT_S`; one that waits
+field. A burst into a password field stores no count: its row says only
+that something was typed there (count 1, no duration), so neither the row
+nor a checkpoint written before the field was known shows a password's
+length. A closed row is committed within `INPUT_COMMIT_S`; one that waits
 for its field is first written without it (a crash must not lose it while
 the answer comes). Each call says where a count belongs (`Where`: its monitor and the
 snapshot of the window that received it): the caller knows which window the
@@ -57,12 +60,15 @@ class CountWriter:
             self.track(task)
 
     def checkpoint(self, growing: list[InputCount], recording_id: int | None, where: Where) -> None:
-        """Rows for bursts still growing, rewritten only when they changed."""
+        """Rows for bursts still growing, rewritten only when they changed. A
+        text burst waits for its field to be known: it may be a password's."""
         for count in growing:
-            if self._written.get(count.burst) == (count.count, count.end_ms):
+            answer = self._fields.get(count.burst) if count.kind == "text" else None
+            if answer is not None and not answer.done():
                 continue
-            answer = self._fields.get(count.burst)
-            field = answer.result() if answer is not None and answer.done() else None
+            field = answer.result() if answer is not None else None
+            if self._written.get(count.burst) == stored_shape(count, field):
+                continue
             self._store(count, field, recording_id, where(count), final=False)
 
     def track(self, task: asyncio.Task) -> None:
@@ -91,14 +97,15 @@ class CountWriter:
                place: tuple[int, int | None], *, final: bool) -> None:
         monitor, snapshot_id = place
         keep = recording_id is not None and field is not None and not field.secret
+        keys, end_ms = stored_shape(count, field)
         seq = count.burst
         row_id = self._rows.get(seq) if seq is not None else None
         rewrite = row_id is not None
         if row_id is None:
             row_id = self._writer.ids.next("input_events")
         row = InputEventRow(
-            id=row_id, ts_ms=count.start_ms, end_ms=count.end_ms, monitor=monitor,
-            kind=count.kind, count=count.count, key=count.key, x=count.x, y=count.y,
+            id=row_id, ts_ms=count.start_ms, end_ms=end_ms, monitor=monitor,
+            kind=count.kind, count=keys, key=count.key, x=count.x, y=count.y,
             element_id=field.element_id if field else None, recording_id=recording_id,
             text=count.text if keep else None, snapshot_id=snapshot_id,
             field_chars=field.chars if keep and count.kind == "text" else None)
@@ -112,7 +119,15 @@ class CountWriter:
             self._written.pop(seq, None)
             self.rows_written += 1
             if count.kind in ("key", "text", "copy"):
-                self.keys_written += count.count
+                self.keys_written += keys
         elif seq is not None:
             self._rows[seq] = row_id
-            self._written[seq] = (count.count, count.end_ms)
+            self._written[seq] = (keys, end_ms)
+
+
+def stored_shape(count: InputCount, field: FieldRef | None) -> tuple[int, int]:
+    """(count, end_ms) as stored: as counted, except for a burst into a
+    password field — one key at its start, whatever was typed."""
+    if count.kind == "text" and field is not None and field.secret:
+        return 1, count.start_ms
+    return count.count, count.end_ms

@@ -37,14 +37,14 @@ from core.store.connection import open_readonly
 from core.store.crash import (ALIVE_KEY, RESUME_BLIND_SPOTS_KEY, RESUME_RECORDING_KEY, STARTED_KEY, STOPPED_KEY,
                               LeftOpen, left_open)
 
+from .accessibility_keeper import AccessibilityKeeper
 from .blind_spots import BlindSpots
 from .config import Config
 from .control import PauseListeners
 from .controller import Controller, Recording
-from .decide import (AccessibilityAnswered, AccessibilityBus, CaptureState, CloseBlindSpot, CloseBursts,
-                     CountInput, DisplayBack, DisplayGone, Observation, OpenBlindSpot, Operation, PauseChanged,
-                     PointAccessibility, Rules, SourceFailed, Started, Tick, WatchHung, WatchTitle, WriteSnapshot,
-                     decide)
+from .decide import (CaptureState, CloseBlindSpot, CloseBursts, CountInput, DisplayBack, DisplayGone,
+                     Observation, OpenBlindSpot, Operation, PauseChanged, PointAccessibility, Rules, SourceFailed,
+                     Started, Tick, WatchHung, WatchTitle, WriteSnapshot, decide)
 from .focus_watch import FocusWatch
 from .input_path import InputPath
 from .notify import Notifier
@@ -60,12 +60,6 @@ log = logging.getLogger(__name__)
 EXIT_UNSAVED = 1   # the run ended with writes the store did not take
 # Blind spots a re-executing run hands over to the next (the pause goes on).
 CARRIED_KINDS = ("paused",)
-# While the accessibility bus is down, it is looked for this often.
-BUS_RETRY_S = 2.0
-# A hung application is asked whether it answers again with this timeout,
-# and again this long after each silence.
-HUNG_PROBE_S = 0.25
-HUNG_PROBE_PAUSE_S = 0.1
 # While the display is down, X is asked whether it answers this often.
 DISPLAY_PROBE_S = 0.25
 
@@ -170,9 +164,9 @@ class CaptureSession:
         self.writer = StoreWriter(daemon.db_path)
         self.blind = BlindSpots(self.writer)
         self.a11y = daemon.sources.accessibility(self.writer, config)
-        self.a11y_bus = daemon.sources.accessibility_bus(daemon.display, self._accessibility_lost)
-        self._bus_retry_at = 0.0
-        self._hung_watches: dict[int, asyncio.Task] = {}
+        self.accessibility = AccessibilityKeeper(
+            self.a11y, daemon.sources.accessibility_bus, daemon.display, config, loop,
+            observe=self.observe_now, state=lambda: self.state, reexec=daemon.request_reexec)
         self._loop = loop
         self.display = DisplaySupervisor(
             daemon.display, config, daemon.sources, deliver_input=self._deliver_input,
@@ -180,7 +174,8 @@ class CaptureSession:
             watch=lambda fd: loop.add_reader(fd, self.focus.readable), unwatch=loop.remove_reader,
             clock=loop.time)
         self.focus = FocusWatch(self.display, lambda: self.state, self.observe)
-        self.pictures = Pictures(self.writer, config, self.display, loop.time, self.source_error)
+        self.pictures = Pictures(self.writer, config, self.display, self.a11y,
+                                 lambda: self.control.recording_id is not None, self.source_error)
         self.snapshots = SnapshotWriter(self.writer, self.display, self.a11y, self.pictures,
                                         self.observe_now, loop)
         self.input = InputPath(loop, self.writer, self.a11y, self.pictures, self.snapshots,
@@ -199,7 +194,7 @@ class CaptureSession:
         for kind in adopted:   # handed over, but no longer true (the pause ended meanwhile)
             if self.state.blind_spot(kind) is None:
                 self.blind.close(kind, now)
-        await self._start_accessibility()
+        await self.accessibility.start()
         self.display.connect()
         if control_bus:
             await self._start_control_bus()
@@ -210,8 +205,7 @@ class CaptureSession:
     async def tick(self) -> None:
         now = now_ms()
         self.writer.submit(SetMeta(ALIVE_KEY, str(now)))   # what the next run reads after a crash
-        if not self.state.accessibility_up and self._loop.time() >= self._bus_retry_at:
-            await self._look_for_accessibility_bus()
+        await self.accessibility.tick()
         if not self.display.tick():
             return
         self.input.tick(now)
@@ -234,13 +228,10 @@ class CaptureSession:
         if carry_on:
             self.writer.submit(SetMeta(RESUME_BLIND_SPOTS_KEY, ",".join(map(str, kept))))
         self.writer.submit(SetMeta(STOPPED_KEY, str(now)))
-        for watch in list(self._hung_watches.values()):
-            watch.cancel()
         if self._bus is not None:
             await self._bus.stop()
         self.display.close()
-        self.a11y.stop()
-        await self.a11y_bus.close()
+        await self.accessibility.close()
         saved = self.writer.close()
         stats = self.writer.stats()
         if saved:
@@ -304,71 +295,12 @@ class CaptureSession:
                 if self.display.windows is not None:
                     self.display.windows.watch_title(window_id)
             case WatchHung(window):
-                if window.pid and window.pid not in self._hung_watches:
-                    self._hung_watches[window.pid] = asyncio.ensure_future(self._until_answered(window))
+                self.accessibility.watch_hung(window)
             case PauseChanged(paused):
                 self.writer.submit(SetMeta("paused", "1" if paused else "0"))
                 self.pause_listeners.notify(paused)
             case _:
                 raise TypeError(f"{op!r} cannot be performed here")
-
-    # -- the accessibility bus ----------------------------------------------------------
-    async def _start_accessibility(self) -> None:
-        """Check the bus before libatspi touches it (libatspi aborts the
-        process when it cannot reach its bus), then start the worker."""
-        status = "disabled"
-        if self.daemon.config.accessibility.enabled:
-            problem = await self.a11y_bus.connect()
-            if problem is None:
-                self.a11y.start()
-                status = self.a11y.status
-            else:
-                self.a11y.lose(problem)
-                status = "unavailable"
-            if status != "ok":
-                log.warning("accessibility unavailable: %s", self.a11y.last_error)
-        else:
-            self.a11y.start()
-        self.observe_now(AccessibilityBus(now_ms(), status))
-
-    def _accessibility_lost(self, reason: str) -> None:
-        """The daemon's own connection to the bus dropped: the bus is gone."""
-        log.warning("accessibility bus lost: %s", reason)
-        self.a11y.lose(reason)
-        self._bus_retry_at = self._loop.time() + BUS_RETRY_S / 2
-        self.observe_now(AccessibilityBus(now_ms(), "lost"))
-
-    async def _look_for_accessibility_bus(self) -> None:
-        """The bus is down: is it back? libatspi cannot join a new bus in a
-        process that already set it up, so then the daemon re-executes
-        itself; where it never was set up, the worker starts here."""
-        self._bus_retry_at = self._loop.time() + BUS_RETRY_S
-        if await self.a11y_bus.connect() is not None:
-            return
-        if self.a11y.initialised:
-            self.daemon.request_reexec("the accessibility bus is back")
-            return
-        await self._loop.run_in_executor(None, self.a11y.start)
-        log.info("accessibility bus reached: %s", self.a11y.status)
-        self.observe_now(AccessibilityBus(now_ms(), self.a11y.status))
-
-    async def _until_answered(self, window: WindowInfo) -> None:
-        """Ask a hung application, over and over, whether it answers; the
-        moment it does, its blind spot ends and the worker reads it again."""
-        try:
-            while self.state.accessibility_up:
-                name = self.a11y.hung_bus_name(window.pid)
-                if name is None:
-                    log.debug("hung pid %s: no bus name to ask it by", window.pid)
-                    return   # the worker asks it again after its back-off
-                if await self.a11y_bus.answers(name, HUNG_PROBE_S):
-                    log.debug("hung pid %s (%s) answers again", window.pid, name)
-                    self.a11y.answered(window.pid)
-                    self.observe_now(AccessibilityAnswered(now_ms(), window))
-                    return
-                await asyncio.sleep(HUNG_PROBE_PAUSE_S)
-        finally:
-            self._hung_watches.pop(window.pid, None)
 
     def _display_up(self, monitors: tuple[Monitor, ...]) -> None:
         self.observe_now(DisplayBack(now_ms(), monitors))

@@ -1,5 +1,6 @@
-"""`org.phantom.Capture1` on the session bus: status, pause/resume and the
-explicit recordings that are the only place typed text is kept.
+"""`org.phantom.Capture1` on the session bus: status, pause/resume, the
+explicit recordings that are the only place typed text is kept, and
+forgetting a stretch of time.
 
 Every method takes plain arguments so a desktop shortcut can bind it with
 `gdbus call`; refusals are named `org.phantom.Error.<Name>` errors.
@@ -13,7 +14,8 @@ from collections.abc import Callable
 from typing import Annotated
 
 from core.bus import CAPTURE
-from core.errors import one_line
+from core.clock import parse_instant_ms
+from core.errors import ERROR_KINDS, PhantomError, one_line, quoted
 from dbus_fast import BusType, DBusError, NameFlag, RequestNameReply
 from dbus_fast.aio import MessageBus
 from dbus_fast.annotations import DBusBool, DBusSignature, DBusStr, DBusUInt32
@@ -62,6 +64,21 @@ class CaptureInterface(ServiceInterface):
         try:
             return await self._control.stop_recording()
         except CaptureControlError as exc:
+            raise DBusError(exc.kind.dbus_error, one_line(str(exc), 500)) from None
+
+    @dbus_method()
+    async def Forget(self, since: DBusStr, until: DBusStr) -> DBusStr:
+        """Erase everything captured from `since` to `until` (ISO 8601; a time
+        without an offset is local), through the daemon's own writer; what
+        went, as JSON."""
+        try:
+            since_ms, until_ms = parse_instant_ms(since), parse_instant_ms(until)
+        except ValueError:
+            raise DBusError(ERROR_KINDS["invalid_window"].dbus_error,
+                            f"not ISO 8601 times: {quoted(since)}, {quoted(until)}") from None
+        try:
+            return json.dumps(await self._control.forget(since_ms, until_ms), sort_keys=True)
+        except PhantomError as exc:
             raise DBusError(exc.kind.dbus_error, one_line(str(exc), 500)) from None
 
     @dbus_property(access=PropertyAccess.READ)

@@ -231,7 +231,7 @@ class InputPath:
         """The click's row at once (unresolved: a crash must not lose the
         click while its hit test runs), then again with what it hit."""
         monitor = monitor_of(self._state().monitors, raw.x, raw.y)
-        crop = self._pictures.click_crop(raw.x, raw.y, monitor, raw.ts_ms)
+        crop = self._pictures.click_crop(raw.x, raw.y, monitor, raw.ts_ms, window)
         row = InputEventRow(
             id=self._writer.ids.next("input_events"), ts_ms=raw.ts_ms, end_ms=raw.ts_ms,
             monitor=monitor.index, kind="click", count=1, button=raw.button, x=raw.x, y=raw.y,

@@ -2,7 +2,9 @@
 window's accessibility context (tree, URL) if the worker answers within
 80 ms, a thumbnail when one is due, and the row. What the worker answered
 goes back to the rules (an unreadable window is a blind spot), and so does
-a window that has gone before its heartbeat.
+a window that has gone before its heartbeat. A URL is stored only as
+`sanitize_url` leaves it: no credentials, no parameter or fragment that no
+page parser reads.
 
 Every input row names the snapshot of the window that received it, so a
 snapshot's id is taken the moment the rules ask for it (`reserve`), before
@@ -19,6 +21,7 @@ from concurrent.futures import Future
 
 from core.clock import now_ms, zone_at
 from core.store import Replace, SnapshotRow, StoreWriter
+from core.urls import sanitize_url
 
 from .decide import AccessibilityAnswer, Observation, WindowGone, WriteSnapshot
 from .pictures import Pictures
@@ -95,12 +98,13 @@ class SnapshotWriter:
         now = now_ms()
         if op.focused:
             self._observe(AccessibilityAnswer(now, window, context.status, since_ms=context.since_ms))
-        screenshot = self._pictures.thumbnail(op.monitor, now)
+        screenshot = self._pictures.thumbnail(op.monitor, now, window if op.focused else None)
         offset, zone = zone_at(now)
         row = SnapshotRow(
             id=snapshot_id, ts_ms=now, utc_offset_min=offset, tz_name=zone,
             monitor=op.monitor.index, trigger=op.trigger, app=window.app, wm_class=window.wm_class,
-            pid=window.pid, executable=window.executable, title=window.title, url=context.url,
+            pid=window.pid, executable=window.executable, title=window.title,
+            url=sanitize_url(context.url),
             idle=int(op.idle), focused=int(op.focused), screenshot=screenshot, tree_id=context.tree_id,
             window_id=window.window_id)
         self._writer.submit(row, urgent=op.trigger in URGENT_TRIGGERS)
@@ -129,7 +133,7 @@ class SnapshotWriter:
                                               since_ms=result.since_ms))
             if result.status == "ok" and completion and (result.url or result.tree_id):
                 row = completion[0]
-                self._writer.submit(Replace(replace(row, url=result.url, tree_id=result.tree_id)),
+                self._writer.submit(Replace(replace(row, url=sanitize_url(result.url), tree_id=result.tree_id)),
                                     urgent=True)
 
         future.add_done_callback(lambda done: self._loop.call_soon_threadsafe(late, done))

@@ -6,8 +6,8 @@ runtime file in a private temporary directory (so the AT-SPI socket and dconf
 do not land in the real `~/.cache` or `~/.config`), records the PID of every
 process it starts, and on `stop()` ends exactly those — nothing else.
 
-Start order matters (see ENVIRONMENT.md): XDG dirs first, then Xvfb, then the
-session bus, then the AT-SPI bus launcher, then apps.
+Start order matters (docs/DESIGN.md, "The test desktop", says why): XDG dirs
+first, then Xvfb, then the session bus, then the AT-SPI bus launcher, then apps.
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .processes import DesktopError, StartedProcess, alive, descendants, read_line, terminate
 from .waiting import wait_until
 
-from core.errors import PhantomError
+__all__ = ["APPS_DIR", "App", "DesktopConfig", "DesktopError", "StartedProcess", "VirtualDesktop"]
 
 APPS_DIR = Path(__file__).resolve().parent / "apps"
 FIXTURE_APPS = {
@@ -35,12 +36,6 @@ AT_SPI_LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
 REQUIRED_TOOLS = ("Xvfb", "dbus-daemon", "gdbus", "xdpyinfo", "xdotool", "xrandr")
 
 
-class DesktopError(PhantomError):
-    """The virtual desktop could not be started."""
-
-    code = "unavailable"
-
-
 @dataclass(frozen=True, slots=True)
 class DesktopConfig:
     """How the virtual desktop looks: screen size, and whether to run a window
@@ -50,16 +45,6 @@ class DesktopConfig:
     height: int = 800
     window_manager: bool = False
     monitors: int = 1          # side by side, as RandR monitors
-
-
-@dataclass
-class StartedProcess:
-    """A process the harness started and must stop."""
-
-    name: str
-    pid: int
-    popen: subprocess.Popen | None = None
-    group: bool = False
 
 
 @dataclass
@@ -117,10 +102,10 @@ class VirtualDesktop:
         """Stop apps, then infrastructure in reverse start order; remove the
         private directory."""
         for app in reversed(self.apps):
-            _terminate(StartedProcess(app.name, app.pid, app.process, group=True))
+            terminate(StartedProcess(app.name, app.pid, app.process, group=True))
         self.apps.clear()
         for process in reversed(self._started):
-            _terminate(process)
+            terminate(process)
         self._started.clear()
         if self.root is not None and self._base_dir is None:
             shutil.rmtree(self.root, ignore_errors=True)
@@ -151,7 +136,7 @@ class VirtualDesktop:
         return app
 
     def close_app(self, app: App) -> None:
-        _terminate(StartedProcess(app.name, app.pid, app.process, group=True))
+        terminate(StartedProcess(app.name, app.pid, app.process, group=True))
         if app in self.apps:
             self.apps.remove(app)
 
@@ -175,7 +160,7 @@ class VirtualDesktop:
     def kill_display(self) -> None:
         """Kill the X server, as a crash or a logout would."""
         for process in [p for p in self._started if p.name == "Xvfb"]:
-            _terminate(process, grace=1.0)
+            terminate(process, grace=1.0)
             self._started.remove(process)
 
     def restart_display(self) -> None:
@@ -203,12 +188,12 @@ class VirtualDesktop:
             return
         # The launcher and the bus daemon it runs — not its process group: a
         # launcher D-Bus activated shares the session bus's.
-        for pid in ([owner, *_descendants(owner)] if sig == signal.SIGKILL else [owner]):
+        for pid in ([owner, *descendants(owner)] if sig == signal.SIGKILL else [owner]):
             try:
                 os.kill(pid, sig)
             except ProcessLookupError:
                 pass
-        wait_until(lambda: self.accessibility_bus_owner() is None and not _alive(owner), timeout=10.0,
+        wait_until(lambda: self.accessibility_bus_owner() is None and not alive(owner), timeout=10.0,
                    what="the AT-SPI bus launcher to go")
         self._started = [p for p in self._started if p.pid != owner]
 
@@ -261,7 +246,7 @@ class VirtualDesktop:
             self._started.append(StartedProcess("Xvfb", process.pid, process))
             os.close(write_fd)
             write_fd = -1
-            number = _read_line(read_fd, timeout=15.0, what="Xvfb to choose a display")
+            number = read_line(read_fd, timeout=15.0, what="Xvfb to choose a display")
         finally:
             os.close(read_fd)
             if write_fd >= 0:
@@ -298,8 +283,8 @@ class VirtualDesktop:
             addr_w = pid_w = -1
             if result.returncode != 0:
                 raise DesktopError(f"dbus-daemon failed: {result.stderr.strip()}")
-            address = _read_line(addr_r, timeout=10.0, what="the session bus address")
-            pid = int(_read_line(pid_r, timeout=10.0, what="the session bus pid"))
+            address = read_line(addr_r, timeout=10.0, what="the session bus address")
+            pid = int(read_line(pid_r, timeout=10.0, what="the session bus pid"))
         finally:
             for fd in (addr_r, pid_r, addr_w, pid_w):
                 if fd >= 0:
@@ -343,85 +328,8 @@ class VirtualDesktop:
         """Stop openbox and clear what it announced on the root window, so
         the desktop is again one without a window manager."""
         for process in [p for p in self._started if p.name == "openbox"]:
-            _terminate(process)
+            terminate(process)
             self._started.remove(process)
         for atom in ("_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW", "_NET_SUPPORTED",
                      "_NET_CLIENT_LIST", "_NET_CLIENT_LIST_STACKING"):
             self.run(["xprop", "-root", "-remove", atom], timeout=5)
-
-
-def _read_line(fd: int, *, timeout: float, what: str) -> str:
-    """Read one line a child writes to a pipe, with a deadline."""
-    import select
-
-    chunks = b""
-    deadline_left = timeout
-    while b"\n" not in chunks:
-        ready, _, _ = select.select([fd], [], [], deadline_left)
-        if not ready:
-            raise DesktopError(f"timed out waiting for {what}")
-        data = os.read(fd, 4096)
-        if not data:
-            break
-        chunks += data
-    line = chunks.decode().strip().splitlines()[0] if chunks.strip() else ""
-    if not line:
-        raise DesktopError(f"no answer while waiting for {what}")
-    return line
-
-
-def _terminate(process: StartedProcess, grace: float = 3.0) -> None:
-    """SIGTERM, wait, then SIGKILL — the process (or its group) and nothing else."""
-    def send(sig: int) -> None:
-        try:
-            if process.group:
-                os.killpg(process.pid, sig)
-            else:
-                os.kill(process.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-    send(signal.SIGTERM)
-    if process.popen is not None:
-        try:
-            process.popen.wait(grace)
-            if process.group:
-                send(signal.SIGKILL)  # stragglers left in the group
-            return
-        except subprocess.TimeoutExpired:
-            send(signal.SIGKILL)
-            process.popen.wait(grace)
-            return
-    try:
-        wait_until(lambda: not _alive(process.pid), timeout=grace, what=f"{process.name} to exit")
-    except TimeoutError:
-        send(signal.SIGKILL)
-
-
-def _descendants(pid: int) -> list[int]:
-    """Every process below `pid`, children first."""
-    found, queue = [], [pid]
-    while queue:
-        parent = queue.pop(0)
-        try:
-            children = [int(c) for c in Path(f"/proc/{parent}/task/{parent}/children").read_text().split()]
-        except OSError:
-            continue
-        found += children
-        queue += children
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    # A zombie still answers kill(0); treat it as gone.
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False

@@ -28,7 +28,6 @@ import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-
 from dataclasses import replace
 
 from core.a11y.tree import WalkLimits
@@ -37,13 +36,13 @@ from core.store import StoreWriter
 
 from ..config import AccessibilitySettings
 from .a11y_reads import TreeReads, is_timeout
-from .base import A11yContext, HitResult, WindowInfo
+from .base import A11yContext, FieldMask, HitResult, WindowInfo
 
 log = logging.getLogger(__name__)
 
 FIELD_QUERY_DELAY_MS = 60
 FIELD_QUERY_RETRIES = 3
-_EVENTS = ("object:children-changed", "window:activate")
+_EVENTS = ("object:children-changed", "window:activate", "object:state-changed:focused")
 
 
 class AccessibilityWorker:
@@ -66,6 +65,9 @@ class AccessibilityWorker:
         # Written by the daemon thread, read by the worker: plain attribute
         # assignment is atomic, so no lock is needed.
         self._target: WindowInfo | None = None
+        # Written by the worker, read by the daemon's pictures: replaced whole.
+        self._masks: tuple[FieldMask, ...] = ()
+        self._focused_mask: FieldMask | None = None
         # Worker-thread state.
         self._reads: TreeReads | None = None
         self._refresh_pending = False
@@ -115,6 +117,11 @@ class AccessibilityWorker:
         """The one window the worker may read; None while paused or excluded."""
         self._target = window
 
+    def field_masks(self) -> tuple[FieldMask, ...]:
+        """Editable fields to mask in pictures (any thread; see the protocol)."""
+        focused = self._focused_mask
+        return self._masks + ((focused,) if focused is not None else ())
+
     def focused_field(self, window: WindowInfo) -> Future:
         """The text field that has keyboard focus in this window (or None).
 
@@ -126,11 +133,34 @@ class AccessibilityWorker:
                             retries=FIELD_QUERY_RETRIES)
 
     def context(self, window: WindowInfo) -> Future:
-        return self._submit(lambda: self._reads.context(window, self._target), window, A11yContext)
+        def read() -> A11yContext:
+            context = self._reads.context(window, self._target)
+            self._masks = self._reads.field_masks()   # the walk may have read new fields
+            return context
+
+        return self._submit(read, window, A11yContext)
 
     def hit_test(self, window: WindowInfo, x: int, y: int) -> Future:
         return self._submit(lambda: self._reads.hit_test(window, x, y), window,
                             lambda status: HitResult(None, "none"), urgent=True)
+
+    def forget_trees(self) -> Future:
+        """Drop the cached walks (their rows are being forgotten); done when
+        the worker has."""
+        future: Future = Future()
+        thread, reads = self._thread, self._reads
+        if self._glib is None or reads is None or thread is None or not thread.is_alive():
+            future.set_result(None)  # no worker, no cached walks
+            return future
+
+        def run() -> bool:
+            reads.forget_trees()
+            if future.set_running_or_notify_cancel():
+                future.set_result(None)
+            return False
+
+        self._glib.idle_add(run)
+        return future
 
     def _submit(self, read: Callable[[], object], window: WindowInfo,
                 fallback: Callable[[str], object], *, delay_ms: int = 0, retries: int = 0,
@@ -226,6 +256,11 @@ class AccessibilityWorker:
                 return
             if source.get_process_id() != target.pid:
                 return
+            if event.type.startswith("object:state-changed:focused"):
+                if event.detail1:
+                    # Known from the event even when a walk stopped short of it.
+                    self._focused_mask = self._reads.focused_mask(source, target)
+                return
             self._reads.mark_stale(target.window_id)
             self._schedule_refresh()
         except Exception as exc:  # noqa: BLE001 - a dying app can fail any call
@@ -244,6 +279,7 @@ class AccessibilityWorker:
             asked = now_ms()
             try:
                 self._reads.tree_for(target)
+                self._masks = self._reads.field_masks()
             except Exception as exc:  # noqa: BLE001
                 self._note_failure(exc, target, asked)
         return False

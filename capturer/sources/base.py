@@ -97,6 +97,19 @@ class HitResult:
 Rect = tuple[int, int, int, int]
 
 
+@dataclass(frozen=True, slots=True)
+class FieldMask:
+    """Where a window shows text a person typed: an editable field's (or a
+    password field's) rectangle on the desktop as the accessibility tree
+    last read it, and the window's top-left corner then — a window that has
+    moved since moves its masks with it."""
+
+    window_id: int
+    origin: tuple[int, int]
+    rect: Rect
+    secret: bool
+
+
 class WindowSource(Protocol):
     """Windows, focus, titles and monitors of one X display (`X11Source`).
     Any call may raise DisplayLost."""
@@ -128,10 +141,13 @@ class ScreenGrabber(Protocol):
 
     def close(self) -> None: ...
 
-    def thumbnail(self, monitor: Monitor, redact: list[Rect] = ()) -> EncodedImage | None:
-        """None when the monitor shows what its previous thumbnail showed."""
+    def thumbnail(self, monitor: Monitor, redact: list[Rect] = (), masks: list[Rect] = ()) -> EncodedImage | None:
+        """None when the monitor shows what its previous thumbnail showed.
+        `redact` is painted black, `masks` grey (root coordinates)."""
 
-    def click_crop(self, x: int, y: int, bounds: Monitor, redact: list[Rect] = ()) -> EncodedImage: ...
+    def click_crop(self, x: int, y: int, bounds: Monitor, redact: list[Rect] = (),
+                   masks: list[Rect] = ()) -> EncodedImage:
+        """`redact` black and `masks` grey, both transparent in the crop."""
 
 
 class InputSource(Protocol):
@@ -178,6 +194,14 @@ class AccessibilitySource(Protocol):
     def focused_field(self, window: WindowInfo) -> Future: ...
 
     def hit_test(self, window: WindowInfo, x: int, y: int) -> Future: ...
+
+    def field_masks(self) -> tuple[FieldMask, ...]:
+        """Every editable field known now: of each window whose tree is
+        cached, and the field that last took keyboard focus (known from
+        focus events even when a walk stopped short of it)."""
+
+    def forget_trees(self) -> Future:
+        """Drop cached walks whose rows a forget removes; done when dropped."""
 
 
 class AccessibilityBusSource(Protocol):

@@ -28,6 +28,19 @@ _KEY_NAMES = {
     "print_screen": "Print", "scroll_lock": "Scroll_Lock", "pause": "Pause",
 }
 
+# X keysyms of keys that type nothing: TTY functions, motion, modifiers,
+# keypad functions and F-keys (0xff00-0xffff), vendor media keys (XF86).
+_FUNCTION_KEYSYMS = range(0xFF00, 0x10000)
+_VENDOR_KEYSYMS = range(0x1008FF00, 0x10090000)
+# Keysyms of characters that name their code point: Latin-1 directly,
+# Unicode as 0x1000000 + the code point.
+_LATIN1_KEYSYMS = range(0x20, 0x100)
+_UNICODE_KEYSYM_BASE = 0x1000000
+_UNICODE_KEYSYMS = range(0x1000100, 0x1110000)
+# A character was typed, but which one could not be read: it counts as
+# text, and a recording keeps this in its place.
+UNREADABLE_CHAR = "\ufffd"
+
 
 @dataclass(frozen=True, slots=True)
 class RawKey:
@@ -145,7 +158,14 @@ def _modifier_of(key) -> str | None:
 
 
 def _describe_key(key) -> tuple[str | None, str | None]:
-    """(name, printable char) of a pynput key; special keys have no char."""
+    """(name, printable char) of a pynput key; special keys have no char.
+
+    A key pynput cannot name is a character unless its keysym says it types
+    nothing: a non-ASCII letter arrives as keysym 0 when the keyboard map
+    changed under the listener (xdotool and input methods remap keys to type
+    it). As a character it stays inside its text burst, so a password or a
+    name typed with accents is one count, not a run of bursts split by
+    `keysym-0` rows that show where its non-ASCII letters are (issue 13)."""
     name = getattr(key, "name", None)
     if name is not None:  # a pynput.keyboard.Key member
         if name == "space":
@@ -157,7 +177,13 @@ def _describe_key(key) -> tuple[str | None, str | None]:
     if char is not None and len(char) == 1 and char.isprintable():
         return char, char
     vk = getattr(key, "vk", None)
-    return (f"keysym-{vk}" if vk is not None else None), None
+    vk = vk if isinstance(vk, int) else 0
+    if vk in _FUNCTION_KEYSYMS or vk in _VENDOR_KEYSYMS:
+        return f"keysym-{vk}", None
+    char = (chr(vk) if vk in _LATIN1_KEYSYMS else
+            chr(vk - _UNICODE_KEYSYM_BASE) if vk in _UNICODE_KEYSYMS else UNREADABLE_CHAR)
+    char = char if char.isprintable() else UNREADABLE_CHAR
+    return char, char
 
 
 def _button_number(button) -> int:

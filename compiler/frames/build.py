@@ -9,7 +9,7 @@ per-frame loop walks every key press."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, fields, replace
+from typing import NamedTuple
 from itertools import chain, repeat
 from operator import attrgetter
 
@@ -35,8 +35,7 @@ _RESOLUTION_CODES = {name: code for code, name in enumerate(_RESOLUTIONS)}
 _NONE = _RESOLUTION_CODES["none"]
 
 
-@dataclass(frozen=True, slots=True)
-class _Gathered:
+class _Gathered(NamedTuple):
     """One frame's rows: its snapshots in order, every snapshot id it
     covers (detours included) and its events in time order."""
 
@@ -49,7 +48,7 @@ def build_frames(folded: tuple[FoldedRun, ...], attribution: Attribution) -> tup
     """Frames in chronological order (ties: monitor), numbered f-0001…"""
     ordered = sorted(folded, key=lambda f: (f.first.start_ms, f.first.monitor,
                                             f.first.snapshots[0].id))
-    ordered = [replace(item, interruptions=_with_detour_input(item, attribution))
+    ordered = [item._replace(interruptions=_with_detour_input(item, attribution))
                if item.interruptions else item for item in ordered]
     gathered = [_gather(item, attribution) for item in ordered]
     window = _WindowEvents([g.events for g in gathered])
@@ -80,7 +79,7 @@ def _with_detour_input(item: FoldedRun, attribution: Attribution) -> tuple[Inter
                         key=CHRONOLOGICAL)
         if events:
             window = _WindowEvents([events])
-            interruption = replace(interruption, input=_volumes(window)[0],
+            interruption = interruption._replace(input=_volumes(window)[0],
                                    input_ids=tuple(map(ID, events)))
         result.append(interruption)
     return tuple(result)
@@ -104,7 +103,7 @@ def _frame(index: int, item: FoldedRun, rows: _Gathered, volume: InputVolume,
         idle_snapshots=sum(map(bool, map(IDLE, snapshots))))
 
 
-def _pages(snapshots) -> tuple[PageVisit, ...]:
+def _pages(snapshots: tuple[Snapshot, ...]) -> tuple[PageVisit, ...]:
     """Page kinds in order of first sight; each distinct URL is typed once."""
     by_url = Counter(filter(None, map(URL, snapshots)))
     counts: dict[tuple[str, str | None], int] = {}
@@ -153,8 +152,8 @@ def _volumes(window: _WindowEvents) -> list[InputVolume]:
         **{f"clicks_{name}": total(click & (window.resolution == code))
            for name, code in _RESOLUTION_CODES.items()},
     }
-    table = np.stack([columns[field.name] for field in fields(InputVolume)], axis=1)
-    busy = table.any(axis=1).tolist()
+    table = np.stack([columns[field] for field in InputVolume._fields], axis=1)
+    busy: list[bool] = np.any(table, axis=1).tolist()
     return [InputVolume(*row) if active else NO_INPUT for row, active in zip(table.tolist(), busy)]
 
 
@@ -174,6 +173,6 @@ def _targets(window: _WindowEvents) -> list[tuple[ClickTarget, ...]]:
             for tally in counts]
 
 
-def _most_clicked(item: tuple[tuple[str, str], int]) -> tuple:
+def _most_clicked(item: tuple[tuple[str, str], int]) -> tuple[int, tuple[str, str]]:
     """Ranking: most clicks first, then by (role, label)."""
     return -item[1], item[0]

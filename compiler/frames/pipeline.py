@@ -10,15 +10,14 @@ is deterministic.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from compiler.records import Capture, Document
 
 from . import attribute, blind, build, coverage, flicker, inferred, provenance, segment
 
 
-@dataclass(frozen=True, slots=True)
-class CompileOptions:
+class CompileOptions(NamedTuple):
     zone: str                 # the zone the window was cut in (rendering uses recorded offsets)
     inferred: bool = True
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Any
 
 import orjson
 
@@ -83,14 +84,14 @@ class ProgramStep:
     index: int
     action: str               # click | type | key | switch
     target: Target | None
-    text: str | None = None   # type: a literal, or "$P0" for a parameter
+    text: str | None = None   # type steps: a literal, or "$P0" for a parameter
     key: str | None = None    # key: the combination
     app: str = ""             # switch: the app to bring forward
     precondition: Condition = Condition("always_true")
     postcondition: Condition = Condition("none")
-    distance: float | None = None   # type: mean pairwise normalized Levenshtein of the values
-    samples: tuple[str, ...] = ()   # type: the values seen in the traces
-    entry: str | None = None        # type: insert (at the caret) | replace; None in format 1
+    distance: float | None = None   # type steps: mean pairwise normalized Levenshtein of the values
+    samples: tuple[str, ...] = ()   # type steps: the values seen in the traces
+    entry: str | None = None        # type steps: insert (at the caret) | replace; None in format 1
 
     @property
     def parameter(self) -> str | None:
@@ -204,7 +205,7 @@ def from_json(data: bytes | str, *, expected_id: str | None = None) -> Program:
     return program
 
 
-def _step(raw: dict) -> ProgramStep:
+def _step(raw: dict[str, Any]) -> ProgramStep:
     target = raw.get("target")
     return ProgramStep(
         index=raw["index"], action=raw["action"],
@@ -245,7 +246,7 @@ def _validate(program: Program) -> None:
         raise ProgramFormatError(f"parameters {sorted(declared)} do not match the steps' {sorted(names)}")
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """Frozen records to plain dicts/lists for JSON."""
     if hasattr(value, "__dataclass_fields__"):
         return {name: _plain(getattr(value, name)) for name in value.__dataclass_fields__}

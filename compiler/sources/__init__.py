@@ -5,7 +5,11 @@ the same records, so existing capture history compiles at once."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import NamedTuple, Protocol
+
+import apsw
 
 from core.store import StoreError, is_phantom_store, open_sqlite_readonly
 
@@ -21,7 +25,7 @@ class SourceError(PhantomError, ValueError):
     code = "store_unavailable"
 
 
-def detect(connection) -> str:
+def detect(connection: apsw.Connection) -> str:
     """'phantom' or 'nocta', from what the database contains."""
     if is_phantom_store(connection):
         return "phantom"
@@ -32,10 +36,36 @@ def detect(connection) -> str:
     return "unknown"
 
 
+class Fetched(NamedTuple):
+    """A window's rows as read, before they become records: `digest` is a
+    sha256 of exactly these rows (and, for a foreign layout, the queries that
+    read them), which is what the compiled-document cache checks."""
+
+    kind: str
+    rows: phantom_store.Rows | nocta.Rows
+    digest: str
+
+    def capture(self) -> Capture:
+        if isinstance(self.rows, phantom_store.Rows):   # kind == "phantom"
+            return phantom_store.capture(self.rows)
+        return nocta.capture(self.rows)
+
+
+class _Reader(Protocol):
+    """What `phantom_store` and `nocta` each provide (the module is the reader)."""
+
+    def zone_near(self, connection: apsw.Connection, ts_ms: int) -> str | None: ...
+
+    def span(self, connection: apsw.Connection) -> tuple[int | None, int | None]: ...
+
+    def fetch(self, connection: apsw.Connection, since_ms: int,
+              until_ms: int) -> phantom_store.Rows | nocta.Rows: ...
+
+
 class CaptureSource:
     """An open, read-only capture database of either layout."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         try:
             self.connection = open_sqlite_readonly(self.path)
@@ -46,7 +76,7 @@ class CaptureSource:
             self.connection.close()
             raise SourceError(f"{self.path} is a SQLite database but neither a Phantom store nor "
                               "a nocta/screenpipe capture database")
-        self._reader = phantom_store if self.kind == "phantom" else nocta
+        self._reader: _Reader = phantom_store if self.kind == "phantom" else nocta
 
     def zone_near(self, ts_ms: int) -> str | None:
         """The capture zone recorded nearest this instant (None when empty)."""
@@ -57,7 +87,12 @@ class CaptureSource:
         return self._reader.span(self.connection)
 
     def read(self, since_ms: int, until_ms: int) -> Capture:
-        return self._reader.read(self.connection, since_ms, until_ms)
+        return self.fetch(since_ms, until_ms).capture()
+
+    def fetch(self, since_ms: int, until_ms: int) -> Fetched:
+        """The window's rows, in one read transaction."""
+        rows = self._reader.fetch(self.connection, since_ms, until_ms)
+        return Fetched(self.kind, rows, rows.digest)
 
     def close(self) -> None:
         self.connection.close()
@@ -65,5 +100,5 @@ class CaptureSource:
     def __enter__(self) -> "CaptureSource":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

@@ -27,14 +27,23 @@ Which window received an event (the "link"), in this order:
    rule, which puts input typed just before a switch on the next app's
    screen. Such events carry no `snapshot_id`, and the document's blind
    spots count them.
+
+URLs keep only what Phantom's own capture keeps (`core.urls.sanitize_url`):
+credentials, tokens and fragments nothing reads never leave this module, so
+`phantom import` never copies them either.
 """
 
 from __future__ import annotations
 
+import hashlib
 from bisect import bisect_left
 from datetime import datetime, timedelta, timezone
+from typing import Any, NamedTuple
 
 import apsw
+import orjson
+
+from core.urls import sanitize_url
 
 from ..records import CHRONOLOGICAL, Capture, Element, InputEvent, Snapshot
 
@@ -85,16 +94,37 @@ def zone_near(connection: apsw.Connection, ts_ms: int) -> str | None:
 
 def span(connection: apsw.Connection) -> tuple[int | None, int | None]:
     """First and last instant of any frame or input event."""
-    first, last = connection.execute("SELECT min(timestamp), max(timestamp) FROM frames").fetchone()
-    instants = [_ms(t) for t in (first, last) if t]
+    bounds = list(_one_row(connection, "SELECT min(timestamp), max(timestamp) FROM frames"))
     if _has_table(connection, "ui_events"):
-        first, last = connection.execute("SELECT min(timestamp), max(timestamp) FROM ui_events").fetchone()
-        instants += [_ms(t) for t in (first, last) if t]
-    instants = [t for t in instants if t is not None]
+        bounds += _one_row(connection, "SELECT min(timestamp), max(timestamp) FROM ui_events")
+    parsed = [_ms(t) for t in bounds if t]
+    instants = [t for t in parsed if t is not None]
     return (min(instants), max(instants)) if instants else (None, None)
 
 
+def _one_row(connection: apsw.Connection, sql: str) -> tuple[Any, ...]:
+    """The row of an aggregate query (which always returns exactly one)."""
+    row = connection.execute(sql).fetchone()
+    assert row is not None
+    return tuple(row)
+
+
+class Rows(NamedTuple):
+    """A window's rows as SQLite returned them (with the queries that read
+    them), and a sha256 of both: what the compiled-document cache checks."""
+
+    since_ms: int
+    until_ms: int
+    frames: list[tuple[Any, ...]]
+    events: list[tuple[Any, ...]]
+    digest: str
+
+
 def read(connection: apsw.Connection, since_ms: int, until_ms: int) -> Capture:
+    return capture(fetch(connection, since_ms, until_ms))
+
+
+def fetch(connection: apsw.Connection, since_ms: int, until_ms: int) -> Rows:
     frame_columns = _columns(connection, "frames")
     missing = REQUIRED_FRAME_COLUMNS - frame_columns
     if missing:
@@ -102,27 +132,44 @@ def read(connection: apsw.Connection, since_ms: int, until_ms: int) -> Capture:
     device = "device_name" if "device_name" in frame_columns else "''"
     focused = "focused" if "focused" in frame_columns else "1"
     trigger = "capture_trigger" if "capture_trigger" in frame_columns else "'capture'"
+    frames_sql = (f"SELECT id, timestamp, {device}, {trigger}, app_name, window_name, browser_url, "
+                  f"{focused} FROM frames WHERE timestamp >= ? AND timestamp < ? ORDER BY timestamp, id")
+    events_sql = _events_sql(connection) if _has_table(connection, "ui_events") else ""
     bounds = _text_bounds(since_ms, until_ms)
     connection.execute("BEGIN")
     try:
-        rows = list(connection.execute(
-            f"SELECT id, timestamp, {device}, {trigger}, app_name, window_name, browser_url, {focused} "
-            "FROM frames WHERE timestamp >= ? AND timestamp < ? ORDER BY timestamp, id", bounds))
-        devices = sorted({r[2] or "" for r in rows})
-        monitor_of = {name: index for index, name in enumerate(devices)}
-        snapshots = []
-        for r in rows:
-            ts = _ms(r[1])
-            app = (r[4] or "").strip()
-            if ts is None or not since_ms <= ts < until_ms or not app:
-                continue
-            snapshots.append(Snapshot(r[0], ts, 0, "UTC", monitor_of[r[2] or ""], r[3] or "capture",
-                                      app, r[5] or "", r[6] or None, False, bool(r[7])))
-        raw = _inputs(connection, bounds, since_ms, until_ms) if _has_table(connection, "ui_events") else ()
+        frames = connection.execute(frames_sql, bounds).fetchall()
+        events = connection.execute(events_sql, bounds).fetchall() if events_sql else []
     finally:
         connection.execute("COMMIT")
+    digest = hashlib.sha256()
+    for sql, rows in ((frames_sql, frames), (events_sql, events)):
+        digest.update(sql.encode())
+        digest.update(orjson.dumps(rows, default=_opaque))
+    return Rows(since_ms, until_ms, frames, events, digest.hexdigest())
+
+
+def capture(rows: Rows) -> Capture:
+    """The compiler's records made from fetched rows."""
+    since_ms, until_ms = rows.since_ms, rows.until_ms
+    devices = sorted({r[2] or "" for r in rows.frames})
+    monitor_of = {name: index for index, name in enumerate(devices)}
+    snapshots = []
+    for r in rows.frames:
+        ts = _ms(r[1])
+        app = (r[4] or "").strip()
+        if ts is None or not since_ms <= ts < until_ms or not app:
+            continue
+        snapshots.append(Snapshot(r[0], ts, 0, "UTC", monitor_of[r[2] or ""], r[3] or "capture",
+                                  app, r[5] or "", sanitize_url(r[6]), False, bool(r[7])))
     snapshots.sort(key=CHRONOLOGICAL)   # timestamps as text may not sort as instants do
+    raw = _inputs(rows.events, since_ms, until_ms)
     return Capture("nocta", 0, since_ms, until_ms, tuple(snapshots), _placed(raw, snapshots), ())
+
+
+def _opaque(value: Any) -> str:
+    """A value orjson has no form for (a blob in a foreign table), as text."""
+    return bytes(value).hex() if isinstance(value, (bytes, memoryview)) else repr(value)
 
 
 # A frame further away in time than the compiler's session gap is not the
@@ -174,16 +221,23 @@ def _placed(raw: tuple[tuple[InputEvent, int | None, str], ...],
     return tuple(placed)
 
 
-def _inputs(connection: apsw.Connection, bounds: tuple[str, str], since_ms: int,
+def _events_sql(connection: apsw.Connection) -> str:
+    """The `ui_events` query for the columns this database has."""
+    columns = _columns(connection, "ui_events")
+
+    def pick(name: str) -> str:
+        return name if name in columns else "NULL"
+
+    return (f"SELECT id, timestamp, event_type, {pick('x')}, {pick('y')}, {pick('text_content')}, "
+            f"{pick('app_name')}, {pick('element_name')}, {pick('element_role')}, {pick('frame_id')} "
+            "FROM ui_events WHERE timestamp >= ? AND timestamp < ? ORDER BY timestamp, id")
+
+
+def _inputs(rows: list[tuple[Any, ...]], since_ms: int,
             until_ms: int) -> tuple[tuple[InputEvent, int | None, str], ...]:
     """(event, frame_id, app_name) per usable `ui_events` row, in time order."""
-    columns = _columns(connection, "ui_events")
-    pick = lambda name: name if name in columns else "NULL"  # noqa: E731
-    events = []
-    for r in connection.execute(
-            f"SELECT id, timestamp, event_type, {pick('x')}, {pick('y')}, {pick('text_content')}, "
-            f"{pick('app_name')}, {pick('element_name')}, {pick('element_role')}, {pick('frame_id')} "
-            "FROM ui_events WHERE timestamp >= ? AND timestamp < ? ORDER BY timestamp, id", bounds):
+    events: list[tuple[InputEvent, int | None, str]] = []
+    for r in rows:
         kind = _KINDS.get(r[2] or "")
         ts = _ms(r[1])
         if kind is None or ts is None or not since_ms <= ts < until_ms:

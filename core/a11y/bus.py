@@ -133,7 +133,8 @@ def root_window_address(display: str | None = None) -> str | None:
     if not name:
         return None
     try:
-        from Xlib import X, display as xdisplay
+        from Xlib import X
+        from Xlib import display as xdisplay
 
         connection = xdisplay.Display(name)
     except Exception:  # noqa: BLE001 - no X: libatspi skips this step too

@@ -5,13 +5,12 @@ time, and the two ways in — read-write (creates and migrates) and read-only
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 import apsw
 
 from .errors import StoreError, damaged, from_sqlite
-from .paths import FILE_MODE, SIDECAR_SUFFIXES, prepare_private_dir, tighten_file_modes
+from .paths import FILE_MODE, SIDECAR_SUFFIXES, prepare_private_dir, read_only_reason, tighten_file_modes
 from .schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
 BUSY_TIMEOUT_MS = 5000
@@ -33,12 +32,19 @@ def _foreign_keys(connection: apsw.Connection) -> None:
     connection.pragma("foreign_keys", 1)
 
 
+def _secure_delete(connection: apsw.Connection) -> None:
+    """Deleted and replaced rows are overwritten with zeros, not left in free
+    space: a burst rewritten as it grew, or a forgotten stretch, leaves no
+    older copy behind in the file (see forget.py)."""
+    connection.pragma("secure_delete", 1)
+
+
 def _busy_timeout(connection: apsw.Connection) -> None:
     """Wait for another writer (the CLI recording a program) instead of failing."""
     connection.set_busy_timeout(BUSY_TIMEOUT_MS)
 
 
-WRITE_SETTINGS = (_busy_timeout, _wal, _synchronous_normal, _foreign_keys)
+WRITE_SETTINGS = (_busy_timeout, _wal, _synchronous_normal, _foreign_keys, _secure_delete)
 READ_SETTINGS = (_busy_timeout,)
 
 
@@ -87,21 +93,34 @@ def migrate(connection: apsw.Connection, path: Path) -> int:
     return version
 
 
-def open_store(path: str | os.PathLike[str]) -> apsw.Connection:
-    """Open (creating if needed) the store for writing, migrated to the current
-    schema. Only the capture daemon's writer thread and short CLI writes use this.
-
-    A new store appears whole or not at all (`_create_store`); an existing
-    file must be a non-empty Phantom store the user lets us write to (a file
-    whose owner-write bit is off was made read-only on purpose and is not
-    made writable again, even for root)."""
+def prepare_for_writing(path: str | os.PathLike[str]) -> Path:
+    """Check that a store can be written, before anything opens it: group and
+    other bits come off its files and Phantom's own directory; a store (or
+    directory) the person made read-only is refused with the reason — it is
+    never made writable again, and readers keep working on it."""
     db_path = Path(path)
     if db_path.is_dir():
         raise StoreError(f"{db_path} is a directory, not a database file", path=str(db_path))
+    if db_path.parent.is_dir():
+        prepare_private_dir(db_path.parent)
+        tighten_file_modes(db_path)
+    reason = read_only_reason(db_path)
+    if reason is not None:
+        raise StoreError(f"cannot write to {db_path}: {reason}; Phantom never makes a store "
+                         "writable again (`chmod u+w` it to write to it; reading it works as it is)",
+                         path=str(db_path))
+    return db_path
+
+
+def open_store(path: str | os.PathLike[str]) -> apsw.Connection:
+    """Open (creating if needed) the store for writing, migrated to the current
+    schema. Only the capture daemon's writer thread and short CLI writes use this.
+    A new store appears whole or not at all (`_create_store`); an existing
+    file must be a non-empty store this user may write."""
+    db_path = prepare_for_writing(path)
     if not os.path.lexists(db_path):
         _create_store(db_path)
     _check_file(db_path)
-    _check_writable(db_path)
     try:
         connection = apsw.Connection(str(db_path))
     except apsw.Error as exc:
@@ -109,9 +128,8 @@ def open_store(path: str | os.PathLike[str]) -> apsw.Connection:
                                                          path=str(db_path))) from None
     try:
         if connection.readonly("main"):
-            raise StoreError(f"{db_path} is read-only (SQLite could not open it for writing); capture "
-                             "and other writes need a writable store — reading commands still work",
-                             path=str(db_path))
+            raise StoreError(f"cannot write to {db_path}: SQLite could open it only for reading (its file "
+                             "system is read-only?); reading it works as it is", path=str(db_path))
         for setting in WRITE_SETTINGS:
             setting(connection)
         migrate(connection, db_path)
@@ -186,68 +204,42 @@ def _check_file(db_path: Path) -> None:
                          "(a new store is created where none exists) or pass --db", path=str(db_path))
 
 
-def _check_writable(db_path: Path) -> None:
-    mode = db_path.stat().st_mode
-    if not mode & stat.S_IWUSR:
-        why = f"mode {stat.S_IMODE(mode):04o}"
-    elif not os.access(db_path, os.W_OK):
-        why = "its file system or permissions do not allow writing"
-    else:
-        return
-    raise StoreError(f"{db_path} is read-only ({why}); capture and other writes need a writable "
-                     "store — reading commands still work", path=str(db_path))
-
-
 def open_sqlite_readonly(path: str | os.PathLike[str]) -> apsw.Connection:
     """Open any existing SQLite file read-only (SQLite `mode=ro`), without
-    judging its layout: source detection in the compiler starts here.
-
-    A WAL store on a read-only file system (or in a directory this user may
-    not write) cannot get the shared-memory file `mode=ro` needs; it is
-    opened as `immutable=1` then — nothing can change it under the reader."""
+    judging its layout: source detection in the compiler starts here."""
     db_path = Path(path)
     if not db_path.exists():
         raise StoreError(f"no database at {db_path}", path=str(db_path))
     if db_path.is_dir():
         raise StoreError(f"{db_path} is a directory, not a database file", path=str(db_path))
     _check_file(db_path)
-    uri = db_path.resolve().as_uri()
-    try:
-        return _probed(_open_uri(uri + "?mode=ro"), db_path)
-    except (apsw.CantOpenError, apsw.ReadOnlyError):
-        if _writable_place(db_path):
-            raise StoreError(f"cannot open {db_path} for reading", path=str(db_path)) from None
-    return _probed(_open_uri(uri + "?mode=ro&immutable=1", db_path), db_path)
-
-
-def _probed(connection: apsw.Connection, db_path: Path) -> apsw.Connection:
-    """The connection, once its header could be read (closed if not)."""
+    uri = db_path.resolve().as_uri() + "?mode=ro"
+    connection = _connect_readonly(uri, db_path)
     try:
         _probe(connection, db_path)
-    except BaseException:
+    except (apsw.ReadOnlyError, apsw.CantOpenError):
+        # A WAL store in a directory the person made read-only (or on a
+        # read-only mount): a reader needs the shared-memory index beside the
+        # file and cannot create it. With no WAL there either, nothing can
+        # write to the file, so reading it as immutable is exact.
         connection.close()
-        raise
+        wal = Path(f"{db_path}-wal")
+        if os.access(db_path.parent, os.W_OK) or (wal.exists() and wal.stat().st_size):
+            raise StoreError(f"cannot read {db_path}: its shared-memory index is not writable",
+                             path=str(db_path)) from None
+        connection = _connect_readonly(uri + "&immutable=1", db_path)
+        _probe(connection, db_path)
     return connection
 
 
-def _open_uri(uri: str, db_path: Path | None = None) -> apsw.Connection:
+def _connect_readonly(uri: str, db_path: Path) -> apsw.Connection:
     try:
         connection = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
     except apsw.CantOpenError:
-        if db_path is None:
-            raise
         raise StoreError(f"cannot open {db_path} for reading", path=str(db_path)) from None
     for setting in READ_SETTINGS:
         setting(connection)
     return connection
-
-
-def _writable_place(db_path: Path) -> bool:
-    """Whether SQLite could have made the WAL index beside the file."""
-    shm = Path(f"{db_path}-shm")
-    if shm.exists():
-        return os.access(shm, os.R_OK | os.W_OK)
-    return os.access(db_path.parent, os.W_OK)
 
 
 def open_readonly(path: str | os.PathLike[str]) -> apsw.Connection:

@@ -85,8 +85,8 @@ def left_open(connection: apsw.Connection) -> LeftOpen:
                     frozenset(s.id for s in spots if s.id in spot_ids))
 
 
-def _int(value) -> int:
+def _int(value: object) -> int:
     try:
-        return int(value) if value is not None else 0
+        return int(value) if isinstance(value, (int, str)) else 0
     except (TypeError, ValueError):
         return 0

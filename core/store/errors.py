@@ -45,12 +45,14 @@ def from_sqlite(exc: BaseException, path: str | os.PathLike[str] | None) -> Stor
     a transaction back by itself on a full disk, and a `with connection:`
     block then fails its own ROLLBACK: the error that caused it is looked
     for along the exception's context."""
-    seen = 0
-    while exc is not None and seen < 5:
-        found = _from_one(exc, path)
+    current: BaseException | None = exc
+    for _ in range(5):
+        if current is None:
+            break
+        found = _from_one(current, path)
         if found is not None:
             return found
-        exc, seen = exc.__context__, seen + 1
+        current = current.__context__
     return None
 
 

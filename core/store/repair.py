@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import apsw
 
@@ -31,6 +33,9 @@ from .errors import StoreError
 from .paths import SIDECAR_SUFFIXES
 
 BATCH = 500
+Rows = list[tuple[Any, ...]]
+Reader = Callable[[int], "Rows | None"]
+DAMAGE = (apsw.CorruptError, apsw.IOError, apsw.NotADBError)
 # The largest rowid the copy will jump to looking past damage.
 MAX_ROWID = 1 << 62
 
@@ -98,7 +103,7 @@ def _open_source(store: Path) -> apsw.Connection:
     uri = store.resolve().as_uri() + "?mode=ro"
     try:
         connection = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
-        connection.execute("SELECT count(*) FROM sqlite_master").get
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchall()
     except apsw.Error as exc:
         raise StoreError(f"{store} cannot be repaired: SQLite cannot read even its table list "
                          f"({exc.__class__.__name__}); restore it from a backup", path=str(store)) from None
@@ -141,36 +146,34 @@ def _copy_table(source: apsw.Connection, target: apsw.Connection, table: str) ->
     return TableCopy(table, copied, damaged[0])
 
 
-def _read_by_rowid(source: apsw.Connection, table: str, columns: list[str]):
+def _read_by_rowid(source: apsw.Connection, table: str, columns: list[str]) -> tuple[Iterator[Rows], list[bool]]:
     """Batches of rows in rowid order, skipping what cannot be read."""
     select = (f"SELECT rowid, {', '.join(map(_quote, columns))} FROM {_quote(table)} NOT INDEXED "
               f"WHERE rowid >= ? ORDER BY rowid LIMIT {BATCH}")
     damaged = [False]
 
-    def read(start: int) -> list | None:
+    def read(start: int) -> Rows | None:
         try:
             return list(source.execute(select, (start,)))
-        except (apsw.CorruptError, apsw.IOError, apsw.NotADBError):
+        except DAMAGE:
             damaged[0] = True
             return None
 
-    def batches():
-        start = -MAX_ROWID
-        while start <= MAX_ROWID:
+    def batches() -> Iterator[Rows]:
+        start: int | None = -MAX_ROWID
+        while start is not None and start <= MAX_ROWID:
             rows = read(start)
             if rows is None:
                 start = _first_readable(read, start)
-                if start is None:
-                    return
                 continue
             if not rows:
                 return
             yield [row[1:] for row in rows]
-            start = rows[-1][0] + 1
+            start = int(rows[-1][0]) + 1
     return batches(), damaged
 
 
-def _first_readable(read, failed: int) -> int | None:
+def _first_readable(read: Reader, failed: int) -> int | None:
     """The smallest start after `failed` from which a read succeeds: jump
     ahead doubling the distance, then narrow down between the last failure
     and the first success."""
@@ -192,16 +195,17 @@ def _first_readable(read, failed: int) -> int | None:
     return good
 
 
-def _read_by_key(source: apsw.Connection, table: str, columns: list[str], key: list[str]):
+def _read_by_key(source: apsw.Connection, table: str, columns: list[str],
+                 key: list[str]) -> tuple[Iterator[Rows], list[bool]]:
     """A table without rowids: forward up to any damage, then backward from
     the end down to the last key read forward."""
     names = ", ".join(map(_quote, columns))
     order = ", ".join(map(_quote, key))
     damaged = [False]
 
-    def batches():
-        seen: set = set()
-        forward: list = []
+    def batches() -> Iterator[Rows]:
+        seen: set[tuple[Any, ...]] = set()
+        forward: Rows = []
         try:
             for row in source.execute(f"SELECT {names} FROM {_quote(table)} ORDER BY {order}"):
                 forward.append(row)
@@ -209,28 +213,28 @@ def _read_by_key(source: apsw.Connection, table: str, columns: list[str], key: l
                     seen.update(_keys(forward, columns, key))
                     yield forward
                     forward = []
-        except (apsw.CorruptError, apsw.IOError, apsw.NotADBError):
+        except DAMAGE:
             damaged[0] = True
         seen.update(_keys(forward, columns, key))
         if forward:
             yield forward
         if not damaged[0]:
             return
-        backward: list = []
+        backward: Rows = []
         descending = ", ".join(f"{_quote(name)} DESC" for name in key)
         try:
             for row in source.execute(f"SELECT {names} FROM {_quote(table)} ORDER BY {descending}"):
                 if _keys([row], columns, key)[0] in seen:
                     break
                 backward.append(row)
-        except (apsw.CorruptError, apsw.IOError, apsw.NotADBError):
+        except DAMAGE:
             pass
         if backward:
             yield backward
     return batches(), damaged
 
 
-def _keys(rows: list, columns: list[str], key: list[str]) -> list[tuple]:
+def _keys(rows: Rows, columns: list[str], key: list[str]) -> list[tuple[Any, ...]]:
     positions = [columns.index(name) for name in key]
     return [tuple(row[i] for i in positions) for row in rows]
 

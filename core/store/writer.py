@@ -28,13 +28,15 @@ import logging
 import queue
 import threading
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 import apsw
 
 from .connection import open_store
+from .errors import StoreError
 from .records import ID_TABLES, WRITE_OPS, Replace, Row, RowBatch, SetEnd, SetMeta, insert_sql
 
 log = logging.getLogger(__name__)
@@ -80,6 +82,14 @@ class _Within:
         self.seconds = seconds
 
 
+class _Perform:
+    __slots__ = ("work", "future")
+
+    def __init__(self, work: Callable[[apsw.Connection], object]) -> None:
+        self.work = work
+        self.future: Future[object] = Future()
+
+
 _STOP = object()
 _COMMIT_NOW = object()
 
@@ -111,8 +121,8 @@ class StoreWriter:
         self.ids = IdAllocator(self._connection)
         self._interval = commit_interval
         self._clock = clock
-        self._queue: queue.SimpleQueue = queue.SimpleQueue()
-        self._buffer: list = []
+        self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._buffer: list[object] = []
         self._deadline: float | None = None
         self._committed = 0
         self._dropped = 0
@@ -141,7 +151,7 @@ class StoreWriter:
         elif within is not None:
             self._queue.put(_Within(within))
 
-    def submit_many(self, ops) -> None:
+    def submit_many(self, ops: Iterable[object]) -> None:
         for op in ops:
             self.submit(op)
 
@@ -151,6 +161,16 @@ class StoreWriter:
         marker = _Flush()
         self._queue.put(marker)
         return marker.done.wait(timeout) and marker.saved
+
+    def perform(self, work: Callable[[apsw.Connection], object]) -> Future[object]:
+        """Commit everything submitted so far, then run `work(connection)` on
+        the writer's thread — the one that writes — before anything
+        submitted later. A forget runs so: it sees, and removes, whatever was
+        buffered. The future holds the result or the exception; if the
+        buffered rows cannot be committed, `work` does not run."""
+        request = _Perform(work)
+        self._queue.put(request)
+        return request.future
 
     def close(self, timeout: float = 10.0) -> bool:
         """Commit what is left, stop the thread and close the connection;
@@ -177,6 +197,9 @@ class StoreWriter:
                     item.saved = self._commit()
                     item.done.set()
                     continue
+                if isinstance(item, _Perform):
+                    self._perform(item)
+                    continue
                 if item is _COMMIT_NOW:
                     self._commit()
                     continue
@@ -194,7 +217,20 @@ class StoreWriter:
         finally:
             self._connection.close()
 
-    def _next_item(self):
+    def _perform(self, request: _Perform) -> None:
+        self._commit()
+        if not request.future.set_running_or_notify_cancel():
+            return
+        if self._buffer:
+            request.future.set_exception(StoreError(
+                f"the store is busy or full ({self._last_error}); nothing was done", path=str(self.path)))
+            return
+        try:
+            request.future.set_result(request.work(self._connection))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            request.future.set_exception(exc)
+
+    def _next_item(self) -> object:
         if self._deadline is None:
             return self._queue.get()
         try:
@@ -257,7 +293,7 @@ class StoreWriter:
         self._buffer.clear()
         self._deadline = None
 
-    def _transaction(self, ops) -> None:
+    def _transaction(self, ops: Iterable[object]) -> None:
         """Apply `ops` in one transaction. Not `with connection:` — SQLite
         rolls a transaction back by itself on some errors (a full disk among
         them), and the context manager's own ROLLBACK would then fail and
@@ -275,11 +311,12 @@ class StoreWriter:
 
     def _apply(self, op: object) -> None:
         if isinstance(op, Row):
-            self._connection.execute(insert_sql(type(op)), op.values())
+            # mypy takes a row class for unhashable (python/mypy#11470): the three ignores.
+            self._connection.execute(insert_sql(type(op)), op.values())  # type: ignore[arg-type]
         elif isinstance(op, Replace):
-            self._connection.execute(insert_sql(type(op.row), True), op.row.values())
+            self._connection.execute(insert_sql(type(op.row), True), op.row.values())  # type: ignore[arg-type]
         elif isinstance(op, RowBatch):
-            self._connection.executemany(insert_sql(op.row_type), op.padded_rows())
+            self._connection.executemany(insert_sql(op.row_type), op.padded_rows())  # type: ignore[arg-type]
         elif isinstance(op, SetEnd):
             self._connection.execute(f"UPDATE {op.table} SET end_ms = ? WHERE id = ?",
                                      (op.end_ms, op.id))

@@ -15,20 +15,14 @@ name is pointed at it and nothing else changes.
 
 from __future__ import annotations
 
-import re
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from core.urls import sanitize_url as core_sanitize_url
+
 
 from capturer.privacy import ExclusionRule, WindowIdentity, first_matching_rule
 
 # A browser's own word that a window is private: ActivityWatch's web watcher
 # reports it as `incognito`. Such a window is hidden whatever the rules say.
 PRIVATE_WINDOW = "private browser window"
-
-_SECRET_PARAMETER = re.compile(
-    r"(?i)^(access_?token|id_?token|refresh_?token|token|auth|authorization|code|key|api_?key|"
-    r"apikey|secret|client_secret|password|passwd|pwd|pass|session|sessionid|sid|sig|signature|"
-    r"otp|x-amz-signature|x-amz-credential|x-amz-security-token)$")
-
 
 def exclusion(rules: tuple[ExclusionRule, ...], app: str, title: str, *, page_title: str = "",
               private: bool = False) -> str | None:
@@ -42,21 +36,9 @@ def exclusion(rules: tuple[ExclusionRule, ...], app: str, title: str, *, page_ti
 
 
 def sanitize_url(url: str | None) -> str | None:
-    """The URL as Phantom may keep it: no user name or password, no fragment,
-    no query parameter whose name marks a secret (tokens, keys, codes,
-    signatures, sessions). None for anything that is not an absolute URL."""
-    if not url:
-        return None
-    try:
-        parts = urlsplit(url.strip())
-        host = parts.hostname
-        port = parts.port
-    except ValueError:
-        return None
-    if not parts.scheme or not (host or parts.scheme == "file"):
-        return None
-    host = f"[{host}]" if host and ":" in host else (host or "")
-    netloc = host + (f":{port}" if port else "")
-    query = urlencode([(name, value) for name, value in parse_qsl(parts.query, keep_blank_values=True)
-                       if not _SECRET_PARAMETER.match(name)])
-    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+    """The URL as Phantom may keep it — the one rule live capture applies
+    (`core.urls.sanitize_url`): no credentials, and only the query
+    parameters and fragment a page parser reads."""
+    return core_sanitize_url(url)
+
+

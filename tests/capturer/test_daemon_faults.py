@@ -10,6 +10,7 @@ import asyncio
 import logging
 
 import apsw
+from test_daemon_loop import CONFIG, FORM, NOTES, until
 
 from capturer.daemon import EXIT_UNSAVED, CaptureDaemon
 from capturer.notify import Notifier
@@ -17,7 +18,6 @@ from core.clock import now_ms
 from core.store import BlindSpotRow, BlobRow, RecordingRow, SetMeta, StoreWriter
 from core.store.crash import ALIVE_KEY
 from support.fake_sources import FakeDesktop
-from test_daemon_loop import CONFIG, FORM, NOTES, until
 
 
 def daemon_on(db, desktop: FakeDesktop) -> CaptureDaemon:
@@ -76,7 +76,7 @@ def test_a_returning_accessibility_bus_re_executes_the_daemon_which_carries_on_p
         desktop.accessibility.drop_bus()
         assert session.state.blind_spot("no_accessibility").reason == "accessibility bus lost"
         assert session.control.status()["accessibility"] == "lost"
-        from phantom.commands.capture import _format_status   # what `phantom status` prints
+        from phantom.commands.capture import _format_status  # what `phantom status` prints
 
         printed = _format_status(session.control.status(), {"db": str(db), "error": "-"})
         assert "accessibility lost: no element is read (a no_accessibility blind spot is open)" in printed

@@ -5,9 +5,20 @@ until X answers. Hand-worked operation lists, no desktop."""
 
 from __future__ import annotations
 
-from capturer.decide import (AccessibilityAnswer, AccessibilityAnswered, AccessibilityBus, BlindSpot,
-                             CloseBlindSpot, DisplayBack, DisplayGone, FocusMoved, OpenBlindSpot, Pause, Resume,
-                             WatchHung)
+from capturer.decide import (
+    AccessibilityAnswer,
+    AccessibilityAnswered,
+    AccessibilityBus,
+    BlindSpot,
+    CloseBlindSpot,
+    DisplayBack,
+    DisplayGone,
+    FocusMoved,
+    OpenBlindSpot,
+    Pause,
+    Resume,
+    WatchHung,
+)
 from support.capture_state import FORM, MONITORS, NOTES, connected, run
 
 
@@ -50,7 +61,8 @@ def test_a_pause_or_a_lost_display_covers_a_lost_bus_which_is_blind_again_after_
     _, [_, pause, resume, gone, returned] = run(
         connected(), AccessibilityBus(2_000, "lost"), Pause(3_000), Resume(4_000, FORM),
         DisplayGone(5_000), DisplayBack(6_000, MONITORS))
-    assert spots(pause) == [CloseBlindSpot("no_accessibility", 3_000), OpenBlindSpot("paused", "paused by the user", 3_000)]
+    assert spots(pause) == [CloseBlindSpot("no_accessibility", 3_000),
+                            OpenBlindSpot("paused", "paused by the user", 3_000)]
     assert spots(resume) == [CloseBlindSpot("paused", 4_000),
                              OpenBlindSpot("no_accessibility", "accessibility bus lost", 4_000)]
     assert spots(gone) == [CloseBlindSpot("no_accessibility", 5_000),

@@ -25,10 +25,10 @@ from pathlib import Path
 import pytest
 
 from core.bus import CAPTURE, call
-from testbed.harness import VirtualDesktop
-from testbed.waiting import wait_until
 from support.apps import app_named, center, find, focus
 from support.daemon import PHANTOM, CaptureProcess, query, settle, wait_for_rows
+from testbed.harness import VirtualDesktop
+from testbed.waiting import wait_until
 
 pytestmark = pytest.mark.desktop
 
@@ -147,10 +147,10 @@ def test_the_accessibility_bus_stopped_or_killed_is_a_blind_spot_until_the_daemo
                 lambda r: len(r) == 1 and r[0][1] is not None, timeout=20,
                 what=f"the blind spot of bus loss {number} to open and close")
             assert start - lost_ms < 1_000 and end - start < 6_000
-            wait_until(lambda: capture.log().count("re-executing the capture daemon") == number, timeout=10,
-                       what="the daemon to re-execute")
-            wait_until(lambda: sum("READY=1" in m for m in capture.notify.poll()) == number + 1, timeout=20,
-                       what="the re-executed daemon to be ready")
+            wait_until(lambda n=number: capture.log().count("re-executing the capture daemon") == n,
+                       timeout=10, what="the daemon to re-execute")
+            wait_until(lambda n=number: sum("READY=1" in m for m in capture.notify.poll()) == n + 1,
+                       timeout=20, what="the re-executed daemon to be ready")
             assert capture.alive()
             # An application started now talks to the new bus; the daemon reads it.
             notes = desktop.launch_fixture("notes", "--geometry", "400x300+420+0")

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp.server.mcpserver.exceptions import ToolError
 
-from mcp_harness import FIXTURE_STORE
+from support.mcp import FIXTURE_STORE
 
 TOOLS = {
     "phantom_context": ["since", "until", "format", "budget"],

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from support.damage import damage_page, leaf_pages
 from support.daemon import PHANTOM, CaptureProcess, query
+from support.damage import damage_page, leaf_pages
 
 pytestmark = pytest.mark.desktop
 
@@ -129,9 +129,9 @@ def test_a_chmod_444_store_stays_read_only_for_an_unprivileged_user(desktop, unp
                             f"echo x >> {db}"], capture_output=True, text=True)
     assert probe.returncode != 0          # the kernel refuses this user a write: the test means something
     one_line(phantom(desktop, "capture", "--no-dbus", "--db", str(db), user=user, env=env),
-             "read-only (mode 0444)")
+             "is read-only (mode 04")
     for args in READS:
         result = phantom(desktop, *args, "--db", str(db), user=user, env=env)
         assert result.returncode == 0 and not result.stderr, (args, result.stderr)
-    assert stat.S_IMODE(db.stat().st_mode) == 0o444       # never made writable again
+    assert stat.S_IMODE(db.stat().st_mode) & 0o222 == 0   # never made writable again
     assert not Path(f"{db}-wal").exists() or stat.S_IMODE(Path(f"{db}-wal").stat().st_mode) & 0o222 == 0

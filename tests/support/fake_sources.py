@@ -143,10 +143,10 @@ class FakeScreen:
     def close(self) -> None:
         pass
 
-    def thumbnail(self, monitor: Monitor, redact=()) -> EncodedImage | None:
+    def thumbnail(self, monitor: Monitor, redact=(), masks=()) -> EncodedImage | None:
         return None
 
-    def click_crop(self, x: int, y: int, bounds: Monitor, redact=()) -> EncodedImage:
+    def click_crop(self, x: int, y: int, bounds: Monitor, redact=(), masks=()) -> EncodedImage:
         data = f"crop at {x},{y}".encode()
         return EncodedImage(f"{x:032x}{y:032x}", "click_crop", "image/png", 64, 64, data)
 
@@ -225,6 +225,13 @@ class FakeAccessibility:
 
     def hit_test(self, window: WindowInfo, x: int, y: int) -> Future:
         return _answered(HitResult(None, "none"))
+
+    def field_masks(self) -> tuple:
+        return ()
+
+    def forget_trees(self) -> Future:
+        self.forgotten_trees = getattr(self, "forgotten_trees", 0) + 1
+        return _answered(None)
 
 
 class FakeBusWatch:
