@@ -55,8 +55,10 @@ class ReceiverProbe:
                 if prop is not None:       # a window manager says which window is active
                     return int(prop.value[0]) if len(prop.value) and prop.value[0] else None
                 focus = self._display.get_input_focus().focus
-                if isinstance(focus, int):
-                    if focus != X.PointerRoot:
+                if isinstance(focus, int) or focus.id == self._root.id:
+                    # PointerRoot, or the root window focus fell back to: the
+                    # keyboard goes to the window under the pointer.
+                    if isinstance(focus, int) and focus != X.PointerRoot:
                         return None
                     frame = self._root.query_pointer().child
                     return self._client_in(frame) if frame else None

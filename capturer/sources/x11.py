@@ -79,9 +79,10 @@ class X11Source:
             if self._wm_active:
                 return self._active_window_id()
             focus = self._display.get_input_focus().focus
-            if isinstance(focus, int) and focus == X.PointerRoot:
+            if (isinstance(focus, int) and focus == X.PointerRoot) or getattr(focus, "id", None) == self._root.id:
                 # Focus follows the pointer (X's default without a window
-                # manager): the keyboard goes to the window under it.
+                # manager), or focus fell back to the root window when its
+                # window went: either way the keyboard goes to the window under it.
                 focus = self._display.screen().root.query_pointer().child
                 if not focus:
                     return None

@@ -51,7 +51,10 @@ def remove_group_other(path: Path) -> None:
     mode = stat.S_IMODE(status.st_mode)
     if status.st_uid != os.getuid() or mode & stat.S_ISVTX or not mode & 0o077:
         return
-    os.chmod(path, mode & ~0o077)
+    try:
+        os.chmod(path, mode & ~0o077)
+    except OSError:
+        pass   # a read-only file system: nothing will be written there either (read_only_reason says so)
 
 
 def is_own_directory(directory: Path) -> bool:

@@ -233,6 +233,23 @@ def test_an_application_restarted_under_its_old_window_id_is_a_new_window(deskto
     assert clicks[0][3] != clicks[1][3] and None not in (clicks[0][3], clicks[1][3])   # two trees
 
 
+def test_focus_left_on_the_root_window_by_a_closed_application_follows_the_pointer(desktop, apps, tmp_path):
+    """X gives focus back to the root window when the focused window goes;
+    the keyboard then goes to the window under the pointer, and so does
+    capture's idea of focus (not "no window", and not an error)."""
+    form = apps("form", "--geometry", "300x220+0+0")
+    focus(desktop, "phantom-form")
+    desktop.close_app(form)
+    apps("notes", "--geometry", "400x300+0+0")
+    desktop.run(["xdotool", "mousemove", "200", "150"])
+    db = tmp_path / "store.sqlite3"
+    with CaptureProcess(desktop, db) as capture:
+        wait_for_rows(db, "SELECT app FROM snapshots WHERE trigger = 'focus'",
+                      lambda r: r == [("phantom-notes",)], what="the notes window taken as focused")
+        assert capture.stop() == 0
+    assert "Traceback" not in capture.log()
+
+
 # -- a disk that fills up ---------------------------------------------------------------------------
 @pytest.fixture
 def small_disk(tmp_path):
