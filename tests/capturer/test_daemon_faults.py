@@ -25,6 +25,13 @@ def daemon_on(db, desktop: FakeDesktop) -> CaptureDaemon:
                          sources=desktop.sources())
 
 
+async def started(daemon: CaptureDaemon):
+    """The daemon running (its task) once its display is up, and its session."""
+    running = asyncio.ensure_future(daemon.run())
+    await until(lambda: daemon.session is not None and daemon.session.state.display_up, "the display")
+    return running, daemon.session
+
+
 def rows(db, sql: str) -> list[tuple]:
     connection = apsw.Connection(str(db))
     try:
@@ -45,19 +52,18 @@ def test_a_recording_and_a_pause_a_kill_left_open_end_when_that_run_was_last_ali
     daemon = daemon_on(db, desktop)
 
     async def script() -> None:
-        running = asyncio.ensure_future(daemon.run())
-        await until(lambda: daemon.session is not None and daemon.session.state.display_up, "the display")
-        assert daemon.session.control.recording is None        # `record stop`: none in progress
-        assert daemon.session.state.paused                     # the pause itself goes on
+        running, session = await started(daemon)
+        assert session.control.recording is None        # `record stop`: none in progress
+        assert session.state.paused                     # the pause itself goes on
         daemon.request_stop()
         assert await running == 0
 
-    started = now_ms()
+    began_ms = now_ms()
     asyncio.run(script())
     assert rows(db, "SELECT id, end_ms FROM recordings") == [(1, 50_000)]
     spots = rows(db, "SELECT id, kind, start_ms, end_ms FROM blind_spots ORDER BY id")
     assert spots[0] == (1, "paused", 20_000, 50_000)           # closed where the killed run was last alive
-    assert spots[1][1] == "paused" and spots[1][2] >= started and spots[1][3] >= spots[1][2]
+    assert spots[1][1] == "paused" and spots[1][2] >= began_ms and spots[1][3] >= spots[1][2]
     assert rows(db, "SELECT count(*) FROM blind_spots WHERE end_ms IS NULL") == [(0,)]
 
 
@@ -67,9 +73,7 @@ def test_a_returning_accessibility_bus_re_executes_the_daemon_which_carries_on_p
     first = daemon_on(db, desktop)
 
     async def before_the_exec() -> None:
-        running = asyncio.ensure_future(first.run())
-        await until(lambda: first.session is not None and first.session.state.display_up, "the display")
-        session = first.session
+        running, session = await started(first)
         desktop.focus_on(FORM)
         await until(lambda: session.snapshots.written == 1, "the form's snapshot")
         recording = session.control.start_recording("invoice")
@@ -97,12 +101,11 @@ def test_a_returning_accessibility_bus_re_executes_the_daemon_which_carries_on_p
     second = daemon_on(db, desktop)
 
     async def after_the_exec() -> None:
-        running = asyncio.ensure_future(second.run())
-        await until(lambda: second.session is not None and second.session.state.display_up, "the display")
-        assert second.session.control.recording_name == "invoice"
-        assert second.session.state.paused
-        assert await second.session.control.resume()
-        await second.session.control.stop_recording()
+        running, session = await started(second)
+        assert session.control.recording_name == "invoice"
+        assert session.state.paused
+        assert await session.control.resume()
+        await session.control.stop_recording()
         second.request_stop()
         assert await running == 0
 
@@ -121,9 +124,7 @@ def test_a_hung_application_is_blind_from_its_first_silence_until_it_answers(tmp
     a11y = desktop.accessibility
 
     async def script() -> tuple[int, int]:
-        running = asyncio.ensure_future(daemon.run())
-        await until(lambda: daemon.session is not None and daemon.session.state.display_up, "the display")
-        session = daemon.session
+        running, session = await started(daemon)
         desktop.focus_on(FORM)
         await until(lambda: session.snapshots.written == 1, "the form's snapshot")
         # The form stops answering; its next read (for a new title) finds it hung.
@@ -154,9 +155,7 @@ def test_a_run_whose_last_writes_the_disk_did_not_take_ends_with_an_error_and_a_
     daemon = daemon_on(db, desktop)
 
     async def script() -> int:
-        running = asyncio.ensure_future(daemon.run())
-        await until(lambda: daemon.session is not None and daemon.session.state.display_up, "the display")
-        session = daemon.session
+        running, session = await started(daemon)
         assert session.writer.flush()
         connection = session.writer._connection  # noqa: SLF001 - the disk fills up, for this test
         connection.pragma("max_page_count", connection.pragma("page_count"))

@@ -27,6 +27,7 @@ import pytest
 from core.bus import CAPTURE, call
 from support.apps import app_named, center, find, focus
 from support.daemon import PHANTOM, CaptureProcess, query, settle, wait_for_rows
+from support.mounts import tmpfs
 from testbed.harness import VirtualDesktop
 from testbed.waiting import wait_until
 
@@ -254,13 +255,8 @@ def test_focus_left_on_the_root_window_by_a_closed_application_follows_the_point
 @pytest.fixture
 def small_disk(tmp_path):
     """A 3 MB tmpfs (the tests run as root, as CI does)."""
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(mount)], check=True)
-    try:
+    with tmpfs(tmp_path / "disk", "3m") as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 def fill(disk: Path) -> Path:

@@ -17,6 +17,7 @@ import pytest
 
 from support.daemon import PHANTOM, CaptureProcess, query
 from support.damage import damage_page, leaf_pages
+from support.mounts import remount_read_only, tmpfs
 
 pytestmark = pytest.mark.desktop
 
@@ -77,15 +78,10 @@ def test_an_empty_file_is_refused_by_every_command_and_left_alone(desktop, tmp_p
 @pytest.fixture
 def read_only_mount(tmp_path):
     """The fixture store on a tmpfs remounted read-only (tests run as root, as CI does)."""
-    mount = tmp_path / "ro"
-    mount.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mount)], check=True)
-    try:
+    with tmpfs(tmp_path / "ro", "8m") as mount:
         shutil.copy(FIXTURE_STORE, mount / "store.sqlite3")
-        subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+        remount_read_only(mount)
         yield mount / "store.sqlite3"
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 def test_a_store_on_a_read_only_mount_serves_every_read_and_refuses_capture(desktop, read_only_mount):
