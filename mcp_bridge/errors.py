@@ -12,9 +12,11 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import apsw
 from mcp.server.mcpserver.exceptions import ToolError
 
 from core.errors import PhantomError, one_line, quoted
+from core.store.errors import from_sqlite
 
 F = TypeVar("F", bound=Callable[..., Any])
 MAX_MESSAGE_CHARS = 500
@@ -59,11 +61,19 @@ def check_text(value: str, what: str, *, max_chars: int = 200, allow: str = "") 
 
 
 def reports_errors(function: F) -> F:
-    """Wrap a tool's implementation so that its PhantomErrors become tool errors."""
+    """Wrap a tool's implementation so that its PhantomErrors become tool
+    errors — and so do SQLite's own (damage, a full or read-only disk met
+    mid-read), as the store error they stand for; the store is the tool's
+    first argument."""
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return function(*args, **kwargs)
         except PhantomError as exc:
             raise tool_error(exc) from None
+        except apsw.Error as exc:
+            store_error = from_sqlite(exc, args[0] if args else None)
+            if store_error is None:
+                raise
+            raise tool_error(store_error) from None
     return wrapper  # type: ignore[return-value]

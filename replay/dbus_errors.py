@@ -5,10 +5,14 @@ mapping from Phantom's error family to `org.phantom.Error.*` names."""
 
 from __future__ import annotations
 
+import os
+
+import apsw
 from dbus_fast import DBusError
 
 from core.bus import REPLAY
 from core.errors import DBUS_ERROR_PREFIX, PhantomError, one_line
+from core.store.errors import from_sqlite
 
 
 def named_error(name: str, message: str) -> DBusError:
@@ -35,8 +39,15 @@ def check_arguments(message) -> bool:
     return False
 
 
-def dbus_error(exc: PhantomError) -> DBusError:
-    """The one mapping from Phantom's error family to a D-Bus error name."""
+def dbus_error(exc: PhantomError | apsw.Error, db: object = None) -> DBusError:
+    """The one mapping from Phantom's error family to a D-Bus error name.
+    SQLite's own errors (damage, a full or read-only disk met mid-read)
+    become the store error they stand for; any other is a plain failure."""
+    if isinstance(exc, apsw.Error):
+        store_error = from_sqlite(exc, db if isinstance(db, (str, os.PathLike)) else None)
+        if store_error is None:
+            return named_error("Failed", clip_message(f"{exc.__class__.__name__}: {exc}"))
+        exc = store_error
     return DBusError(exc.kind.dbus_error, clip_message(str(exc)))
 
 

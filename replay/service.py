@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Annotated
 
+import apsw
 from dbus_fast import BusType, DBusError, NameFlag, RequestNameReply
 from dbus_fast.aio import MessageBus
 from dbus_fast.annotations import DBusBool, DBusSignature, DBusStr, DBusUInt32
@@ -57,8 +58,8 @@ class ReplayInterface(ServiceInterface):
             return []  # nothing captured or compiled yet
         try:
             programs = list_programs(self._service.db)
-        except PhantomError as exc:
-            raise dbus_error(exc) from None
+        except (PhantomError, apsw.Error) as exc:
+            raise dbus_error(exc, self._service.db) from None
         return [[p.id, p.name, p.steps or 0, p.parameters or 0] for p in programs]
 
     @dbus_method()
@@ -201,8 +202,8 @@ class ReplayService:
 
         try:
             return load(self.db, name_or_id)
-        except PhantomError as exc:
-            raise dbus_error(exc) from None
+        except (PhantomError, apsw.Error) as exc:
+            raise dbus_error(exc, self.db) from None
 
     def engine(self):
         """The replay engine (and its embedding model) and the telemetry
@@ -227,8 +228,8 @@ class ReplayService:
         def work() -> str:
             try:
                 return json.dumps(choice_dict(find(self.db, intent, matcher=matcher)), sort_keys=True)
-            except PhantomError as exc:
-                raise dbus_error(exc) from None
+            except (PhantomError, apsw.Error) as exc:
+                raise dbus_error(exc, self.db) from None
         return await self._loop.run_in_executor(None, work)
 
     async def replay(self, name_or_id: str, parameters: dict[str, str], *, wait: bool,
@@ -244,8 +245,8 @@ class ReplayService:
         try:
             prepared = await self._loop.run_in_executor(
                 None, partial(prepare, self.db, request, matcher=self.engine().matcher))
-        except PhantomError as exc:
-            raise dbus_error(exc) from None
+        except (PhantomError, apsw.Error) as exc:
+            raise dbus_error(exc, self.db) from None
         with self._lock:
             if self._busy:
                 raise named_error("Busy", "a replay is already running; wait for RunFinished; nothing was sent")
@@ -258,11 +259,11 @@ class ReplayService:
             if not wait:
                 # ReplayAsync answers at once, so the window is looked for before it does.
                 await self._loop.run_in_executor(None, _check_window, prepared.program)
-        except PhantomError as exc:
+        except (PhantomError, apsw.Error) as exc:
             self._busy = False
             if lock is not None:
                 lock.release()
-            raise dbus_error(exc) from None
+            raise dbus_error(exc, self.db) from None
         self._stop.clear()
         self.interface.emit_properties_changed({"Busy": True})
         future = self._loop.run_in_executor(None, self._run, prepared, request, lock, token)
@@ -342,8 +343,8 @@ class ReplayService:
                 else:
                     compiled = compile_window(self.db, since=since or None, until=until or None)
                 return render(compiled, fmt or "compact").decode()
-            except PhantomError as exc:
-                raise dbus_error(exc) from None
+            except (PhantomError, apsw.Error) as exc:
+                raise dbus_error(exc, self.db) from None
         return await self._loop.run_in_executor(None, work)
 
     async def routines(self) -> str:
@@ -353,8 +354,8 @@ class ReplayService:
         def work() -> str:
             try:
                 report, _ = routine_report(self.db, limit=50)
-            except PhantomError as exc:
-                raise dbus_error(exc) from None
+            except (PhantomError, apsw.Error) as exc:
+                raise dbus_error(exc, self.db) from None
             return json.dumps(report_dict(report), sort_keys=True)
         return await self._loop.run_in_executor(None, work)
 

@@ -105,3 +105,17 @@ def test_named_faults_give_their_reason(server, tool, arguments, fragment):
         call(server, tool, arguments)
     message = str(raised.value)
     assert fragment in message and "\n" not in message and len(message) <= 560, message[:300]
+
+
+def test_a_damaged_store_is_a_one_line_tool_error_naming_the_repair(tmp_path):
+    from mcp_bridge.server import build_server
+    from support.damage import damage_page, leaf_pages
+
+    store = tmp_path / "store.sqlite3"
+    shutil.copy(FIXTURE_STORE, store)
+    pages = leaf_pages(store, "snapshots")
+    damage_page(store, pages[len(pages) // 2])
+    with pytest.raises(ToolError) as raised:
+        call(build_server(store), "phantom_context", {"since": "2026-11-29T00:00", "until": "2026-11-30T00:00"})
+    message = str(raised.value)
+    assert "store_damaged:" in message and "phantom doctor --repair" in message and "\n" not in message

@@ -196,3 +196,14 @@ def test_a_megabyte_program_name_is_refused_without_coming_back(services):
                                             member=member, signature=signature, body=body)))
         assert reply.message_type == MessageType.ERROR and reply.error_name.startswith("org.phantom.Error.")
         assert len(reply.body[0]) <= 600 and "\n" not in reply.body[0]
+
+
+def test_sqlite_damage_met_by_a_method_is_a_named_store_error():
+    import apsw
+
+    from replay.dbus_errors import dbus_error
+
+    error = dbus_error(apsw.CorruptError("database disk image is malformed"), Path("/stores/store.sqlite3"))
+    assert error.type == "org.phantom.Error.StoreDamaged"
+    assert "/stores/store.sqlite3 is damaged" in error.text and "phantom doctor --repair" in error.text
+    assert dbus_error(apsw.SQLError("no such column: x"), None).type == "org.phantom.Error.Failed"
