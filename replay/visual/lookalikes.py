@@ -25,7 +25,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .search import Candidate, Found, score_at
+from .places import Candidate, Found
+from .refine import score_at
 from .templates import Template, core
 
 

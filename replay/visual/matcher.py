@@ -41,7 +41,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .lookalikes import Twins, lookalikes_of, settles
-from .search import SCALES, Candidate, Found, score_at, search
+from .places import SCALES, Candidate, Found
+from .refine import score_at
+from .search import search
 from .templates import Template, core
 
 ACCEPT = 0.78          # γ* threshold (EchoPath §B.3, η)
