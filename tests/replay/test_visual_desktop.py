@@ -20,6 +20,7 @@ from support.daemon import CaptureProcess, query, settle
 pytestmark = pytest.mark.desktop
 
 RECORDED = ("--geometry", "420x260+40+40")
+RECORDED_WINDOW = (40, 40, 420, 260)
 MOVED_AND_ZOOMED = ("--geometry", "520x330+300+200", "--zoom", "1.25", "--offset", "30,20")
 MARGIN = 8          # the canvas app's box margin: its drawing area starts there
 
@@ -41,13 +42,17 @@ def pressed(pid: int) -> str:
     return text_of(find(app, "label", name="Status"))
 
 
-def record(desktop, user, app, name: str, clicks: tuple[str, ...]) -> None:
+def record(desktop, user, app, name: str, clicks: tuple[str, ...], hook: list | None = None) -> None:
+    """One demonstration; with `hook`, the capture hook's crops of every
+    click are made from a screenshot taken right before it (appended)."""
     from support.apps import focus
 
     focus(desktop, "phantom-canvas")
     before = pressed(app.pid)
     assert phantom(desktop, "record", "start", name).returncode == 0
     for control in clicks:
+        if hook is not None:
+            hook.append(crops_before_click(*control_centre(control)))
         user.click(*control_centre(control))
         settle(0.6)
     stopped = phantom(desktop, "record", "stop")
@@ -55,19 +60,37 @@ def record(desktop, user, app, name: str, clicks: tuple[str, ...]) -> None:
     assert pressed(app.pid) == " ".join((before, *clicks))
 
 
+def crops_before_click(x: int, y: int):
+    """What the capture daemon will do with the hook: the screen, grabbed,
+    cropped around the click inside the recorded window."""
+    import mss
+    import numpy as np
+
+    from core.visual_evidence import crop_variants
+
+    with mss.MSS() as grabber:
+        shot = grabber.grab(grabber.monitors[0])
+    pixels = np.asarray(shot)[:, :, 2::-1]          # BGRA → RGB
+    return crop_variants(pixels, x, y, RECORDED_WINDOW)
+
+
 @pytest.fixture(scope="module")
 def recorded(desktop, tmp_path_factory):
     """Two programs, each from two demonstrations by the real daemon:
-    'palette' clicks Red, Blue, Star; 'star first' clicks Star, Green."""
+    'palette' clicks Red, Blue, Star; 'star first' clicks Star, Green.
+    The first 'palette' demonstration also keeps the capture hook's crops
+    of each click (the daemon itself stores only the 64-pixel target crop)."""
     from replay.xinput import XTestInput
 
     user = XTestInput(desktop.display)
     db = tmp_path_factory.mktemp("visual") / "store.sqlite3"
     app = desktop.launch_fixture("canvas", *RECORDED)
+    hook: list = []
     try:
         with CaptureProcess(desktop, db) as capture:
-            for _ in range(2):
-                record(desktop, user, app, "palette", ("red", "blue", "star"))
+            for demonstration in range(2):
+                record(desktop, user, app, "palette", ("red", "blue", "star"),
+                       hook if demonstration == 0 else None)
                 record(desktop, user, app, "star first", ("star", "green"))
             assert capture.stop() == 0
     finally:
@@ -78,7 +101,31 @@ def recorded(desktop, tmp_path_factory):
         compiled = phantom(desktop, "compile-program", name, "--db", str(db), "--format", "json")
         assert compiled.returncode == 0, compiled.stderr
         reports[name] = json.loads(compiled.stdout)
+    reports["hooked"] = with_hook_evidence(db, reports["palette"]["id"], hook)
     return db, reports
+
+
+def with_hook_evidence(db, program_id: str, hook: list) -> str:
+    """The 'palette' program with the hook's three crops per click instead
+    of the lifted target crop, stored beside it; its id."""
+    from compiler.programs.evidence import visual_of, with_visual
+    from compiler.programs.store import load_program, save_program
+    from core.store import open_store
+    from core.store.records import BlobRow, insert_sql
+
+    connection = open_store(db)
+    try:
+        with connection:
+            for variants in hook:
+                for v in variants:
+                    connection.execute(insert_sql(BlobRow), BlobRow(
+                        v.sha256, "click_crop", "image/png", v.width, v.height, v.png, 0).values())
+    finally:
+        connection.close()
+    program = load_program(db, program_id)
+    hooked = with_visual(program, {i: visual_of(variants, RECORDED_WINDOW)
+                                   for i, variants in enumerate(hook)})
+    return save_program(db, hooked, created_ms=0)
 
 
 @pytest.fixture
@@ -125,6 +172,20 @@ def test_a_moved_and_zoomed_drawing_replays_through_the_visual_rung(desktop, app
     assert [(r[0], r[1]) for r in rows] == [("visual_reaim", "ok")] * 3
     assert all(r[2] >= 0.78 and r[3] is not None and "margin" in r[4] and "scale 1.2" in r[4]
                and "shift (+" in r[4] for r in rows)
+
+
+def test_the_capture_hooks_three_crops_replay_the_same_way(desktop, apps, store):
+    from compiler.programs.store import load_program
+
+    db, reports = store
+    program = load_program(db, reports["hooked"])
+    assert [[c.kind for c in s.target.visual.crops] for s in program.steps] == [
+        ["target", "context", "wide"]] * 3
+    app = apps("canvas", *MOVED_AND_ZOOMED)
+    code, result, stderr = replay(desktop, db, reports["hooked"])
+    assert code == 0 and result["status"] == "success", (result, stderr)
+    assert pressed(app.pid) == "Pressed: red blue star"
+    assert {s["policy"] for s in result["steps"]} == {"visual_reaim"}
 
 
 def test_the_same_control_drawn_where_another_used_to_be_is_not_clicked_by_mistake(desktop, apps,
