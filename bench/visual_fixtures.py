@@ -167,7 +167,8 @@ def _canvas_controls(args: tuple[str, ...] = ()) -> list[dict]:
     parser.add_argument("--duplicate")
     parser.add_argument("--hide", action="append")
     margin = 8       # the canvas app's box margin: the drawing area starts there
-    return [{"role": "drawn " + look, "name": name, "rect": [margin + x, margin + y, w, h]}
+    return [{"role": "drawn " + look, "name": name,
+             "rect": [round(margin + x), round(margin + y), round(w), round(h)]}
             for name, (x, y, w, h, look) in layout(parser.parse_args(list(args))).items()]
 
 

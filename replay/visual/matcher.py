@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .lookalikes import Twins, lookalikes_of, settles
-from .places import SCALES, Candidate, Found
+from .places import SCALES, STEP, Candidate, Found
 from .refine import score_at
 from .search import search
 from .templates import Template, core
@@ -132,9 +132,11 @@ def reaim(picture: np.ndarray, at: Rect, templates: Sequence[Template], click: t
     attempts: list[Attempt] = []
     confident: list[Attempt] = []
     twins: Twins | None = None
+    scales = SCALES
     for region_name, template, region in passes:
         prior = (*expected, likely) if region_name == "roi" else None
-        found = search(picture, template, region, distinct_px=distinct, cache=cache, expected=prior)
+        found = search(picture, template, region, distinct_px=distinct, cache=cache, expected=prior,
+                       scales=scales)
         if region != whole and found.score >= ACCEPT:
             # Found near where it was: rivals anywhere in the window, at the
             # scale found (one window shows everything at one scale).
@@ -145,6 +147,11 @@ def reaim(picture: np.ndarray, at: Rect, templates: Sequence[Template], click: t
         attempts.append(attempt)
         if attempt.score < ACCEPT:
             continue
+        if scales is SCALES and not template.flat:
+            # A crop with contrast found confidently has settled the scale the
+            # window is drawn at: larger crops are looked for at it (a step
+            # either side), not over the whole set again.
+            scales = tuple(found.best.scale * STEP ** k for k in (-1, 0, 1))
         alike = lookalikes_of(found, ACCEPT, MARGIN)
         if template.flat and alike:
             continue        # a plain crop looks like any plain patch: a larger crop decides

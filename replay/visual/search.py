@@ -30,7 +30,7 @@ from .templates import Template
 
 COARSE_SIDE = 24                            # pixels a side a crop keeps in the coarse pass …
 MAX_FACTOR = 4                              # … shrunk by at most this (a 256-pixel crop keeps 64)
-MAX_PLACES = 6                              # places refined at full resolution
+MAX_PLACES = 4                              # places refined at full resolution (per search)
 COARSE_FLOOR = 0.5                          # weaker coarse places are not refined (the best always is)
 
 
