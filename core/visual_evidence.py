@@ -83,6 +83,7 @@ def crop_variants(screenshot: np.ndarray, x: int, y: int, window: Rect, masks: M
     outside the window's visible part has no evidence: the result is empty.
     """
     pixels = _rgb(screenshot)
+    x, y = int(round(x)), int(round(y))
     visible = _intersect(window, (origin[0], origin[1], pixels.shape[1], pixels.shape[0]))
     if visible is None or not _inside(visible, x, y):
         return ()
