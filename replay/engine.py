@@ -30,6 +30,7 @@ from .outcomes import Escalation, StepOutcome, outcome_for
 from .policy import ESCALATE, REFUSED, Candidate, Decision, decide
 from .scene import Scene
 from .tree_view import TreeView
+from .visual.rung import hit_problem
 from .windows import FocusLost
 
 
@@ -168,8 +169,6 @@ def _act(step: ProgramStep, decision: Decision, values: Mapping[str, str], windo
          dispatcher: Dispatcher) -> str:
     if step.action == "click":
         if decision.point is not None:
-            from .visual.rung import hit_problem
-
             return dispatcher.click_at(decision.point, window,
                                        lambda hit: hit_problem(step, decision.anchor, hit))
         if decision.element is None:
