@@ -13,7 +13,8 @@ import shutil
 
 import pytest
 
-from support.apps import find, text_of
+from support.apps import CANVAS_MARGIN as MARGIN
+from support.apps import canvas_pressed as pressed
 from support.cli import phantom
 from support.daemon import CaptureProcess, query, settle
 
@@ -22,7 +23,6 @@ pytestmark = pytest.mark.desktop
 RECORDED = ("--geometry", "420x260+40+40")
 RECORDED_WINDOW = (40, 40, 420, 260)
 MOVED_AND_ZOOMED = ("--geometry", "520x330+300+200", "--zoom", "1.25", "--offset", "30,20")
-MARGIN = 8          # the canvas app's box margin: its drawing area starts there
 
 
 def control_centre(name: str, window=(40, 40)) -> tuple[int, int]:
@@ -31,15 +31,6 @@ def control_centre(name: str, window=(40, 40)) -> tuple[int, int]:
 
     x, y, w, h, _ = CONTROLS[name]
     return window[0] + MARGIN + x + w // 2, window[1] + MARGIN + y + h // 2
-
-
-def pressed(pid: int) -> str:
-    """The canvas app's status label ("Pressed: red blue …")."""
-    from replay import live
-    from testbed.waiting import wait_until
-
-    app = wait_until(lambda: live.application_of(pid), timeout=10, what="the canvas app")
-    return text_of(find(app, "label", name="Status"))
 
 
 def record(desktop, user, app, name: str, clicks: tuple[str, ...], hook: list | None = None) -> None:
