@@ -16,7 +16,8 @@ import pytest
 from support.apps import CANVAS_MARGIN as MARGIN
 from support.apps import canvas_pressed as pressed
 from support.cli import phantom
-from support.daemon import CaptureProcess, query, settle
+from support.apps import focus
+from support.daemon import CaptureProcess, query, settle, wait_for_rows
 
 pytestmark = pytest.mark.desktop
 
@@ -36,8 +37,6 @@ def control_centre(name: str, window=(40, 40)) -> tuple[int, int]:
 def record(desktop, user, app, name: str, clicks: tuple[str, ...], hook: list | None = None) -> None:
     """One demonstration; with `hook`, the capture hook's crops of every
     click are made from a screenshot taken right before it (appended)."""
-    from support.apps import focus
-
     focus(desktop, "phantom-canvas")
     before = pressed(app.pid)
     assert phantom(desktop, "record", "start", name).returncode == 0
@@ -79,6 +78,10 @@ def recorded(desktop, tmp_path_factory):
     hook: list = []
     try:
         with CaptureProcess(desktop, db) as capture:
+            # Clicks count only once the daemon has seen the canvas focused.
+            focus(desktop, "phantom-canvas")
+            wait_for_rows(db, "SELECT count(*) FROM snapshots WHERE app = 'phantom-canvas' "
+                          "AND focused = 1", lambda rows: rows[0][0] > 0, what="a canvas snapshot")
             for demonstration in range(2):
                 record(desktop, user, app, "palette", ("red", "blue", "star"),
                        hook if demonstration == 0 else None)
