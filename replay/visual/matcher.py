@@ -156,6 +156,8 @@ def reaim(picture: np.ndarray, at: Rect, templates: Sequence[Template], click: t
         if template.flat and alike:
             continue        # a plain crop looks like any plain patch: a larger crop decides
         if thorough:
+            if template.flat:
+                continue    # a plain crop tells nothing about look-alikes, for or against
             if found.rival is not None and found.rival.score >= ACCEPT:
                 return _verdict(AMBIGUOUS, f"ambiguous for a consequential step: a second place "
                                 f"scores {found.rival.score:.3f} ≥ {ACCEPT} ({template.kind} crop)",

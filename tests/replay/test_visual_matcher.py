@@ -199,3 +199,11 @@ def test_the_region_of_interest_follows_the_window_and_decides_first():
     result = replay_on("canvas-zoomed", "green", moved_to=(900, 600))
     assert result.accepted and result.region == "roi"
     assert [a.region for a in result.attempts] == ["roi"]
+
+
+def test_a_consequential_click_on_a_plain_spot_is_decided_by_its_surroundings():
+    click = (160, 215)                       # plain background between the icons and the status line
+    crops = templates(RECORDED, *click)
+    assert crops[0].flat and not crops[1].flat
+    result = reaim(bgr(RECORDED), RECORDED_WINDOW, crops, click, RECORDED_WINDOW, thorough=True)
+    assert result.accepted and result.variant != "target" and result.point == click, result.reason
