@@ -58,6 +58,7 @@ class Config:
     capture: CaptureSettings = field(default_factory=CaptureSettings)
     accessibility: AccessibilitySettings = field(default_factory=AccessibilitySettings)
     exclusions: tuple[ExclusionRule, ...] = DEFAULT_EXCLUSIONS
+    no_pictures: tuple[str, ...] = ()   # apps never in a picture (blacked out like exclusions)
     browsers: tuple[str, ...] = ("firefox", "firefox-esr", "chromium", "chromium-browser",
                                  "google-chrome", "brave-browser", "microsoft-edge", "epiphany",
                                  "org.gnome.epiphany", "vivaldi-stable", "librewolf")
@@ -84,10 +85,15 @@ idle_after_seconds = 120
 # anyway, as a safety net (milliseconds).
 focus_poll_ms = 1000
 # Small downscaled screenshots, deduplicated; at most one per interval per monitor.
+# What they show is the screen, with excluded windows (and [privacy] no_pictures
+# apps) painted black and the inside of every known text and password field
+# painted grey: typed text never appears in a picture outside a recording, and a
+# password field never. Labels, titles and page text an app displays do appear.
 screenshots = true
 screenshot_interval_seconds = 60
 thumbnail_width = 320
-# A small crop of the screen around every click (used to re-aim replays).
+# A small crop of the screen around every click (used to re-aim replays), with
+# the same blacking out and field masks.
 click_crops = true
 click_crop_size = 64
 
@@ -104,6 +110,9 @@ call_timeout_ms = 800
 # Built-in exclusions cover password managers, private browser windows and
 # passphrase prompts. Set to false only if you replace them with your own.
 use_default_exclusions = true
+# Apps that are captured (titles, counts) but never in a picture: no
+# thumbnail while they have focus, no click crop, blacked out of the others.
+# no_pictures = ["evolution", "thunderbird"]
 
 # Add your own exclusions. A rule matches when all of its fields match;
 # `app` is compared with the app name, WM_CLASS and executable name.
@@ -122,11 +131,16 @@ use_default_exclusions = true
 
 
 def load_config(path: Path | None = None) -> Config:
-    """Read and validate the config file; defaults when it does not exist."""
+    """Read and validate the config file; defaults when the usual one does not
+    exist (a file named explicitly must exist: a typo must not silently drop
+    the person's exclusion rules)."""
+    explicit = path is not None
     path = path or config_path()
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
+        if explicit:
+            raise ConfigError(f"{path}: no such config file") from None
         return Config()
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read ({exc})") from None
@@ -145,7 +159,10 @@ def parse_config(text: str, source: str = "config.toml") -> Config:
                              "accessibility", locate)
     privacy = data.get("privacy", {})
     _expect(isinstance(privacy, dict), locate, "privacy", "", "[privacy] must be a table")
-    _check_keys(privacy, {"use_default_exclusions", "exclude"}, "privacy", locate)
+    _check_keys(privacy, {"use_default_exclusions", "exclude", "no_pictures"}, "privacy", locate)
+    no_pictures = privacy.get("no_pictures", [])
+    _expect(isinstance(no_pictures, list) and all(isinstance(a, str) for a in no_pictures),
+            locate, "privacy", "no_pictures", "privacy.no_pictures must be a list of app names")
     use_defaults = privacy.get("use_default_exclusions", True)
     _expect(isinstance(use_defaults, bool), locate, "privacy", "use_default_exclusions",
             "use_default_exclusions must be true or false")
@@ -157,6 +174,7 @@ def parse_config(text: str, source: str = "config.toml") -> Config:
             locate, "browsers", "apps", "browsers.apps must be a list of strings")
     return Config(capture=capture, accessibility=accessibility,
                   exclusions=(DEFAULT_EXCLUSIONS if use_defaults else ()) + rules,
+                  no_pictures=tuple(a.casefold() for a in no_pictures),
                   browsers=tuple(b.casefold() for b in browsers), source=source)
 
 

@@ -3,7 +3,14 @@ while it grows (checkpoints under a stable row id, so a crash loses at most
 half a second) and finally when it closes. A text burst waits, briefly, for
 the answer to "which field did this go into?" before its final row; its
 text is kept only inside a recording and only for a known, non-password
-field."""
+field. A burst into a password field stores no count: its row says only
+that something was typed there (count 1, no duration), so neither the row
+nor a checkpoint written before the field was known shows a password's
+length. Each call says where a count belongs (`Where`: its monitor and the
+snapshot of the window that received it): the caller knows which window the
+input went to. Inside a recording, a text burst also keeps how many
+characters its field held when the burst began (replay replaces a field's
+content only where every demonstration typed into an empty one)."""
 
 from __future__ import annotations
 
@@ -11,16 +18,17 @@ import asyncio
 from collections.abc import Callable
 from concurrent.futures import Future
 
-from .input_counts import FieldRef, InputCount
 from core.store import InputEventRow, Replace, StoreWriter
 
+from .input_counts import FieldRef, InputCount
+
 FIELD_ANSWER_BUDGET_S = 0.5
+Where = Callable[[InputCount], "tuple[int, int | None]"]   # count -> (monitor, snapshot id)
 
 
 class CountWriter:
-    def __init__(self, writer: StoreWriter, monitor_of: Callable[[InputCount], int]) -> None:
+    def __init__(self, writer: StoreWriter) -> None:
         self._writer = writer
-        self._monitor_of = monitor_of
         self._fields: dict[int, Future] = {}      # burst seq -> pending field answer
         self._rows: dict[int, int] = {}           # burst seq -> input_events row id
         self._written: dict[int, tuple] = {}      # burst seq -> (count, end) last written
@@ -32,25 +40,29 @@ class CountWriter:
         """The field a text burst went into will be answered by `answer`."""
         self._fields[seq] = answer
 
-    def write(self, counts: list[InputCount], recording_id: int | None) -> None:
+    def write(self, counts: list[InputCount], recording_id: int | None, where: Where) -> None:
         """Final rows for closed bursts and runs."""
         for count in counts:
             answer = self._fields.pop(count.burst, None) if count.kind == "text" else None
+            monitor = where(count)
             if answer is None or answer.done():
                 self._store(count, answer.result() if answer is not None else None, recording_id,
-                            final=True)
+                            monitor, final=True)
                 continue
-            task = asyncio.ensure_future(self._store_when_answered(count, answer, recording_id))
+            task = asyncio.ensure_future(self._store_when_answered(count, answer, recording_id, monitor))
             self.track(task)
 
-    def checkpoint(self, growing: list[InputCount], recording_id: int | None) -> None:
-        """Rows for bursts still growing, rewritten only when they changed."""
+    def checkpoint(self, growing: list[InputCount], recording_id: int | None, where: Where) -> None:
+        """Rows for bursts still growing, rewritten only when they changed. A
+        text burst waits for its field to be known: it may be a password's."""
         for count in growing:
-            if self._written.get(count.burst) == (count.count, count.end_ms):
+            answer = self._fields.get(count.burst) if count.kind == "text" else None
+            if answer is not None and not answer.done():
                 continue
-            answer = self._fields.get(count.burst)
-            field = answer.result() if answer is not None and answer.done() else None
-            self._store(count, field, recording_id, final=False)
+            field = answer.result() if answer is not None else None
+            if self._written.get(count.burst) == stored_shape(count, field):
+                continue
+            self._store(count, field, recording_id, where(count), final=False)
 
     def track(self, task: asyncio.Task) -> None:
         """Keep a task that will write a row, so shutdown can wait for it."""
@@ -66,34 +78,45 @@ class CountWriter:
                 task.cancel()
 
     async def _store_when_answered(self, count: InputCount, answer: Future,
-                                   recording_id: int | None) -> None:
+                                   recording_id: int | None, monitor: tuple[int, int | None]) -> None:
         try:
             field = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(answer)),
                                            FIELD_ANSWER_BUDGET_S)
         except Exception:  # noqa: BLE001 - no answer in time: the field stays unknown
             field = None
-        self._store(count, field, recording_id, final=True)
+        self._store(count, field, recording_id, monitor, final=True)
 
-    def _store(self, count: InputCount, field: FieldRef | None, recording_id: int | None, *,
-               final: bool) -> None:
+    def _store(self, count: InputCount, field: FieldRef | None, recording_id: int | None,
+               place: tuple[int, int | None], *, final: bool) -> None:
+        monitor, snapshot_id = place
         keep = recording_id is not None and field is not None and not field.secret
+        keys, end_ms = stored_shape(count, field)
         seq = count.burst
         row_id = self._rows.get(seq) if seq is not None else None
         rewrite = row_id is not None
         if row_id is None:
             row_id = self._writer.ids.next("input_events")
         row = InputEventRow(
-            id=row_id, ts_ms=count.start_ms, end_ms=count.end_ms, monitor=self._monitor_of(count),
-            kind=count.kind, count=count.count, key=count.key, x=count.x, y=count.y,
+            id=row_id, ts_ms=count.start_ms, end_ms=end_ms, monitor=monitor,
+            kind=count.kind, count=keys, key=count.key, x=count.x, y=count.y,
             element_id=field.element_id if field else None, recording_id=recording_id,
-            text=count.text if keep else None)
+            text=count.text if keep else None, snapshot_id=snapshot_id,
+            field_chars=field.chars if keep and count.kind == "text" else None)
         self._writer.submit(Replace(row) if rewrite else row, urgent=not final)
         if final:
             self._rows.pop(seq, None)
             self._written.pop(seq, None)
             self.rows_written += 1
             if count.kind in ("key", "text", "copy"):
-                self.keys_written += count.count
+                self.keys_written += keys
         elif seq is not None:
             self._rows[seq] = row_id
-            self._written[seq] = (count.count, count.end_ms)
+            self._written[seq] = (keys, end_ms)
+
+
+def stored_shape(count: InputCount, field: FieldRef | None) -> tuple[int, int]:
+    """(count, end_ms) as stored: as counted, except for a burst into a
+    password field — one key at its start, whatever was typed."""
+    if count.kind == "text" and field is not None and field.secret:
+        return 1, count.start_ms
+    return count.count, count.end_ms

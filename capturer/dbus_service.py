@@ -1,5 +1,6 @@
-"""`org.phantom.Capture1` on the session bus: status, pause/resume and the
-explicit recordings that are the only place typed text is kept.
+"""`org.phantom.Capture1` on the session bus: status, pause/resume, the
+explicit recordings that are the only place typed text is kept, and
+forgetting a stretch of time.
 
 Every method takes plain arguments so a desktop shortcut can bind it with
 `gdbus call`; refusals are named `org.phantom.Error.<Name>` errors.
@@ -9,14 +10,19 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from typing import Annotated
 
 from core.bus import CAPTURE
+from core.clock import parse_instant_ms
+from core.errors import ERROR_KINDS, PhantomError, quoted
 from dbus_fast import BusType, DBusError, NameFlag, RequestNameReply
 from dbus_fast.aio import MessageBus
 from dbus_fast.annotations import DBusBool, DBusSignature, DBusStr, DBusUInt32
 from dbus_fast.constants import PropertyAccess
 from dbus_fast.service import ServiceInterface, dbus_method, dbus_property, dbus_signal
+
+from .control import CaptureControl, CaptureControlError, PausedListener
 
 log = logging.getLogger(__name__)
 
@@ -26,69 +32,77 @@ IdAndName = Annotated[tuple[int, str], DBusSignature("us")]
 
 
 class CaptureInterface(ServiceInterface):
-    def __init__(self, daemon) -> None:
+    def __init__(self, control: CaptureControl) -> None:
         super().__init__(INTERFACE)
-        self._daemon = daemon
+        self._control = control
 
     @dbus_method()
     def Status(self) -> DBusStr:
         """The daemon's status as a JSON object."""
-        return json.dumps(self._daemon.status(), sort_keys=True)
+        return json.dumps(self._control.status(), sort_keys=True)
 
     @dbus_method()
     def Pause(self) -> DBusBool:
         """Stop capturing; returns false if already paused."""
-        return self._daemon.pause()
+        return self._control.pause()
 
     @dbus_method()
     async def Resume(self) -> DBusBool:
         """Capture again; returns false if not paused."""
-        return await self._daemon.resume()
+        return await self._control.resume()
 
     @dbus_method()
     def StartRecording(self, name: DBusStr) -> DBusUInt32:
         """Begin an explicit demonstration; typed text (never passwords) is kept until stop."""
-        return self._call(self._daemon.start_recording, name)
+        try:
+            return self._control.start_recording(name)
+        except CaptureControlError as exc:
+            raise DBusError(exc.kind.dbus_error, str(exc)) from None
 
     @dbus_method()
     async def StopRecording(self) -> IdAndName:
-        from .daemon import CaptureControlError
-
         try:
-            return await self._daemon.stop_recording()
+            return await self._control.stop_recording()
         except CaptureControlError as exc:
+            raise DBusError(exc.kind.dbus_error, str(exc)) from None
+
+    @dbus_method()
+    async def Forget(self, since: DBusStr, until: DBusStr) -> DBusStr:
+        """Erase everything captured from `since` to `until` (ISO 8601; a time
+        without an offset is local), through the daemon's own writer; what
+        went, as JSON."""
+        try:
+            since_ms, until_ms = parse_instant_ms(since), parse_instant_ms(until)
+        except ValueError:
+            raise DBusError(ERROR_KINDS["invalid_window"].dbus_error,
+                            f"not ISO 8601 times: {quoted(since)}, {quoted(until)}") from None
+        try:
+            return json.dumps(await self._control.forget(since_ms, until_ms), sort_keys=True)
+        except PhantomError as exc:
             raise DBusError(exc.kind.dbus_error, str(exc)) from None
 
     @dbus_property(access=PropertyAccess.READ)
     def Paused(self) -> DBusBool:
-        return self._daemon.state.paused
+        return self._control.paused
 
     @dbus_property(access=PropertyAccess.READ)
     def Recording(self) -> DBusStr:
-        recording = self._daemon.state.recording
-        return recording.name if recording else ""
+        return self._control.recording_name or ""
 
     @dbus_signal()
     def PausedChanged(self, paused: bool) -> DBusBool:
         return paused
 
-    @staticmethod
-    def _call(function, *args):
-        from .daemon import CaptureControlError
-
-        try:
-            return function(*args)
-        except CaptureControlError as exc:
-            raise DBusError(exc.kind.dbus_error, str(exc)) from None
-
 
 class CaptureBusService:
     """Exports the interface and owns the bus connection."""
 
-    def __init__(self, daemon) -> None:
-        self._daemon = daemon
+    def __init__(self, control: CaptureControl, on_paused_changed: Callable[[PausedListener], None]) -> None:
+        """`on_paused_changed(listener)` subscribes the service to pause
+        changes; it emits them as the PausedChanged signal and property."""
         self._bus: MessageBus | None = None
-        self.interface = CaptureInterface(daemon)
+        self.interface = CaptureInterface(control)
+        self._subscribe = on_paused_changed
 
     async def start(self) -> None:
         bus = await MessageBus(bus_type=BusType.SESSION).connect()
@@ -98,12 +112,12 @@ class CaptureBusService:
             bus.disconnect()
             raise RuntimeError(f"{BUS_NAME} is already owned by another capture daemon")
         self._bus = bus
+        self._subscribe(self._paused_changed)
 
-        def paused_changed(paused: bool) -> None:
+    def _paused_changed(self, paused: bool) -> None:
+        if self._bus is not None:
             self.interface.PausedChanged(paused)
             self.interface.emit_properties_changed({"Paused": paused})
-
-        self._daemon.on_paused_changed = paused_changed
 
     async def stop(self) -> None:
         if self._bus is not None:

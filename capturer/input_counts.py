@@ -43,6 +43,7 @@ class FieldRef:
     element_id: int | None
     role: str
     secret: bool
+    chars: int | None = None     # characters in the field when it was asked about
 
 
 @dataclass(frozen=True, slots=True)

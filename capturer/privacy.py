@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .sources.base import WindowInfo
+
 
 @dataclass(frozen=True, slots=True)
 class ExclusionRule:
@@ -67,6 +69,12 @@ def first_matching_rule(rules: tuple[ExclusionRule, ...], window: WindowIdentity
         if rule.matches(window):
             return rule
     return None
+
+
+def excluding_rule(rules: tuple[ExclusionRule, ...], window: WindowInfo) -> ExclusionRule | None:
+    """`first_matching_rule` for a window as the X source describes it."""
+    return first_matching_rule(rules, WindowIdentity(window.app, window.wm_class, window.title,
+                                                     window.executable or ""))
 
 
 # AT-SPI roles whose text is a secret. Their text is never read, even inside an

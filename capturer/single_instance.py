@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 from core.errors import PhantomError
+from core.store.paths import remove_group_other
 
 
 class AlreadyRunning(PhantomError):
@@ -23,6 +24,7 @@ class InstanceLock:
     def acquire(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        remove_group_other(self.path)  # a lock file left 0644 by an older Phantom
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -9,6 +9,9 @@ The per-row input records (Snapshot, Element, InputEvent, BlindSpot) are
 typed NamedTuples rather than frozen dataclasses: immutable and named all
 the same, but built from a database row at C speed — a day is ~7,000 of
 them, and creating them as dataclasses cost more than the SQL that read them.
+The document's records are NamedTuples too: a day has hundreds of frames,
+and each frozen dataclass also cost about half a millisecond to define when
+`phantom compile` starts, and to load from the compiled-document cache.
 """
 
 from __future__ import annotations
@@ -74,6 +77,8 @@ class InputEvent(NamedTuple):
     recording_id: int | None
     text: str | None          # only inside an opted-in recording
     crop: str | None = None   # clicks: sha256 of the click-target crop blob
+    snapshot_id: int | None = None  # the snapshot of the window that received it, when the source says
+    field_chars: int | None = None  # text inside a recording: characters the field held before
 
 
 class BlindSpot(NamedTuple):
@@ -153,8 +158,7 @@ class Action(NamedTuple):
 
 
 # -- output: the activity-frames document -----------------------------------------------
-@dataclass(frozen=True, slots=True)
-class PageVisit:
+class PageVisit(NamedTuple):
     """A typed page reference and how many snapshots showed it."""
 
     kind: str
@@ -162,8 +166,7 @@ class PageVisit:
     count: int
 
 
-@dataclass(frozen=True, slots=True)
-class InputVolume:
+class InputVolume(NamedTuple):
     """Counts of input attributed to a frame; never content."""
 
     keys: int = 0
@@ -177,8 +180,7 @@ class InputVolume:
     clicks_none: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class ClickTarget:
+class ClickTarget(NamedTuple):
     """A named element clicked in a frame, with how often."""
 
     role: str
@@ -186,19 +188,20 @@ class ClickTarget:
     count: int
 
 
-@dataclass(frozen=True, slots=True)
-class Interruption:
-    """A short detour (A→B→A, B at most 20 s) folded into A."""
+class Interruption(NamedTuple):
+    """A short detour (A→B→A, B at most 20 s) folded into A. Input made
+    during the detour is the detour's own, not the host frame's."""
 
     app: str
     site: str | None
     start_ms: int
     end_ms: int
     snapshots: tuple[int, ...]
+    input: "InputVolume | None" = None     # None: no input during the detour
+    input_ids: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
+class Frame(NamedTuple):
     """One bounded stretch of attention on one monitor, keyed by (app, site)."""
 
     id: str
@@ -220,8 +223,7 @@ class Frame:
     idle_snapshots: int
 
 
-@dataclass(frozen=True, slots=True)
-class Gap:
+class Gap(NamedTuple):
     """A stretch of more than 300 s with no activity on any monitor."""
 
     start_ms: int
@@ -229,8 +231,7 @@ class Gap:
     reason: str        # away | idle | blind spot kind
 
 
-@dataclass(frozen=True, slots=True)
-class Coverage:
+class Coverage(NamedTuple):
     first_activity_ms: int | None
     last_activity_ms: int | None
     active_ms: int
@@ -239,8 +240,7 @@ class Coverage:
     monitors: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class BlindSpotNote:
+class BlindSpotNote(NamedTuple):
     """What the document cannot see: a stored blind spot, or something the
     compiler could not resolve (counted, never guessed)."""
 
@@ -252,8 +252,7 @@ class BlindSpotNote:
     count: int = 1
 
 
-@dataclass(frozen=True, slots=True)
-class Provenance:
+class Provenance(NamedTuple):
     document_schema: str
     compiler_version: str
     source: str
@@ -265,8 +264,7 @@ class Provenance:
     rows: tuple[tuple[str, int], ...]   # (table, rows read)
 
 
-@dataclass(frozen=True, slots=True)
-class InferredItem:
+class InferredItem(NamedTuple):
     """Second tier: interpretation, namespaced, confidence-tagged and linked
     to the evidence it rests on; removable without touching the measured tier."""
 
@@ -279,8 +277,7 @@ class InferredItem:
     details: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Document:
+class Document(NamedTuple):
     coverage: Coverage
     frames: tuple[Frame, ...]
     blind_spots: tuple[BlindSpotNote, ...]

@@ -15,6 +15,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from core.errors import PhantomError
 
 MAX_WINDOW_DAYS = 400
+# Days a capture can hold: from the Unix epoch to the last day whose end
+# Python's datetime can still represent.
+FIRST_DAY, LAST_DAY = date(1970, 1, 1), date(9998, 12, 31)
 
 
 class WindowError(PhantomError, ValueError):
@@ -51,9 +54,13 @@ def zone_info(name: str):
 
 def parse_day(text: str) -> date:
     try:
-        return date.fromisoformat(text)
+        day = date.fromisoformat(text)
     except ValueError:
-        raise WindowError(f"not a date: {text!r} (expected YYYY-MM-DD)") from None
+        raise WindowError(f"not a date: {text[:40]!r} (expected YYYY-MM-DD)") from None
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise WindowError(f"{day.isoformat()} is outside the days a capture can hold "
+                          f"({FIRST_DAY.isoformat()} to {LAST_DAY.isoformat()})")
+    return day
 
 
 def day_window(day: date, zone_name: str) -> Window:
@@ -67,10 +74,12 @@ def parse_instant(text: str, zone_name: str) -> int:
     try:
         value = datetime.fromisoformat(text.replace("Z", "+00:00") if text.endswith("Z") else text)
     except ValueError:
-        raise WindowError(f"not an ISO 8601 time: {text!r} (e.g. 2026-03-02T09:00 or "
+        raise WindowError(f"not an ISO 8601 time: {text[:40]!r} (e.g. 2026-03-02T09:00 or "
                           f"2026-03-02T09:00:00+01:00)") from None
     if value.tzinfo is None:
         value = value.replace(tzinfo=zone_info(zone_name))
+    if not FIRST_DAY <= value.date() <= LAST_DAY:
+        raise WindowError(f"{text[:40]!r} is outside the days a capture can hold")
     return _ms(value)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import time
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 
@@ -48,3 +49,12 @@ def local_zone_name() -> str:
 def zone_at(ts_ms: int) -> tuple[int, str]:
     """(offset minutes, zone name) to store beside a timestamp."""
     return utc_offset_minutes(ts_ms), local_zone_name()
+
+
+def parse_instant_ms(text: str) -> int:
+    """UTC ms of an ISO 8601 instant ("2026-03-02T09:00:00+01:00", "…Z"); a
+    time without an offset is local time. Raises ValueError."""
+    text = text.strip()
+    value = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text)
+    return int(value.astimezone().timestamp() * 1000) if value.tzinfo is None else \
+        int(value.timestamp() * 1000)

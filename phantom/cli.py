@@ -1,16 +1,26 @@
 """`phantom`: one command, many sub-commands. This module only parses and
 dispatches; each sub-command lives in `phantom/commands/`. Every error a user
-can cause ends here as one line on stderr and a non-zero exit."""
+can cause ends here as one line on stderr and a non-zero exit.
+
+Only the module of the command being run is imported: `phantom compile`
+must not pay for the capture daemon's asyncio, the replay engine or the MCP
+SDK (an agent hook runs it as a whole process, so every import counts). The
+full parser, every module, is built only when no known command was named:
+for `phantom --help`, a bare `phantom` or a mistyped command."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
 import sys
 from pathlib import Path
 
 from core.errors import PhantomError
 
 from .errors import EXIT_USAGE, CliError
+
+EXIT_INTERNAL = 70  # sysexits' EX_SOFTWARE
 
 
 class _Parser(argparse.ArgumentParser):
@@ -20,10 +30,37 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(f"{self.prog}: {message} (see `{self.prog} --help`)", EXIT_USAGE)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from .commands import (capture, compile, demo, doctor, importing, install, mcp, programs,
-                           record, replay, routines, service, synth)
+# Which module of phantom/commands/ defines each sub-command, in the order
+# `phantom --help` lists them (a module's commands stay together).
+COMMANDS: dict[str, str] = {
+    "capture": "capture", "status": "capture", "pause": "capture", "resume": "capture",
+    "compile": "compile",
+    "routines": "routines",
+    "record": "record",
+    "compile-program": "programs", "programs": "programs",
+    "replay": "replay", "runs": "replay",
+    "replay-service": "service", "shortcut": "service",
+    "mcp": "mcp",
+    "install": "install", "uninstall": "install",
+    "demo": "demo",
+    "doctor": "doctor",
+    "import": "importing",
+    "forget": "forgetting", "export": "forgetting",
+    "synth": "synth",
+}
 
+
+def command_modules(argv: list[str] | None = None) -> tuple[str, ...]:
+    """The modules whose parsers `argv` needs: the named command's alone, or
+    all of them when `argv` is None or names no known command."""
+    if argv and argv[0] in COMMANDS:
+        return (COMMANDS[argv[0]],)
+    return tuple(dict.fromkeys(COMMANDS.values()))
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser `argv` needs (see `command_modules`); the full one when
+    `argv` is None."""
     parser = _Parser(prog="phantom", description="Phantom: local-first desktop memory and "
                      "routine replay for X11. Capture what you do, compile it into deterministic "
                      "activity frames for agents, and replay the routines you repeat.")
@@ -31,24 +68,13 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--db", type=Path, help="store path (default: $PHANTOM_DB or "
                         "$XDG_DATA_HOME/phantom/phantom.sqlite3)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    capture.add_parsers(sub, common)
-    compile.add_parsers(sub, common)
-    routines.add_parsers(sub, common)
-    record.add_parsers(sub, common)
-    programs.add_parsers(sub, common)
-    replay.add_parsers(sub, common)
-    service.add_parsers(sub, common)
-    mcp.add_parsers(sub, common)
-    install.add_parsers(sub, common)
-    demo.add_parsers(sub, common)
-    doctor.add_parsers(sub, common)
-    importing.add_parsers(sub, common)
-    synth.add_parsers(sub, common)
+    for module in command_modules(argv):
+        importlib.import_module(f"{__package__}.commands.{module}").add_parsers(sub, common)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(sys.argv[1:] if argv is None else argv)
     try:
         args = parser.parse_args(argv)
         if getattr(args, "handler", None) is None:
@@ -63,6 +89,13 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
+    except Exception as exc:  # noqa: BLE001 - the promise: one line, never a traceback
+        if os.environ.get("PHANTOM_DEBUG"):
+            raise
+        detail = " ".join(str(exc).split())[:200]
+        print(f"phantom: internal error ({exc.__class__.__name__}: {detail}); this is a bug — "
+              "run again with PHANTOM_DEBUG=1 for the traceback", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -71,7 +71,7 @@ class Dispatcher:
         cx, cy = x + w // 2, y + h // 2
         self.xinput.move(cx, cy)
         time.sleep(0.03)
-        hit = live.element_at(cx, cy, window)
+        hit = live.element_at(cx, cy, window, element.origin)
         if hit is None or not hit.same_as(element):
             seen = f"'{hit.display}' ({hit.role})" if hit else "nothing"
             raise DispatchError(f"refusing a blind click: {seen} is under ({cx},{cy}), "

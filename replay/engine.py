@@ -132,7 +132,7 @@ class ReplayEngine:
         waited += self.timing.settle_s
         typed = values.get(step.parameter) if step.parameter else step.text
         try:
-            after = TreeView(scene.accessible())
+            after = scene.view_of_current()
         except (FocusLost, live.LiveTreeError):
             after = TreeView(window)
         ok, detail = conditions.check(step.postcondition, decision.element, after, typed)
@@ -148,11 +148,10 @@ class ReplayEngine:
         act, look again (the previous step may still be opening a dialog or
         turning a page) until `appear_timeout_s` has passed."""
         while True:
-            window = scene.accessible()
-            decision = decide(step, TreeView(window), self.matcher,
-                              eyes.fresh() if eyes is not None else None)
+            view = scene.view_of_current()
+            decision = decide(step, view, self.matcher, eyes.fresh() if eyes is not None else None)
             if decision.may_act or time.monotonic() - began >= self.timing.appear_timeout_s:
-                return window, decision
+                return view.window, decision
             time.sleep(self.timing.appear_poll_s)
 
     @staticmethod

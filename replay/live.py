@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.a11y.roles import TOP_LEVEL_ROLES
 from core.x11 import TopLevel
 
 from .tree_view import LiveTreeError, TreeView
@@ -31,6 +30,7 @@ class LiveElement:
     role: str
     name: str
     label: str
+    origin: tuple[int, int] = (0, 0)   # added to extents: a window-relative toolkit's window origin
 
     @property
     def display(self) -> str:
@@ -40,7 +40,7 @@ class LiveElement:
         import pyatspi
 
         box = self.accessible.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-        return box.x, box.y, box.width, box.height
+        return box.x + self.origin[0], box.y + self.origin[1], box.width, box.height
 
     def center(self) -> tuple[int, int]:
         x, y, w, h = self.extents()
@@ -72,8 +72,9 @@ def init() -> None:
 
 
 def describe(accessible, view: TreeView | None = None) -> LiveElement:
-    role, name, label = (view or TreeView(accessible)).facts(accessible)
-    return LiveElement(accessible, role, name, label)
+    view = view or TreeView(accessible)
+    role, name, label = view.facts(accessible)
+    return LiveElement(accessible, role, name, label, view.origin)
 
 
 def _applications() -> list:
@@ -166,17 +167,22 @@ def candidates(view: TreeView, role: str) -> list[LiveElement]:
     return [describe(accessible, view) for accessible in view.of_role(role)]
 
 
-def element_at(x: int, y: int, window) -> LiveElement | None:
-    """The deepest element under a desktop point (GTK answers one level per call)."""
-    from core.a11y.tree import hit_test
+def element_at(x: int, y: int, window, origin: tuple[int, int] = (0, 0)) -> LiveElement | None:
+    """The element a click at a desktop point acts on (GTK answers one
+    level per call; a label inside a button stands for the button)."""
+    from core.a11y.tree import clicked_element, hit_test
 
-    chain = hit_test(window, x, y)
-    return describe(chain[-1]) if len(chain) > 1 else None
+    chain = clicked_element(hit_test(window, x, y, origin=origin))
+    if len(chain) < 2:
+        return None
+    return describe(chain[-1], TreeView(window, origin))
 
 
 def _top_levels(application) -> list:
+    """An application's children are its top-level windows (a frame, a
+    dialog — or, in Qt, a filler)."""
     count = application.childCount
     if count < 0:
         raise LiveTreeError("the application does not answer accessibility calls")
     windows = [application.getChildAtIndex(i) for i in range(count)]
-    return [w for w in windows if w is not None and w.getRoleName() in TOP_LEVEL_ROLES]
+    return [w for w in windows if w is not None]

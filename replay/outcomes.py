@@ -60,6 +60,10 @@ class RunResult:
     vlm_calls: int = 0
     verification: str = ""     # success only: BY_END_STATE or BY_NO_NEW_WINDOWS
     code: str | None = None    # a refusal before any input: its error kind (guard_mismatch, …)
+    state: str = ""            # the program's lifecycle state after the run ("" for a dry run)
+    lifecycle: tuple[str, ...] = ()   # the state changes the run caused, described
+    intent: str = ""                  # the request in words that chose the program, if any
+    compatibility: float | None = None  # its compatibility score
 
 
 def outcome_for(step: ProgramStep, decision: Decision, outcome: str, dispatch: str | None,

@@ -59,11 +59,18 @@ class Scene:
 
     def accessible(self):
         """The accessible of the run's window that has the keyboard."""
+        return self.view_of_current().window
+
+    def view_of_current(self) -> live.TreeView:
+        """A fresh view of the run's window that has the keyboard, with the
+        origin its toolkit's extents need."""
+        from core.a11y.toolkit import origin_for
+
         window = self.current()
         accessible = live.accessible_window(window)
         if accessible is None:
             raise live.LiveTreeError(f"{window.describe()} has no accessible window")
-        return accessible
+        return live.TreeView(accessible, origin_for(accessible, window.x, window.y))
 
     def before_press(self, kind: str) -> None:
         """Called before every XTest press: the keyboard (and, for a button,

@@ -1,5 +1,6 @@
-"""`org.phantom.Replay1`: replay, context and routines over the session bus,
-for desktop shortcuts (`gdbus call …`) and any other local client.
+"""`org.phantom.Replay1`: replay (by name, or by what to do in words),
+context and routines over the session bus, for desktop shortcuts
+(`gdbus call …`) and any other local client.
 
 Started on demand by D-Bus activation (or its systemd unit), it exits after
 an idle timeout so the embedding model does not sit in memory. Replays go
@@ -81,6 +82,24 @@ class ReplayInterface(ServiceInterface):
         return [result["status"], result["run_id"] or 0, json.dumps(result, sort_keys=True)]
 
     @dbus_method()
+    async def ReplayIntent(self, intent: DBusStr, parameters: StrDict) -> RunReply:
+        """Replay the active program the words describe — the one that passes
+        every gate on the screen as it is, with a compatibility of at least
+        0.75 and no close second — and wait: (status, run id, result JSON).
+        Its parameters must all be given. No such program:
+        org.phantom.Error.NoCompatibleProgram, and nothing is sent."""
+        result = await self._service.replay("", parameters, wait=True, intent=intent)
+        return [result["status"], result["run_id"] or 0, json.dumps(result, sort_keys=True)]
+
+    @dbus_method()
+    async def FindProgram(self, intent: DBusStr) -> DBusStr:
+        """The active program the words describe that can run now, as JSON:
+        id, name, its parameters (name, field, shape — never recorded
+        values), the compatibility score and terms, and the other candidates
+        with the gate each failed. None fits: NoCompatibleProgram."""
+        return await self._service.find(intent)
+
+    @dbus_method()
     async def ReplayAsync(self, program: DBusStr, parameters: StrDict) -> DBusUInt32:
         """Start a replay and return its token at once; follow StepFinished,
         Escalated and RunFinished signals."""
@@ -125,7 +144,8 @@ class ReplayInterface(ServiceInterface):
 
 
 SIGNATURES = {"ListPrograms": "", "Describe": "s", "Replay": "sa{ss}", "ReplayAsync": "sa{ss}",
-              "Cancel": "", "Context": "sss", "ListRoutines": ""}
+              "ReplayIntent": "sa{ss}", "FindProgram": "s", "Cancel": "", "Context": "sss",
+              "ListRoutines": ""}
 
 
 def check_arguments(message) -> bool:
@@ -215,15 +235,46 @@ class ReplayService:
         except PhantomError as exc:
             raise dbus_error(exc) from None
 
-    async def replay(self, name_or_id: str, parameters: dict[str, str], *, wait: bool):
+    def engine(self):
+        """The replay engine (and its embedding model) and the telemetry
+        connection, kept between calls."""
+        from replay.engine import ReplayEngine
+        from replay.telemetry import Telemetry
+
+        with self._lock:
+            if self._engine is None:
+                self._engine = ReplayEngine()
+                self._telemetry = Telemetry(self.db)
+            return self._engine
+
+    async def find(self, intent: str) -> str:
+        """FindProgram: rank, gate, and describe the choice."""
+        from replay.api import find
+        from replay.results import choice_dict
+
+        self.touch()
+        matcher = self.engine().matcher
+
+        def work() -> str:
+            try:
+                return json.dumps(choice_dict(find(self.db, intent, matcher=matcher)), sort_keys=True)
+            except PhantomError as exc:
+                raise dbus_error(exc) from None
+        return await self._loop.run_in_executor(None, work)
+
+    async def replay(self, name_or_id: str, parameters: dict[str, str], *, wait: bool,
+                     intent: str | None = None):
         """Prepare and claim the desktop here, so a bad call or a busy desktop
         is a named error; then run in a worker thread."""
+        from functools import partial
+
         from replay.api import ReplayRequest, claim, prepare
 
         self.touch()
-        request = ReplayRequest(name_or_id, parameters, trigger="dbus")
+        request = ReplayRequest(name_or_id, parameters, trigger="dbus", intent=intent)
         try:
-            prepared = await self._loop.run_in_executor(None, prepare, self.db, request)
+            prepared = await self._loop.run_in_executor(
+                None, partial(prepare, self.db, request, matcher=self.engine().matcher))
         except PhantomError as exc:
             raise dbus_error(exc) from None
         with self._lock:
@@ -258,17 +309,12 @@ class ReplayService:
     def _run(self, prepared, request, lock, token: int) -> dict:
         """Runs in a worker thread; signals go back through the loop."""
         from replay.api import run
-        from replay.engine import ReplayEngine
         from replay.results import result_dict
-        from replay.telemetry import Telemetry
 
         emit = self._loop.call_soon_threadsafe
         program = prepared.program
         try:
-            if self._engine is None:
-                self._engine = ReplayEngine()
-                self._telemetry = Telemetry(self.db)
-            engine = self._engine
+            engine = self.engine()
             engine.stop = self._stop
             engine.on_step = lambda outcome: emit(self.interface.StepFinished, token, outcome.index,
                                                   outcome.policy, outcome.outcome)
@@ -278,7 +324,8 @@ class ReplayService:
             log.exception("replay failed")
             result = {"run_id": None, "program_id": program.id, "program": program.name,
                       "status": "failed", "steps": [], "sent_input": False, "vlm_calls": 0,
-                      "elapsed_ms": 0, "verification": None, "code": None,
+                      "elapsed_ms": 0, "verification": None, "code": None, "state": None,
+                      "lifecycle": [], "intent": request.intent, "compatibility": None,
                       "escalation": {"step": 0, "policy": "escalate_to_agent",
                                      "reason": str(exc), "candidates": []}}
         finally:

@@ -29,8 +29,13 @@ class LiveTreeError(PhantomError):
 
 
 class TreeView:
-    def __init__(self, window) -> None:
+    """`origin` is what to add to extents to get desktop coordinates: the X
+    window's origin for a toolkit that reports window-relative extents
+    (GTK 4, see core/a11y/toolkit.py), else (0, 0)."""
+
+    def __init__(self, window, origin: tuple[int, int] = (0, 0)) -> None:
         self.window = window
+        self.origin = origin
         self._children: dict[str, list] = {}
         self._facts: dict[str, tuple[str, str, str]] = {}
         self._by_role: dict[str, list] | None = None

@@ -10,7 +10,17 @@ text (`text_content` is NULL, `text_length` holds the count). activity-frames
 drops events that fall after a segment's last frame, so where input is the
 last thing that happened in a context before a different one, an extra
 frame (capture_trigger 'input', as event-driven recorders write) closes the
-span just after it."""
+span just after it.
+
+The tables carry every column screenpipe's migrations give them
+(screenpipe/screenpipe 67f4c43, crates/screenpipe-db/src/migrations:
+`frames` as rebuilt by 20260220000000 plus 20260309000000's `cloud_blob_id`
+and 20260312000000's `full_text`, and the later `elements_ref_frame_id`;
+`ui_events` as created by 20250202000000), unused ones left NULL. Every
+input event names the window that received it, as the layout allows:
+`app_name` and `window_title` always, and `frame_id` — the latest frame on
+its screen at or before it that shows that app, or NULL when the screen has
+none within 300 s (a click into a window whose frame comes after it)."""
 
 from __future__ import annotations
 
@@ -27,7 +37,9 @@ from .records import DayPlan, PlannedInput, PlannedSnapshot
 from .trees import UiNode
 from .world import MONITORS
 
-DDL = """
+# screenpipe's own tables, as its migrations leave them (module docstring);
+# tests/support/screenpipe.py builds its test databases from this text too.
+SCREENPIPE_DDL = """
 CREATE TABLE frames (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     video_chunk_id INTEGER DEFAULT NULL,
@@ -39,13 +51,24 @@ CREATE TABLE frames (
     focused BOOLEAN DEFAULT NULL,
     browser_url TEXT DEFAULT NULL,
     device_name TEXT NOT NULL DEFAULT '',
+    sync_id TEXT,
+    machine_id TEXT,
+    synced_at DATETIME,
+    snapshot_path TEXT DEFAULT NULL,
+    accessibility_text TEXT DEFAULT NULL,
+    accessibility_tree_json TEXT DEFAULT NULL,
+    content_hash INTEGER DEFAULT NULL,
+    simhash INTEGER DEFAULT NULL,
     capture_trigger TEXT DEFAULT NULL,
-    elements_ref_frame_id INTEGER DEFAULT NULL
+    text_source TEXT DEFAULT NULL,
+    cloud_blob_id TEXT DEFAULT NULL,
+    full_text TEXT DEFAULT NULL
 );
 CREATE INDEX idx_frames_timestamp ON frames(timestamp);
+CREATE INDEX idx_frames_timestamp_device ON frames(timestamp, device_name);
 CREATE TABLE ui_events (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
-    timestamp DATETIME NOT NULL,
+    timestamp DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     session_id TEXT,
     relative_ms INTEGER NOT NULL DEFAULT 0,
     event_type TEXT NOT NULL,
@@ -55,9 +78,11 @@ CREATE TABLE ui_events (
     app_name TEXT, app_pid INTEGER, window_title TEXT, browser_url TEXT,
     element_role TEXT, element_name TEXT, element_value TEXT, element_description TEXT,
     element_automation_id TEXT, element_bounds TEXT,
-    frame_id INTEGER
+    frame_id INTEGER,
+    sync_id TEXT, machine_id TEXT, synced_at DATETIME
 );
 CREATE INDEX idx_ui_events_timestamp ON ui_events(timestamp);
+CREATE INDEX idx_ui_events_frame_id ON ui_events(frame_id);
 CREATE TABLE elements (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     frame_id INTEGER NOT NULL,
@@ -73,6 +98,11 @@ CREATE TABLE elements (
     FOREIGN KEY (parent_id) REFERENCES elements(id)
 );
 CREATE INDEX idx_elements_frame_id ON elements(frame_id);
+"""
+
+DDL = SCREENPIPE_DDL + """
+-- a frame showing a tree stored with an earlier frame points at it (nocta-recorder, later screenpipe)
+ALTER TABLE frames ADD COLUMN elements_ref_frame_id INTEGER DEFAULT NULL;
 CREATE TABLE synth_manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
@@ -87,6 +117,7 @@ AX_ROLES = {
     "split pane": "AXSplitGroup", "tree": "AXOutline", "page tab list": "AXTabGroup", "menu bar": "AXMenuBar",
     "check box": "AXCheckBox", "radio button": "AXRadioButton",
 }
+LINK_REACH_MS = 300_000
 MODIFIER_BITS = {"shift": 1, "ctrl": 2, "alt": 4, "super": 8}
 KEYSYMS = {"Return": 0xFF0D, "Tab": 0xFF09, "Escape": 0xFF1B, "Delete": 0xFFFF, "BackSpace": 0xFF08,
            "Up": 0xFF52, "Down": 0xFF54, "Left": 0xFF51, "Right": 0xFF53, "Home": 0xFF50, "End": 0xFF57,
@@ -124,7 +155,7 @@ class NoctaSink:
         frames = self._frames(plan)
         frame_rows, element_rows = [], []
         tree_frame: dict[int, int] = {}
-        frame_times: dict[int, list[tuple[int, int]]] = {0: [], 1: []}
+        frame_times: dict[int, list[tuple[int, int, str]]] = {0: [], 1: []}
         for ts, order, snap, trigger in frames:
             frame_id = self.next_frame
             self.next_frame += 1
@@ -138,7 +169,7 @@ class NoctaSink:
             url = snap.browser_url if snap.app.app == "firefox" else None
             frame_rows.append((frame_id, iso_utc(ts), snap.app.display, snap.title, int(snap.focused), url,
                                MONITORS[snap.monitor].device, trigger, ref))
-            frame_times[snap.monitor].append((ts, frame_id))
+            frame_times[snap.monitor].append((ts, frame_id, snap.app.display))
         events = self._events(plan, frame_times)
         with self.connection:
             self.connection.executemany(
@@ -200,13 +231,20 @@ class NoctaSink:
         return rows
 
     # -- events ---------------------------------------------------------------------------------------
-    def _events(self, plan: DayPlan, frame_times: dict[int, list[tuple[int, int]]]) -> list[tuple]:
-        keys = {m: [ts for ts, _ in frame_times[m]] for m in frame_times}
+    def _events(self, plan: DayPlan, frame_times: dict[int, list[tuple[int, int, str]]]) -> list[tuple]:
+        keys = {m: [ts for ts, _, _ in frame_times[m]] for m in frame_times}
         rows: list[tuple] = []
 
-        def frame_at(monitor: int, ts: int) -> int | None:
+        def frame_at(monitor: int, ts: int, app: str) -> int | None:
+            """The latest frame on `monitor` at or before `ts` showing `app`
+            (at most 300 s back), as a recorder links an event to the frame
+            of the window that received it."""
             i = bisect.bisect_right(keys[monitor], ts) - 1
-            return frame_times[monitor][i][1] if i >= 0 else None
+            while i >= 0 and ts - keys[monitor][i] <= LINK_REACH_MS:
+                if frame_times[monitor][i][2] == app:
+                    return frame_times[monitor][i][1]
+                i -= 1
+            return None
 
         staged: list[tuple] = []
         previous_app = None
@@ -217,13 +255,13 @@ class NoctaSink:
                 staged.append((snap.ts_ms, 0, "app_switch", None, None, None, None, None, None, None, None, None,
                                None, snap.app.display, snap.pid, snap.title,
                                snap.url if snap.app.app == "firefox" else None, None, None, None, None,
-                               frame_at(snap.monitor, snap.ts_ms)))
+                               frame_at(snap.monitor, snap.ts_ms, snap.app.display)))
             previous_app = snap.app.app
         for event in plan.inputs:
             screen = MONITORS[event.monitor]
             url = event.url if event.app.app == "firefox" else None
             common = (event.app.display, None, event.title, url)
-            frame = frame_at(event.monitor, event.ts_ms)
+            frame = frame_at(event.monitor, event.ts_ms, event.app.display)
             x = event.x - screen.x if event.x is not None else None
             y = event.y - screen.y if event.y is not None else None
             role = name = bounds = None

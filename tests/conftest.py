@@ -11,6 +11,19 @@ import pytest
 from testbed.harness import VirtualDesktop
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_cache_home(tmp_path_factory):
+    """Compiles made by tests (and the processes they start) cache their
+    documents in a temporary folder, never in the user's own cache."""
+    saved = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+    yield
+    if saved is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = saved
+
+
 @pytest.fixture(scope="module")
 def managed_desktop(desktop):
     """The session desktop with a window manager (openbox) for one test

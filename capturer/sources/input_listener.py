@@ -28,6 +28,19 @@ _KEY_NAMES = {
     "print_screen": "Print", "scroll_lock": "Scroll_Lock", "pause": "Pause",
 }
 
+# X keysyms of keys that type nothing: TTY functions, motion, modifiers,
+# keypad functions and F-keys (0xff00-0xffff), vendor media keys (XF86).
+_FUNCTION_KEYSYMS = range(0xFF00, 0x10000)
+_VENDOR_KEYSYMS = range(0x1008FF00, 0x10090000)
+# Keysyms of characters that name their code point: Latin-1 directly,
+# Unicode as 0x1000000 + the code point.
+_LATIN1_KEYSYMS = range(0x20, 0x100)
+_UNICODE_KEYSYM_BASE = 0x1000000
+_UNICODE_KEYSYMS = range(0x1000100, 0x1110000)
+# A character was typed, but which one could not be read: it counts as
+# text, and a recording keeps this in its place.
+UNREADABLE_CHAR = "\ufffd"
+
 
 @dataclass(frozen=True, slots=True)
 class RawKey:
@@ -38,6 +51,7 @@ class RawKey:
     # Set by the daemon on a key that may start a text burst: the pending
     # question "which field has focus?", asked the moment the key arrived.
     field_query: object = None
+    window_id: int | None = None     # the client window that had the keyboard
 
     @property
     def printable(self) -> bool:
@@ -51,6 +65,9 @@ class RawClick:
     x: int
     y: int
     button: int
+    window_id: int | None = None     # the client window under the pointer
+    window: object = None            # that window described at once (for an early hit test)
+    hit_query: object = None         # set by the daemon: the hit test, asked as the click arrived
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,20 +76,27 @@ class RawScroll:
     x: int
     y: int
     steps: int
+    window_id: int | None = None
 
 
 class InputListener:
     """Starts pynput's keyboard and mouse listeners; `deliver` is called from
-    their threads with RawKey / RawClick / RawScroll values."""
+    their threads with RawKey / RawClick / RawScroll values, each naming the
+    window that received it (`receiver.py`)."""
 
     def __init__(self, deliver: Callable[[object], None]) -> None:
         self._deliver = deliver
         self._held: set[str] = set()
         self._keyboard = None
         self._mouse = None
+        self._probe = None
 
     def start(self) -> None:
         from pynput import keyboard, mouse  # lazy: needs DISPLAY
+
+        from .receiver import ReceiverProbe
+
+        self._probe = ReceiverProbe()
 
         self._keyboard = keyboard.Listener(on_press=self._on_press, on_release=self._on_release)
         self._mouse = mouse.Listener(on_click=self._on_click, on_scroll=self._on_scroll)
@@ -90,6 +114,9 @@ class InputListener:
                     pass
         self._keyboard = self._mouse = None
         self._held.clear()
+        if self._probe is not None:
+            self._probe.close()
+            self._probe = None
 
     def alive(self) -> bool:
         return all(listener is not None and listener.is_alive()
@@ -102,7 +129,10 @@ class InputListener:
             self._held.add(modifier)
             return
         name, char = _describe_key(key)
-        self._deliver(RawKey(now_ms(), name, char, frozenset(self._held)))
+        ts = now_ms()
+        probe = self._probe
+        self._deliver(RawKey(ts, name, char, frozenset(self._held),
+                             window_id=probe.keyboard_window() if probe else None))
 
     def _on_release(self, key, *_injected) -> None:
         modifier = _modifier_of(key)
@@ -111,10 +141,15 @@ class InputListener:
 
     def _on_click(self, x, y, button, pressed, *_injected) -> None:
         if pressed:
-            self._deliver(RawClick(now_ms(), int(x), int(y), _button_number(button)))
+            ts, probe = now_ms(), self._probe
+            window_id = probe.window_at(x, y) if probe else None
+            window = probe.describe(window_id) if probe and window_id else None
+            self._deliver(RawClick(ts, int(x), int(y), _button_number(button), window_id, window))
 
     def _on_scroll(self, x, y, dx, dy, *_injected) -> None:
-        self._deliver(RawScroll(now_ms(), int(x), int(y), max(1, abs(int(dx)) + abs(int(dy)))))
+        ts, probe = now_ms(), self._probe
+        self._deliver(RawScroll(ts, int(x), int(y), max(1, abs(int(dx)) + abs(int(dy))),
+                                probe.window_at(x, y) if probe else None))
 
 
 def _modifier_of(key) -> str | None:
@@ -123,7 +158,14 @@ def _modifier_of(key) -> str | None:
 
 
 def _describe_key(key) -> tuple[str | None, str | None]:
-    """(name, printable char) of a pynput key; special keys have no char."""
+    """(name, printable char) of a pynput key; special keys have no char.
+
+    A key pynput cannot name is a character unless its keysym says it types
+    nothing: a non-ASCII letter arrives as keysym 0 when the keyboard map
+    changed under the listener (xdotool and input methods remap keys to type
+    it). As a character it stays inside its text burst, so a password or a
+    name typed with accents is one count, not a run of bursts split by
+    `keysym-0` rows that show where its non-ASCII letters are (issue 13)."""
     name = getattr(key, "name", None)
     if name is not None:  # a pynput.keyboard.Key member
         if name == "space":
@@ -135,7 +177,13 @@ def _describe_key(key) -> tuple[str | None, str | None]:
     if char is not None and len(char) == 1 and char.isprintable():
         return char, char
     vk = getattr(key, "vk", None)
-    return (f"keysym-{vk}" if vk is not None else None), None
+    vk = vk if isinstance(vk, int) else 0
+    if vk in _FUNCTION_KEYSYMS or vk in _VENDOR_KEYSYMS:
+        return f"keysym-{vk}", None
+    char = (chr(vk) if vk in _LATIN1_KEYSYMS else
+            chr(vk - _UNICODE_KEYSYM_BASE) if vk in _UNICODE_KEYSYMS else UNREADABLE_CHAR)
+    char = char if char.isprintable() else UNREADABLE_CHAR
+    return char, char
 
 
 def _button_number(button) -> int:

@@ -1,6 +1,9 @@
 """Small screenshots with mss + pillow: a downscaled thumbnail per monitor at a
 low cadence (skipped when nothing changed) and a lossless crop around each
 click (the visual fingerprint replay uses to re-aim a pointer action).
+Rectangles to hide are painted before anything is encoded: excluded windows
+black, the inside of text fields grey; in a click crop both are also
+transparent (alpha 0), which visual matching reads as "leave out".
 
 Grabbing is cheap (about 1 ms for a full 1280×800 screen); encoding is not,
 so only thumbnails and small crops are ever encoded.
@@ -10,21 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import io
-from dataclasses import dataclass
 
-from .x11 import Monitor
-
-
-@dataclass(frozen=True, slots=True)
-class EncodedImage:
-    """An encoded image ready to store as a content-addressed blob."""
-
-    sha256: str
-    kind: str
-    media_type: str
-    width: int
-    height: int
-    data: bytes
+from .base import EncodedImage, Monitor
 
 
 class ScreenSource:
@@ -44,16 +34,19 @@ class ScreenSource:
         except Exception:  # noqa: BLE001 - closing after the display died
             pass
 
-    def thumbnail(self, monitor: Monitor, redact: list[tuple[int, int, int, int]] = ()) -> EncodedImage | None:
+    def thumbnail(self, monitor: Monitor, redact: list[tuple[int, int, int, int]] = (),
+                  masks: list[tuple[int, int, int, int]] = ()) -> EncodedImage | None:
         """A downscaled WebP of the monitor, or None when it shows exactly what
         the previous thumbnail of this monitor showed. `redact` rectangles
-        (excluded windows, in root coordinates) are painted black first."""
+        (excluded windows, in root coordinates) are painted black first and
+        `masks` (text fields' insides) grey."""
         from PIL import Image
 
         shot = self._mss.grab({"left": monitor.x, "top": monitor.y,
                                "width": monitor.width, "height": monitor.height})
         image = Image.frombytes("RGB", shot.size, shot.bgra, "raw", "BGRX")
-        _black_out(image, redact, monitor.x, monitor.y)
+        _paint(image, redact, monitor.x, monitor.y, BLACK)
+        _paint(image, masks, monitor.x, monitor.y, GREY)
         height = max(1, round(monitor.height * self._thumbnail_width / monitor.width))
         small = image.resize((self._thumbnail_width, height), Image.Resampling.BILINEAR)
         digest = hashlib.blake2b(small.tobytes(), digest_size=16).digest()
@@ -63,9 +56,11 @@ class ScreenSource:
         return _encode(small, "thumbnail", "WEBP", "image/webp", quality=60)
 
     def click_crop(self, x: int, y: int, bounds: Monitor,
-                   redact: list[tuple[int, int, int, int]] = ()) -> EncodedImage:
+                   redact: list[tuple[int, int, int, int]] = (),
+                   masks: list[tuple[int, int, int, int]] = ()) -> EncodedImage:
         """A lossless crop centred on the click, clamped to the monitor, with
-        any excluded window's pixels blacked out."""
+        any excluded window's pixels black and text fields' insides grey —
+        both transparent, so matching leaves them out."""
         from PIL import Image
 
         half = self._crop_size // 2
@@ -75,19 +70,27 @@ class ScreenSource:
                                "width": min(self._crop_size, bounds.width),
                                "height": min(self._crop_size, bounds.height)})
         image = Image.frombytes("RGB", shot.size, shot.bgra, "raw", "BGRX")
-        _black_out(image, redact, shot.left, shot.top)
+        if redact or masks:
+            image = image.convert("RGBA")
+            _paint(image, redact, shot.left, shot.top, BLACK + (0,))
+            _paint(image, masks, shot.left, shot.top, GREY + (0,))
         return _encode(image, "click_crop", "PNG", "image/png", compress_level=6)
 
 
-def _black_out(image, rects, origin_x: int, origin_y: int) -> None:
+BLACK = (0, 0, 0)
+GREY = (128, 128, 128)
+
+
+def _paint(image, rects, origin_x: int, origin_y: int, fill: tuple) -> None:
     if not rects:
         return
     from PIL import ImageDraw
 
     draw = ImageDraw.Draw(image)
     for x, y, w, h in rects:
-        draw.rectangle((x - origin_x, y - origin_y, x - origin_x + w - 1, y - origin_y + h - 1),
-                       fill=(0, 0, 0))
+        if w > 0 and h > 0:
+            draw.rectangle((x - origin_x, y - origin_y, x - origin_x + w - 1, y - origin_y + h - 1),
+                           fill=fill)
 
 
 def _encode(image, kind: str, fmt: str, media_type: str, **options) -> EncodedImage:

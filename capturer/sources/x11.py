@@ -13,49 +13,13 @@ PropertyNotify. Any sign that the X server went away is raised as
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import replace
 
 from Xlib import X, Xatom, display, error
 
+from .base import DisplayLost, Monitor, WindowInfo
 
-class DisplayLost(ConnectionError):
-    """The X server is gone (or never answered)."""
-
-
-@dataclass(frozen=True, slots=True)
-class WindowInfo:
-    """A top-level client window as the capturer sees it."""
-
-    window_id: int
-    app: str
-    wm_class: str
-    pid: int | None
-    executable: str | None
-    title: str
-    x: int
-    y: int
-    width: int
-    height: int
-
-    @property
-    def center(self) -> tuple[int, int]:
-        return self.x + self.width // 2, self.y + self.height // 2
-
-
-@dataclass(frozen=True, slots=True)
-class Monitor:
-    """One monitor's rectangle in root coordinates."""
-
-    index: int
-    name: str
-    x: int
-    y: int
-    width: int
-    height: int
-    primary: bool
-
-    def contains(self, px: int, py: int) -> bool:
-        return self.x <= px < self.x + self.width and self.y <= py < self.y + self.height
+__all__ = ["DisplayLost", "Monitor", "WindowInfo", "X11Source"]
 
 
 _FOCUS_MASK = X.FocusChangeMask | X.EnterWindowMask
@@ -82,6 +46,10 @@ class X11Source:
             "_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID", "UTF8_STRING", "WM_STATE")}
         self._watched: int | None = None
         self._client_cache: dict[int, int] = {}
+        # X reuses window ids: each id's generation goes up when a window with
+        # that id is created or destroyed (clients are created as children of
+        # the root, before any window manager reparents them).
+        self._generations: dict[int, int] = {}
         self._masks: dict[int, int] = {}
         self._root.change_attributes(event_mask=X.PropertyChangeMask | X.SubstructureNotifyMask)
         with self._guard():
@@ -198,11 +166,16 @@ class X11Source:
                 elif kind in (X.CreateNotify, X.MapNotify, X.ReparentNotify):
                     if getattr(event, "parent", self._root).id == self._root.id:
                         self._add_mask(event.window.id, _FOCUS_MASK)
+                    if kind == X.CreateNotify:
+                        self._new_generation(event.window.id)
+                        changes.add("structure")
                     changes.add("focus")
                 elif kind in (X.DestroyNotify, X.UnmapNotify):
                     self._masks.pop(event.window.id, None)
                     self._client_cache.pop(event.window.id, None)
-                    changes.add("focus")
+                    if kind == X.DestroyNotify:
+                        self._new_generation(event.window.id)
+                    changes.update(("focus", "structure"))
         return changes
 
     def visible_windows(self) -> list[WindowInfo]:
@@ -221,9 +194,8 @@ class X11Source:
                         continue
                     info = self._describe(client)
                     geometry = top.get_geometry()
-                    found.append(WindowInfo(info.window_id, info.app, info.wm_class, info.pid,
-                                            info.executable, info.title, geometry.x, geometry.y,
-                                            geometry.width, geometry.height))
+                    found.append(replace(info, x=geometry.x, y=geometry.y, width=geometry.width,
+                                         height=geometry.height))
                 except _X_ERRORS:
                     continue
         return found
@@ -278,6 +250,12 @@ class X11Source:
             return None
         return None
 
+    def _new_generation(self, window_id: int) -> None:
+        if len(self._generations) > 4096:   # forget the oldest ids first
+            for old in list(self._generations)[:1024]:
+                del self._generations[old]
+        self._generations[window_id] = self._generations.get(window_id, 0) + 1
+
     def _describe(self, window) -> WindowInfo:
         instance, klass = window.get_wm_class() or ("", "")
         title = self._title(window)
@@ -288,7 +266,8 @@ class X11Source:
         app = (klass or instance or (executable or "").rsplit("/", 1)[-1] or "unknown").casefold()
         return WindowInfo(window_id=window.id, app=app, wm_class=f"{instance}.{klass}", pid=pid,
                           executable=executable, title=title, x=-origin.x, y=-origin.y,
-                          width=geometry.width, height=geometry.height)
+                          width=geometry.width, height=geometry.height,
+                          generation=self._generations.get(window.id, 0))
 
     def _title(self, window) -> str:
         prop = window.get_full_property(self._atoms["_NET_WM_NAME"], self._atoms["UTF8_STRING"])

@@ -1,8 +1,17 @@
-"""Input attribution: every input event belongs to the temporally nearest
-snapshot on its monitor (ties go to the earlier one), and so to that
-snapshot's frame (activity-frames §4). An event with no snapshot within the
-session gap is left unattributed and reported as a blind spot — never
-guessed onto a frame.
+"""Input attribution: each input event belongs to a snapshot, and so to that
+snapshot's frame.
+
+Where the capture recorded which window received the event (`snapshot_id`,
+store v3 and linked foreign layouts), the event is the receiving window's:
+it belongs to that snapshot when the snapshot is part of the frame stream,
+else (a window that had no snapshot yet got the input, and was snapshotted
+for it without focus) to the nearest snapshot of the same application on the
+event's monitor within the session gap; failing that it is unattributed.
+Where the source does not say (older stores, layouts without a link), the
+event goes to the temporally nearest snapshot on its monitor (ties go to the
+earlier one: activity-frames §4), and the blind spots say how many were
+placed so. An event with no snapshot within the session gap is left
+unattributed and reported as a blind spot — never guessed onto a frame.
 
 The nearest-snapshot search runs per monitor as one vectorized binary
 search (numpy) over all events, not one Python bisect per event.
@@ -10,7 +19,7 @@ search (numpy) over all events, not one Python bisect per event.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 from operator import attrgetter
 
 import numpy as np
@@ -22,18 +31,38 @@ from .segment import SESSION_GAP_MS
 _PLACE = attrgetter("monitor", "ts_ms", "id")
 
 
-@dataclass(frozen=True, slots=True)
-class Attribution:
+class Attribution(NamedTuple):
     by_snapshot: dict[int, tuple[InputEvent, ...]]   # snapshot id -> its events
     unattributed: tuple[InputEvent, ...]
+    by_nearest: int = 0        # events the source did not link to a window
+
+
+def anchor_only(snapshot: Snapshot) -> bool:
+    """A snapshot taken only because a window without one got input while
+    another had focus: it names the receiving window for input rows, earns
+    no dwell and opens no frame."""
+    return snapshot.trigger == "input" and not snapshot.focused
 
 
 def attribute(snapshots: tuple[Snapshot, ...], inputs: tuple[InputEvent, ...]) -> Attribution:
+    """`snapshots` is the frame stream (anchor-only snapshots excluded);
+    `anchors` are every snapshot by id, for the links events carry."""
+    return attribute_linked(snapshots, {s.id: s for s in snapshots}, inputs)
+
+
+def attribute_linked(snapshots: tuple[Snapshot, ...], by_id: dict[int, Snapshot],
+                     inputs: tuple[InputEvent, ...]) -> Attribution:
+    """Attribution over the frame stream `snapshots`, with `by_id` holding
+    every snapshot an event may link to (anchor-only ones included)."""
     owners, found = nearest_snapshots(snapshots, inputs)
+    linked = [i for i, event in enumerate(inputs) if event.snapshot_id is not None]
+    if linked:
+        _follow_links(snapshots, by_id, inputs, linked, owners, found)
     unattributed = tuple(inputs[i] for i in np.flatnonzero(~found).tolist())
+    by_nearest = len(inputs) - len(linked)
     kept = np.flatnonzero(found)
     if not kept.size:
-        return Attribution({}, unattributed)
+        return Attribution({}, unattributed, by_nearest)
     # group the attributed events by owner with one stable sort: each
     # owner's events keep their input order
     order = kept[np.argsort(owners[kept], kind="stable")]
@@ -43,7 +72,31 @@ def attribute(snapshots: tuple[Snapshot, ...], inputs: tuple[InputEvent, ...]) -
     bounds = starts.tolist() + [len(ordered)]
     groups = {owner: tuple(ordered[a:b]) for owner, a, b in
               zip(sorted_owners[starts].tolist(), bounds, bounds[1:])}
-    return Attribution(groups, unattributed)
+    return Attribution(groups, unattributed, by_nearest)
+
+
+def _follow_links(snapshots, by_id, inputs, linked, owners, found) -> None:
+    """Re-own linked events (in place): the receiving window's snapshot when
+    it is in the frame stream, else the nearest snapshot of its application
+    on the event's monitor within the session gap, else none."""
+    in_stream = {s.id for s in snapshots}
+    by_place: dict[tuple[int, str], list[Snapshot]] = {}
+    for snapshot in snapshots:
+        by_place.setdefault((snapshot.monitor, snapshot.app), []).append(snapshot)
+    for position in linked:
+        event = inputs[position]
+        target = by_id.get(event.snapshot_id)
+        if target is None:           # linked to a snapshot outside the window: keep the nearest rule
+            continue
+        if target.id in in_stream:
+            owners[position], found[position] = target.id, True
+            continue
+        candidates = by_place.get((event.monitor, target.app), ())
+        best = min(candidates, key=lambda s: (abs(s.ts_ms - event.ts_ms), s.ts_ms, s.id), default=None)
+        if best is not None and abs(best.ts_ms - event.ts_ms) <= SESSION_GAP_MS:
+            owners[position], found[position] = best.id, True
+        else:
+            found[position] = False
 
 
 def nearest_snapshots(snapshots, inputs) -> tuple[np.ndarray, np.ndarray]:

@@ -26,6 +26,11 @@ def blind_spots(capture: Capture, frames: tuple[Frame, ...],
         notes.append(BlindSpotNote("unattributed_input", "compiler", None, None,
                                    "input with no snapshot within 300 s on its monitor",
                                    len(attribution.unattributed)))
+    if attribution.by_nearest:
+        notes.append(BlindSpotNote("input_window_unrecorded", "compiler", None, None,
+                                   "input whose receiving window the capture did not record, "
+                                   "credited to the nearest snapshot on its monitor",
+                                   attribution.by_nearest))
     if capture.source == "nocta":
         notes.append(BlindSpotNote("zone_unknown", "compiler", None, None,
                                    "this capture layout records no time zone; times are UTC "

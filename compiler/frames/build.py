@@ -9,7 +9,7 @@ per-frame loop walks every key press."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, fields
+from typing import NamedTuple
 from itertools import chain, repeat
 from operator import attrgetter
 
@@ -17,7 +17,7 @@ import numpy as np
 
 from compiler.pages import type_url
 from compiler.records import (CHRONOLOGICAL, ID, IDLE, URL, ClickTarget, Frame, InputEvent, InputVolume,
-                              PageVisit, Snapshot)
+                              Interruption, PageVisit, Snapshot)
 
 from .attribute import Attribution
 from .flicker import FoldedRun
@@ -35,8 +35,7 @@ _RESOLUTION_CODES = {name: code for code, name in enumerate(_RESOLUTIONS)}
 _NONE = _RESOLUTION_CODES["none"]
 
 
-@dataclass(frozen=True, slots=True)
-class _Gathered:
+class _Gathered(NamedTuple):
     """One frame's rows: its snapshots in order, every snapshot id it
     covers (detours included) and its events in time order."""
 
@@ -49,6 +48,8 @@ def build_frames(folded: tuple[FoldedRun, ...], attribution: Attribution) -> tup
     """Frames in chronological order (ties: monitor), numbered f-0001…"""
     ordered = sorted(folded, key=lambda f: (f.first.start_ms, f.first.monitor,
                                             f.first.snapshots[0].id))
+    ordered = [item._replace(interruptions=_with_detour_input(item, attribution))
+               if item.interruptions else item for item in ordered]
     gathered = [_gather(item, attribution) for item in ordered]
     window = _WindowEvents([g.events for g in gathered])
     return tuple(_frame(index, item, rows, volume, targets) for index, item, rows, volume, targets
@@ -56,16 +57,32 @@ def build_frames(folded: tuple[FoldedRun, ...], attribution: Attribution) -> tup
 
 
 def _gather(item: FoldedRun, attribution: Attribution) -> _Gathered:
+    """The host's own rows: its snapshots and their events. A detour's
+    snapshots stay in the frame's evidence, but the input made during the
+    detour is the detour's (`_with_detour_input`), not the host's."""
     snapshots = tuple(chain.from_iterable(run.snapshots for run in item.runs))
     snapshot_ids = list(map(ID, snapshots))
     detour_ids = [i for interruption in item.interruptions for i in interruption.snapshots]
     owned = attribution.by_snapshot
     events = list(chain.from_iterable(map(owned.get, snapshot_ids, repeat(()))))
     if detour_ids:
-        events += chain.from_iterable(map(owned.get, detour_ids, repeat(())))
-        events.sort(key=CHRONOLOGICAL)  # detours interleave; runs alone are in order
         snapshot_ids += detour_ids
     return _Gathered(snapshots, tuple(sorted(set(snapshot_ids))), events)
+
+
+def _with_detour_input(item: FoldedRun, attribution: Attribution) -> tuple[Interruption, ...]:
+    """The interruptions, each with the input its own snapshots were credited."""
+    owned = attribution.by_snapshot
+    result = []
+    for interruption in item.interruptions:
+        events = sorted(chain.from_iterable(owned.get(i, ()) for i in interruption.snapshots),
+                        key=CHRONOLOGICAL)
+        if events:
+            window = _WindowEvents([events])
+            interruption = interruption._replace(input=_volumes(window)[0],
+                                   input_ids=tuple(map(ID, events)))
+        result.append(interruption)
+    return tuple(result)
 
 
 def _frame(index: int, item: FoldedRun, rows: _Gathered, volume: InputVolume,
@@ -135,7 +152,7 @@ def _volumes(window: _WindowEvents) -> list[InputVolume]:
         **{f"clicks_{name}": total(click & (window.resolution == code))
            for name, code in _RESOLUTION_CODES.items()},
     }
-    table = np.stack([columns[field.name] for field in fields(InputVolume)], axis=1)
+    table = np.stack([columns[field] for field in InputVolume._fields], axis=1)
     busy = table.any(axis=1).tolist()
     return [InputVolume(*row) if active else NO_INPUT for row, active in zip(table.tolist(), busy)]
 

@@ -4,7 +4,7 @@ detour is kept, not discarded; its time is not credited to A."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from compiler.records import Interruption
 
@@ -13,8 +13,7 @@ from .segment import Run
 FLICKER_MS = 20_000
 
 
-@dataclass(frozen=True, slots=True)
-class FoldedRun:
+class FoldedRun(NamedTuple):
     """A run, possibly merged with its resumptions, with its detours."""
 
     runs: tuple[Run, ...]                  # the A parts, in order

@@ -10,25 +10,28 @@ is deterministic.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from compiler.records import Capture, Document
 
 from . import attribute, blind, build, coverage, flicker, inferred, provenance, segment
 
 
-@dataclass(frozen=True, slots=True)
-class CompileOptions:
+class CompileOptions(NamedTuple):
     zone: str                 # the zone the window was cut in (rendering uses recorded offsets)
     inferred: bool = True
 
 
 def compile_capture(capture: Capture, options: CompileOptions) -> Document:
-    runs = segment.runs(capture.snapshots)
-    attribution = attribute.attribute(capture.snapshots, capture.inputs)
+    # Snapshots taken only to name the window that got input without focus
+    # anchor input rows; they earn no dwell and open no frame.
+    stream = tuple(s for s in capture.snapshots if not attribute.anchor_only(s))
+    runs = segment.runs(stream)
+    attribution = attribute.attribute_linked(stream, {s.id: s for s in capture.snapshots},
+                                             capture.inputs)
     frames = build.build_frames(flicker.fold(runs), attribution)
     return Document(
-        coverage=coverage.coverage(runs, capture.snapshots, capture.blind_spots),
+        coverage=coverage.coverage(runs, stream, capture.blind_spots),
         frames=frames,
         blind_spots=blind.blind_spots(capture, frames, attribution),
         provenance=provenance.provenance(capture, options.zone),

@@ -16,7 +16,7 @@ snapshot-by-snapshot loop on random streams.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 from operator import attrgetter, ne
 
 import numpy as np
@@ -28,8 +28,7 @@ DWELL_CAP_MS = 90_000
 SESSION_GAP_MS = 300_000
 
 
-@dataclass(frozen=True, slots=True)
-class Run:
+class Run(NamedTuple):
     """Consecutive snapshots on one monitor with one (app, site) key.
 
     `end_ms` is when the run stopped holding attention: its last credited

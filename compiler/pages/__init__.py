@@ -16,7 +16,7 @@ Three layers, first answer wins (see resolve.py):
 Kind naming: site-layer kinds are ``<product>_<thing>`` ("youtube_video");
 kinds any site can have are bare ("search_query", "sign_in"), and site
 parsers reuse them, so every search is one kind wherever it ran.  The
-site-key rule is documented in sitekey.py.  Everything here is pure,
+site-key rule is documented in core/urls/sitekey.py.  Everything here is pure,
 deterministic and standard-library only.
 """
 

@@ -8,8 +8,9 @@ nothing it understands well enough to name.
 
 from __future__ import annotations
 
+from core.urls import Url
+
 from .ref import LAYER_FALLBACK, PageRef
-from .urlparts import Url
 
 DOMAIN = "domain"
 UNKNOWN = "unknown"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover - import only for annotations
-    from .urlparts import Url
+    from core.urls import Url
 
 ENTITY_MAX_CHARS = 120
 ELLIPSIS = "…"

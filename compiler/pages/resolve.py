@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from core.urls import parse_url
+
 from .fallback import UNKNOWN_REF, fallback
 from .generic import detect
 from .ref import PageRef
 from .sites import parser_for
-from .urlparts import parse_url
 
 
 def resolve(url: str) -> PageRef:

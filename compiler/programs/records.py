@@ -117,14 +117,14 @@ class ProgramStep:
     index: int
     action: str               # click | type | key | switch
     target: Target | None
-    text: str | None = None   # type: a literal, or "$P0" for a parameter
+    text: str | None = None   # type steps: a literal, or "$P0" for a parameter
     key: str | None = None    # key: the combination
     app: str = ""             # switch: the app to bring forward
     precondition: Condition = Condition("always_true")
     postcondition: Condition = Condition("none")
-    distance: float | None = None   # type: mean pairwise normalized Levenshtein of the values
-    samples: tuple[str, ...] = ()   # type: the values seen in the traces
-    entry: str | None = None        # type: insert (at the caret) | replace; None in format 1
+    distance: float | None = None   # type steps: mean pairwise normalized Levenshtein of the values
+    samples: tuple[str, ...] = ()   # type steps: the values seen in the traces
+    entry: str | None = None        # type steps: insert (at the caret) | replace; None in format 1
 
     @property
     def parameter(self) -> str | None:

@@ -7,8 +7,9 @@ at most half the budget, the inferred tier goes, then frames go from the
 shortest active time up (the kept frames stay in time order and a line says
 how many were left out). The header, coverage and provenance always stay.
 
-Frames are costed longest first and only until the budget is spent, so a
-day of several hundred frames does not estimate every line.
+Frames are written and costed longest first and only until the budget is
+spent, so a day of several hundred frames does not format or estimate
+every line.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ def render_compact(document: Document, times: TimeFormat, label: str,
                    budget: int = DEFAULT_BUDGET) -> bytes:
     head = _head(document, times, label)
     frames = list(document.frames)
-    frame_lines = {frame.id: _frame_line(frame, times) for frame in frames}
+    frame_lines: dict[str, str] = {}  # only for the frames looked at
     spots = _blind_lines(document, times)
     inferred = _inferred_lines(document)
     tail = [f"provenance: {document.provenance.source} store v{document.provenance.store_schema}, "
@@ -47,7 +48,8 @@ def render_compact(document: Document, times: TimeFormat, label: str,
     kept: set[str] = set()
     overflow = False
     for frame in sorted(frames, key=lambda f: (-f.active_ms, -(f.end_ms - f.start_ms), f.id)):
-        cost = estimate_tokens(frame_lines[frame.id] + "\n")
+        line = frame_lines[frame.id] = _frame_line(frame, times)
+        cost = estimate_tokens(line + "\n")
         if cost > remaining:
             overflow = True
             break

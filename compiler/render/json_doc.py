@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import orjson
 
-from ..records import BlindSpotNote, Document, Frame, InferredItem
+from ..records import BlindSpotNote, Document, Frame, InferredItem, InputVolume, Interruption
 from ..timefmt import TimeFormat, minutes, ranges, utc_iso
 
 
@@ -65,21 +65,34 @@ def _frame(frame: Frame, times: TimeFormat) -> dict:
         "wall_minutes": minutes(frame.end_ms - frame.start_ms),
         "titles": list(frame.titles),
         "pages": [{"kind": p.kind, "entity": p.entity, "count": p.count} for p in frame.pages],
-        "input": {
-            "keys": volume.keys, "clicks": volume.clicks, "scrolls": volume.scrolls,
-            "copies": volume.copies, "text_bursts": volume.text_bursts,
-            "click_resolution": {"exact": volume.clicks_exact, "tolerance": volume.clicks_tolerance,
-                                 "zone": volume.clicks_zone, "none": volume.clicks_none},
-        },
+        "input": _volume(volume),
         "click_targets": [{"role": t.role, "label": t.label, "count": t.count} for t in frame.targets],
-        "interruptions": [{"app": i.app, "site": i.site, "start": times.iso(i.start_ms, offset),
-                           "seconds": (i.end_ms - i.start_ms + 500) // 1000,
-                           "evidence": {"snapshots": ranges(i.snapshots)}}
-                          for i in frame.interruptions],
+        "interruptions": [_interruption(i, times, offset) for i in frame.interruptions],
         "idle_snapshots": frame.idle_snapshots,
         "evidence": {"snapshots": ranges(frame.snapshot_ids),
                      "input_events": ranges(frame.input_ids)},
     }
+
+
+def _volume(volume: InputVolume) -> dict:
+    return {
+        "keys": volume.keys, "clicks": volume.clicks, "scrolls": volume.scrolls,
+        "copies": volume.copies, "text_bursts": volume.text_bursts,
+        "click_resolution": {"exact": volume.clicks_exact, "tolerance": volume.clicks_tolerance,
+                             "zone": volume.clicks_zone, "none": volume.clicks_none},
+    }
+
+
+def _interruption(interruption: Interruption, times: TimeFormat, offset: int) -> dict:
+    """A detour; its own input (never the host frame's) when it had any."""
+    item = {"app": interruption.app, "site": interruption.site,
+            "start": times.iso(interruption.start_ms, offset),
+            "seconds": (interruption.end_ms - interruption.start_ms + 500) // 1000,
+            "evidence": {"snapshots": ranges(interruption.snapshots)}}
+    if interruption.input is not None:
+        item["input"] = _volume(interruption.input)
+        item["evidence"]["input_events"] = ranges(interruption.input_ids)
+    return item
 
 
 def _blind(note: BlindSpotNote, times: TimeFormat) -> dict:

@@ -12,12 +12,28 @@ what each is worth, and whether to compile it for replay.
 Each module imports only those above it (the gate reads the measures, never
 the reverse), and nothing here imports `compiler.frames`: the frames
 pipeline's inferred tier uses the miner, not the other way round.
+
+The names below load with their stage on first use: the frames' inferred
+tier needs only the action stream and the miner, not the measures and the
+gate behind them.
 """
 
-from .actions import derive_actions, sessions, step_key
-from .gate import CostModel
-from .mining import Routine, mine
-from .report import RoutineReport, report_dict, report_routines
+from importlib import import_module
+
+_STAGE_OF = {
+    "derive_actions": "actions", "sessions": "actions", "step_key": "actions",
+    "CostModel": "gate",
+    "Routine": "mining", "mine": "mining",
+    "RoutineReport": "report", "report_dict": "report", "report_routines": "report",
+}
+
+
+def __getattr__(name: str):
+    stage = _STAGE_OF.get(name)
+    if stage is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{stage}"), name)
+
 
 __all__ = [
     "CostModel",

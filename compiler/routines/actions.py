@@ -12,6 +12,10 @@ Rules (activity-frames §7, phantom.md §5):
 - a focus change to another app, or to another site in a browser, is a
   switch step (specific when a URL anchors it);
 - input made by Phantom's own replay runs is excluded;
+- an input row that names the window that received it (store v3) belongs to
+  that window's application; otherwise to the application focused on its
+  monitor at that moment. A click into a window that did not have focus yet
+  comes before its switch: the switch is placed at that first input;
 - sessions split where more than 90 s pass without an action, and immediate
   repeats of the same step collapse into one.
 """
@@ -25,6 +29,9 @@ from compiler.pages import site_of
 from compiler.records import MONITOR, TS_MS, Action, Capture, InputEvent, Snapshot, Step
 
 SESSION_GAP_MS = 90_000
+# A switch is moved back to the first input of the window it switched to when
+# that input came at most this long before the focus snapshot.
+SWITCH_LEAD_MS = 5_000
 _MISSING = object()
 NAVIGATION_KEYS = frozenset({"Tab", "Up", "Down", "Left", "Right", "Home", "End", "Page_Up",
                              "Page_Down", "space", "Caps_Lock", "Num_Lock", "Scroll_Lock",
@@ -38,7 +45,8 @@ def derive_actions(capture: Capture) -> tuple[Action, ...]:
     apps = _apps_at(capture.snapshots, capture.inputs)
     replayed = [(run.start_ms, run.end_ms if run.end_ms is not None else capture.until_ms)
                 for run in capture.replay_runs]
-    actions = list(_switches(capture.snapshots))
+    first_input: list[tuple[int, str]] = []   # linked inputs: (time, app)
+    actions: list[Action] = []
     steps: dict[tuple, Step | None] = {}  # the same element in the same app is the same Step
     for event, app in zip(capture.inputs, apps):
         kind = event.kind
@@ -54,8 +62,30 @@ def derive_actions(capture: Capture) -> tuple[Action, ...]:
         if step is not None:
             actions.append(Action(step, event.ts_ms, event.end_ms, event.monitor,
                                   (f"input_events:{event.id}",), event.text, event.recording_id))
+            if event.snapshot_id is not None:
+                first_input.append((event.ts_ms, app))
+    actions.extend(_switches_at_first_input(tuple(_switches(capture.snapshots)), first_input))
     actions.sort(key=attrgetter("ts_ms", "evidence"))
     return tuple(actions)
+
+
+def _switches_at_first_input(switches: tuple[Action, ...], linked: list[tuple[int, str]]) -> list[Action]:
+    """Each switch, moved back to just before the first linked input to its
+    application since the previous switch (within SWITCH_LEAD_MS): the click
+    that brought a window forward is made in that window, after the switch."""
+    if not linked:
+        return list(switches)
+    linked.sort()
+    moved = []
+    previous = None
+    for action in switches:
+        app = action.step.app
+        earliest = next((ts for ts, into in linked
+                         if into == app and (previous is None or ts > previous)
+                         and action.ts_ms - SWITCH_LEAD_MS <= ts < action.ts_ms), None)
+        previous = action.ts_ms
+        moved.append(action._replace(ts_ms=earliest - 1, end_ms=earliest - 1) if earliest is not None else action)
+    return moved
 
 
 @collector_paused()
@@ -132,9 +162,24 @@ def _switches(snapshots: tuple[Snapshot, ...]):
 
 
 def _apps_at(snapshots: tuple[Snapshot, ...], inputs) -> list[str]:
-    """For each input event, the app of the last focused snapshot on its
-    monitor at or before it (the first one, for events before any) — one
-    vectorized binary search per monitor."""
+    """For each input event, the app of the snapshot its source linked it to
+    (`InputEvent.snapshot_id`: the window that received it), else of the last
+    focused snapshot on its monitor at or before it (the first one, for
+    events before any)."""
+    apps = _apps_by_time(snapshots, inputs)
+    links = list(map(_SNAPSHOT_ID, inputs))
+    if any(link is not None for link in links):
+        app_of = {snapshot.id: snapshot.app for snapshot in snapshots}
+        apps = [app_of.get(link, app) if link is not None else app for link, app in zip(links, apps)]
+    return apps
+
+
+_SNAPSHOT_ID = attrgetter("snapshot_id")
+
+
+def _apps_by_time(snapshots: tuple[Snapshot, ...], inputs) -> list[str]:
+    """The last focused snapshot's app on each event's monitor at or before
+    it — one vectorized binary search per monitor."""
     import numpy as np
 
     by_monitor: dict[int, tuple[list[int], list[str]]] = {}

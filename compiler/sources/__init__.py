@@ -6,6 +6,7 @@ the same records, so existing capture history compiles at once."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 from core.store import StoreError, is_phantom_store, open_sqlite_readonly
 
@@ -30,6 +31,19 @@ def detect(connection) -> str:
     if nocta.looks_like_nocta(tables):
         return "nocta"
     return "unknown"
+
+
+class Fetched(NamedTuple):
+    """A window's rows as read, before they become records: `digest` is a
+    sha256 of exactly these rows (and, for a foreign layout, the queries that
+    read them), which is what the compiled-document cache checks."""
+
+    kind: str
+    rows: tuple
+    digest: str
+
+    def capture(self) -> Capture:
+        return (phantom_store if self.kind == "phantom" else nocta).capture(self.rows)
 
 
 class CaptureSource:
@@ -57,7 +71,12 @@ class CaptureSource:
         return self._reader.span(self.connection)
 
     def read(self, since_ms: int, until_ms: int) -> Capture:
-        return self._reader.read(self.connection, since_ms, until_ms)
+        return self.fetch(since_ms, until_ms).capture()
+
+    def fetch(self, since_ms: int, until_ms: int) -> Fetched:
+        """The window's rows, in one read transaction."""
+        rows = self._reader.fetch(self.connection, since_ms, until_ms)
+        return Fetched(self.kind, rows, rows.digest)
 
     def close(self) -> None:
         self.connection.close()

@@ -3,14 +3,18 @@ read transaction so a daemon writing at the same time cannot tear it.
 
 The rows are hashed as they come out of SQLite (one orjson call per table),
 which is the provenance digest, and the click/field elements are fetched in
-one IN query rather than joined row by row."""
+one IN query rather than joined row by row. URLs pass through
+`core.urls.sanitize_url` on the way in, as capture stores them now."""
 
 from __future__ import annotations
 
 import hashlib
+from typing import NamedTuple
 
 import apsw
 import orjson
+
+from core.urls import sanitize_url
 
 from ..records import BlindSpot, Capture, Element, InputEvent, ReplayRun, Snapshot
 
@@ -19,6 +23,10 @@ _SNAPSHOTS = ("SELECT id, ts_ms, utc_offset_min, tz_name, monitor, trigger, app,
 _INPUTS = ("SELECT id, ts_ms, end_ms, monitor, kind, count, key, x, y, resolution, element_id, "
            "recording_id, text, crop FROM input_events "
            "WHERE ts_ms >= ? AND ts_ms < ? ORDER BY ts_ms, id")
+# Store v3 input rows also name the snapshot of the window that received them.
+_INPUTS_V3 = ("SELECT id, ts_ms, end_ms, monitor, kind, count, key, x, y, resolution, element_id, "
+              "recording_id, text, crop, snapshot_id, field_chars FROM input_events "
+              "WHERE ts_ms >= ? AND ts_ms < ? ORDER BY ts_ms, id")
 _ELEMENTS = ("SELECT id, role, name, labelled_by, path FROM elements WHERE id IN "
              "(SELECT element_id FROM input_events WHERE ts_ms >= ? AND ts_ms < ? "
              "AND element_id IS NOT NULL) ORDER BY id")
@@ -45,30 +53,58 @@ def span(connection: apsw.Connection) -> tuple[int | None, int | None]:
         "UNION ALL SELECT min(ts_ms), max(end_ms) FROM input_events)").fetchone()
 
 
+class Rows(NamedTuple):
+    """A window's rows as SQLite returned them, and their sha256."""
+
+    since_ms: int
+    until_ms: int
+    version: int
+    snapshots: list[tuple]
+    inputs: list[tuple]
+    elements: list[tuple]
+    blind_spots: list[tuple]
+    runs: list[tuple]
+    digest: str
+
+
 def read(connection: apsw.Connection, since_ms: int, until_ms: int) -> Capture:
+    return capture(fetch(connection, since_ms, until_ms))
+
+
+def fetch(connection: apsw.Connection, since_ms: int, until_ms: int) -> Rows:
     window = (since_ms, until_ms)
     connection.execute("BEGIN")
     try:
+        version = int(connection.pragma("user_version"))
         snapshot_rows = connection.execute(_SNAPSHOTS, window).fetchall()
-        input_rows = connection.execute(_INPUTS, window).fetchall()
+        input_rows = connection.execute(_INPUTS_V3 if version >= 3 else _INPUTS, window).fetchall()
         element_rows = connection.execute(_ELEMENTS, window).fetchall()
         blind_rows = connection.execute(_BLIND, (until_ms, until_ms, since_ms)).fetchall()
         run_rows = (connection.execute(_RUNS, (until_ms, until_ms, since_ms)).fetchall()
                     if _has_table(connection, "replay_runs") else [])
-        version = int(connection.pragma("user_version"))
     finally:
         connection.execute("COMMIT")
     digest = hashlib.sha256()
     for rows in (snapshot_rows, input_rows, element_rows, blind_rows, run_rows):
         digest.update(orjson.dumps(rows))
-    elements = {row[0]: Element._make(row) for row in element_rows}
+    return Rows(since_ms, until_ms, version, snapshot_rows, input_rows, element_rows, blind_rows,
+                run_rows, digest.hexdigest())
+
+
+def capture(rows: Rows) -> Capture:
+    """The compiler's records made from fetched rows."""
+    elements = {row[0]: Element._make(row) for row in rows.elements}
     make_snapshot = Snapshot._make
-    snapshots = tuple(make_snapshot(r[:9] + (bool(r[9]), bool(r[10]))) for r in snapshot_rows)
+    # A store written before capture sanitised URLs may hold tokens in them:
+    # they go here, before any pass sees a URL.
+    snapshots = tuple(make_snapshot(r[:8] + (sanitize_url(r[8]), bool(r[9]), bool(r[10])))
+                      for r in rows.snapshots)
     inputs = tuple(InputEvent(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9],
-                              elements.get(r[10]), r[11], r[12], r[13]) for r in input_rows)
-    return Capture("phantom", version, since_ms, until_ms, snapshots, inputs,
-                   tuple(BlindSpot._make(r) for r in blind_rows),
-                   tuple(ReplayRun(*r) for r in run_rows), digest.hexdigest())
+                              elements.get(r[10]), r[11], r[12], r[13], *(r[14:16] if rows.version >= 3 else ()))
+                   for r in rows.inputs)
+    return Capture("phantom", rows.version, rows.since_ms, rows.until_ms, snapshots, inputs,
+                   tuple(BlindSpot._make(r) for r in rows.blind_spots),
+                   tuple(ReplayRun(*r) for r in rows.runs), rows.digest)
 
 
 def _has_table(connection: apsw.Connection, name: str) -> bool:

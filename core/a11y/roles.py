@@ -13,9 +13,14 @@ CONTAINER_ROLES = frozenset({
     "grouping", "form", "redundant object", "unknown", "invalid", "tool bar", "status bar",
     "menu bar", "page tab list", "table", "tree table", "list", "tree", "option pane",
 })
-TOP_LEVEL_ROLES = frozenset({"frame", "window", "dialog", "alert", "file chooser"})
 # Roles whose accessible name comes from a label element (GTK entries).
 LABELLED_ROLES = frozenset({"text", "password text", "entry", "spin button", "combo box",
                             "editbar", "slider", "terminal", "document text"})
 # Roles a typed keystroke goes into.
 TEXT_INPUT_ROLES = LABELLED_ROLES | {"document web", "paragraph"}
+# Controls a click acts on; a label or icon drawn inside one (GTK 4 puts the
+# button's label under the pointer) stands for the control around it.
+CONTROL_ROLES = frozenset({"push button", "toggle button", "check box", "radio button", "menu item",
+                           "check menu item", "radio menu item", "link", "page tab", "combo box",
+                           "spin button", "slider", "list item", "table cell"})
+PART_ROLES = frozenset({"label", "icon", "image", "static"})

@@ -15,7 +15,8 @@ from collections import deque
 from dataclasses import dataclass
 
 from .path import Segment, clip_name, join, number_siblings
-from .roles import LABELLED_ROLES, TOP_LEVEL_ROLES
+from .roles import CONTROL_ROLES, LABELLED_ROLES, PART_ROLES
+from .toolkit import on_screen, window_relative
 
 @dataclass(frozen=True, slots=True)
 class WalkLimits:
@@ -91,7 +92,10 @@ def read_extents(accessible) -> tuple[int | None, int | None, int | None, int | 
 
 
 def segment_for(role: str, name: str, label: str | None, depth: int) -> Segment:
-    if depth == 0 and role in TOP_LEVEL_ROLES:
+    """A path segment. The window's own (depth 0) never carries a name: a
+    title changes with the document while the layout below stays (and Qt's
+    top-level is a `filler` named after the title)."""
+    if depth == 0:
         return Segment(role)
     return Segment(role, name=name, label="" if name else (label or ""))
 
@@ -161,17 +165,22 @@ def _node(accessible, parent, depth, ordinal, role, name, label, path) -> Node:
                 states=read_states(accessible), x=x, y=y, w=w, h=h, path=path)
 
 
-def hit_test(window, x: int, y: int, max_depth: int = 32) -> list:
+def hit_test(window, x: int, y: int, max_depth: int = 32, origin: tuple[int, int] = (0, 0)) -> list:
     """The chain of accessibles under a desktop point, outermost first.
 
     GTK answers `getAccessibleAtPoint` with the direct child only, so the
     search recurses. GTK3 containers also sometimes answer "nothing" for a
     point that one of their children plainly covers (seen right after a
     window grows); then the children's own extents are checked, so a click
-    on a button is not mistaken for a click on the panel around it.
+    on a button is not mistaken for a click on the panel around it. `origin`
+    is where the window's extents start on the desktop for a toolkit that
+    reports them relative to the window (`toolkit.origin_for`); such a
+    toolkit's `visible` widgets count as shown.
     """
     import pyatspi
 
+    x, y = x - origin[0], y - origin[1]
+    relaxed = origin != (0, 0) or window_relative(window)
     chain = [window]
     current = window
     for _ in range(max_depth):
@@ -180,7 +189,7 @@ def hit_test(window, x: int, y: int, max_depth: int = 32) -> list:
         except NotImplementedError:
             child = None
         if child is None or child.path == current.path:
-            child = _child_covering(current, x, y)
+            child = _child_covering(current, x, y, relaxed=relaxed)
         if child is None:
             break
         chain.append(child)
@@ -188,24 +197,55 @@ def hit_test(window, x: int, y: int, max_depth: int = 32) -> list:
     return chain
 
 
-def _child_covering(parent, x: int, y: int, limit: int = 200, depth: int = 0):
+def clicked_element(chain: list) -> list:
+    """The hit chain ending at the element a click acts on: a label or an
+    icon inside a control (within two levels) stands for that control. GTK 4
+    may answer a point with the label alone, skipping the levels between, so
+    the control is looked for among the label's real ancestors and the chain
+    is rebuilt down from the window to it."""
+    deepest = chain[-1]
+    if len(chain) < 2 or deepest.getRoleName() not in PART_ROLES:
+        return chain
+    control, node = None, deepest
+    for _ in range(2):
+        node = node.parent
+        if node is None:
+            break
+        if node.getRoleName() in CONTROL_ROLES:
+            control = node
+            break
+    if control is None:
+        return chain
+    paths = [c.path for c in chain]
+    if control.path in paths:
+        return chain[:paths.index(control.path) + 1]
+    ancestry, node = [control], control.parent
+    for _ in range(64):
+        if node is None:
+            return chain          # not under this window after all: keep what was hit
+        if node.path == chain[0].path:
+            return [chain[0], *reversed(ancestry)]
+        ancestry.append(node)
+        node = node.parent
+    return chain
+
+
+def _child_covering(parent, x: int, y: int, limit: int = 200, depth: int = 0, relaxed: bool = False):
     """The showing child whose extents contain the point (smallest first).
 
     Some containers report no extents of their own (GTK's notebook page in
     mousepad says -1,-1,-1,-1) while their children report real ones: such a
     child counts as covering the point when one of its own children does,
     so the hit test goes through it instead of stopping at the notebook."""
-    import pyatspi
-
     count = parent.childCount
     best, best_area, hollow = None, None, None
     for index in range(min(max(count, 0), limit)):
         child = parent.getChildAtIndex(index)
-        if child is None or not child.getState().contains(pyatspi.STATE_SHOWING):
+        if child is None or not on_screen(child, relaxed):
             continue
         cx, cy, cw, ch = read_extents(child)
         if None in (cx, cy, cw, ch) or cw <= 0 or ch <= 0:
-            if hollow is None and depth < 2 and _child_covering(child, x, y, limit, depth + 1) is not None:
+            if hollow is None and depth < 2 and _child_covering(child, x, y, limit, depth + 1, relaxed) is not None:
                 hollow = child
             continue
         if cx <= x < cx + cw and cy <= y < cy + ch and (best_area is None or cw * ch < best_area):

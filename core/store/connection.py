@@ -10,7 +10,7 @@ from pathlib import Path
 import apsw
 
 from .errors import StoreError
-from .paths import FILE_MODE, prepare_private_dir, tighten_file_modes
+from .paths import FILE_MODE, prepare_private_dir, read_only_reason, tighten_file_modes
 from .schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
 BUSY_TIMEOUT_MS = 5000
@@ -32,20 +32,30 @@ def _foreign_keys(connection: apsw.Connection) -> None:
     connection.pragma("foreign_keys", 1)
 
 
+def _secure_delete(connection: apsw.Connection) -> None:
+    """Deleted and replaced rows are overwritten with zeros, not left in free
+    space: a burst rewritten as it grew, or a forgotten stretch, leaves no
+    older copy behind in the file (see forget.py)."""
+    connection.pragma("secure_delete", 1)
+
+
 def _busy_timeout(connection: apsw.Connection) -> None:
     """Wait for another writer (the CLI recording a program) instead of failing."""
     connection.set_busy_timeout(BUSY_TIMEOUT_MS)
 
 
-WRITE_SETTINGS = (_busy_timeout, _wal, _synchronous_normal, _foreign_keys)
+WRITE_SETTINGS = (_busy_timeout, _wal, _synchronous_normal, _foreign_keys, _secure_delete)
 READ_SETTINGS = (_busy_timeout,)
 
 
 def _create_private_file(path: Path) -> None:
     """Create the database file 0600 before SQLite does: SQLite gives the WAL
     and shared-memory files the database file's permissions."""
-    prepare_private_dir(path.parent)
-    fd = os.open(path, os.O_CREAT | os.O_WRONLY, FILE_MODE)
+    try:
+        prepare_private_dir(path.parent)
+        fd = os.open(path, os.O_CREAT | os.O_WRONLY, FILE_MODE)
+    except OSError as exc:
+        raise StoreError(f"cannot create {path}: {exc.strerror or exc}", path=str(path)) from None
     os.close(fd)
 
 
@@ -92,12 +102,29 @@ def migrate(connection: apsw.Connection, path: Path) -> int:
     return version
 
 
-def open_store(path: str | os.PathLike[str]) -> apsw.Connection:
-    """Open (creating if needed) the store for writing, migrated to the current
-    schema. Only the capture daemon's writer thread and short CLI writes use this."""
+def prepare_for_writing(path: str | os.PathLike[str]) -> Path:
+    """Check that a store can be written, before anything opens it: group and
+    other bits come off its files and Phantom's own directory; a store (or
+    directory) the person made read-only is refused with the reason — it is
+    never made writable again, and readers keep working on it."""
     db_path = Path(path)
     if db_path.is_dir():
         raise StoreError(f"{db_path} is a directory, not a database file", path=str(db_path))
+    if db_path.parent.is_dir():
+        prepare_private_dir(db_path.parent)
+        tighten_file_modes(db_path)
+    reason = read_only_reason(db_path)
+    if reason is not None:
+        raise StoreError(f"cannot write to {db_path}: {reason}; Phantom never makes a store "
+                         "writable again (`chmod u+w` it to write to it; reading it works as it is)",
+                         path=str(db_path))
+    return db_path
+
+
+def open_store(path: str | os.PathLike[str]) -> apsw.Connection:
+    """Open (creating if needed) the store for writing, migrated to the current
+    schema. Only the capture daemon's writer thread and short CLI writes use this."""
+    db_path = prepare_for_writing(path)
     if not db_path.exists():
         _create_private_file(db_path)
     try:
@@ -128,13 +155,31 @@ def open_sqlite_readonly(path: str | os.PathLike[str]) -> apsw.Connection:
     if db_path.is_dir():
         raise StoreError(f"{db_path} is a directory, not a database file", path=str(db_path))
     uri = db_path.resolve().as_uri() + "?mode=ro"
+    connection = _connect_readonly(uri, db_path)
+    try:
+        _probe(connection, db_path)
+    except apsw.ReadOnlyError:
+        # A WAL store in a directory the person made read-only: a reader needs
+        # the shared-memory index beside the file and cannot create it. With
+        # no WAL there either, nothing can write to the file, so reading it
+        # as immutable is exact.
+        connection.close()
+        wal = Path(f"{db_path}-wal")
+        if os.access(db_path.parent, os.W_OK) or (wal.exists() and wal.stat().st_size):
+            raise StoreError(f"cannot read {db_path}: its shared-memory index is not writable",
+                             path=str(db_path)) from None
+        connection = _connect_readonly(uri + "&immutable=1", db_path)
+        _probe(connection, db_path)
+    return connection
+
+
+def _connect_readonly(uri: str, db_path: Path) -> apsw.Connection:
     try:
         connection = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
     except apsw.CantOpenError:
         raise StoreError(f"cannot open {db_path} for reading", path=str(db_path)) from None
     for setting in READ_SETTINGS:
         setting(connection)
-    _probe(connection, db_path)
     return connection
 
 

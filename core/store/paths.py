@@ -3,12 +3,16 @@
 The default is `$XDG_DATA_HOME/phantom/phantom.sqlite3`; `PHANTOM_DB` or an
 explicit `--db` overrides it. The directory is created 0700 and every file the
 store writes (database, WAL, shared-memory index) is 0600: a capture history is
-private even from other local users.
+private even from other local users. Found with wider modes, they lose their
+group and other bits whenever the store is opened for writing; no bit is ever
+added, so a store the person made read-only stays read-only (and is refused
+for writing, with the reason, while every reader still works).
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 DB_FILENAME = "phantom.sqlite3"
@@ -36,21 +40,54 @@ def resolve_db_path(explicit: str | os.PathLike[str] | None) -> Path:
     return Path(explicit).expanduser() if explicit else default_db_path()
 
 
+def remove_group_other(path: Path) -> None:
+    """Clear the group and other permission bits of a file or directory this
+    user owns. Never adds a bit: a file the person made read-only stays
+    read-only. A shared directory (sticky, such as /tmp) is left alone."""
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        return
+    mode = stat.S_IMODE(status.st_mode)
+    if status.st_uid != os.getuid() or mode & stat.S_ISVTX or not mode & 0o077:
+        return
+    os.chmod(path, mode & ~0o077)
+
+
+def is_own_directory(directory: Path) -> bool:
+    """Phantom's own directories are named `phantom` (`$XDG_DATA_HOME/phantom`,
+    `$XDG_CONFIG_HOME/phantom`). A directory the person chose for `--db` or
+    `PHANTOM_DB` that holds other things keeps the modes they gave it."""
+    return directory.name == "phantom"
+
+
 def prepare_private_dir(directory: Path) -> None:
-    """Create the store's directory 0700 (and tighten it if it already exists
-    and belongs to us; a shared directory such as /tmp is left alone)."""
-    directory.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
-    stat = directory.stat()
-    if stat.st_uid == os.getuid() and not (stat.st_mode & 0o1000):
-        os.chmod(directory, DIR_MODE)
+    """Create the store's directory 0700; if it exists and is Phantom's own,
+    remove group and other bits from it."""
+    if not directory.exists():
+        directory.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
+    elif is_own_directory(directory):
+        remove_group_other(directory)
 
 
 def tighten_file_modes(db_path: Path) -> None:
-    """Make the database and its sidecar files 0600 (SQLite creates the WAL and
-    shared-memory files with the umask, so this runs after they appear)."""
+    """Remove group and other bits from the database and its sidecar files
+    (SQLite creates the WAL and shared-memory files with the database file's
+    mode, which a umask or an older Phantom may have left open)."""
+    for suffix in SIDECAR_SUFFIXES:
+        remove_group_other(Path(str(db_path) + suffix))
+
+
+def read_only_reason(db_path: Path) -> str | None:
+    """Why this store cannot be written, or None: a file or directory the
+    person made read-only (Phantom never makes them writable again)."""
     for suffix in SIDECAR_SUFFIXES:
         candidate = Path(str(db_path) + suffix)
-        try:
-            os.chmod(candidate, FILE_MODE)
-        except FileNotFoundError:
-            continue
+        if candidate.exists() and not os.access(candidate, os.W_OK):
+            mode = stat.S_IMODE(candidate.stat().st_mode)
+            return f"{candidate} is read-only (mode {mode:04o})"
+    directory = db_path.parent
+    if directory.is_dir() and not os.access(directory, os.W_OK | os.X_OK):
+        mode = stat.S_IMODE(directory.stat().st_mode)
+        return f"its directory {directory} is read-only (mode {mode:04o})"
+    return None

@@ -105,6 +105,7 @@ class SnapshotRow(Row):
     focused: int
     screenshot: str | None
     tree_id: int | None
+    window_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +128,11 @@ class InputEventRow(Row):
     crop: str | None = None
     recording_id: int | None = None
     text: str | None = None
+    snapshot_id: int | None = None
+    target_role: str | None = None
+    target_name: str | None = None
+    target_path: str | None = None
+    field_chars: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +159,18 @@ class RecordingRow(Row):
     name: str
     start_ms: int
     end_ms: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportKeyRow(Row):
+    """Where an imported row came from; a key already stored means the
+    source record was imported before."""
+
+    TABLE: ClassVar[str] = "import_keys"
+    source: str
+    source_id: str
+    row_table: str
+    row_id: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,9 +204,11 @@ class RowBatch:
 
     For bulk writers (the synthetic corpus writes millions of element rows)
     a frozen record per row costs more than the insert itself, so a batch
-    carries plain value tuples in the row type's column order. The batch is
-    applied inside the writer's transaction like any other op; if it fails,
-    it fails whole and is dropped as one op."""
+    carries plain value tuples in the row type's column order. A tuple may
+    stop before the row type's trailing defaulted columns (columns a later
+    migration added): they are filled with their defaults (`padded_rows`).
+    The batch is applied inside the writer's transaction like any other op;
+    if it fails, it fails whole and is dropped as one op."""
 
     row_type: type[Row]
     rows: tuple[tuple, ...]
@@ -208,12 +228,32 @@ class RowBatch:
         """Refuse a batch the writer could not insert as given."""
         if not (isinstance(self.row_type, type) and issubclass(self.row_type, Row) and self.row_type.TABLE):
             raise TypeError(f"not a row type: {self.row_type!r}")
-        width = len(fields(self.row_type))
+        required, defaults = _shape(self.row_type)
+        width = required + len(defaults)
         for values in self.rows:
-            if not isinstance(values, tuple) or len(values) != width:
-                raise ValueError(f"a {self.row_type.__name__} batch row needs {width} values: {values!r}")
+            if not isinstance(values, tuple) or not required <= len(values) <= width:
+                raise ValueError(f"a {self.row_type.__name__} batch row needs {required}–{width} "
+                                 f"values: {values!r}")
+
+    def padded_rows(self) -> tuple[tuple, ...]:
+        """The rows, each filled out with the defaults of the columns it stops before."""
+        required, defaults = _shape(self.row_type)
+        width = required + len(defaults)
+        if all(len(values) == width for values in self.rows):
+            return self.rows
+        return tuple(values + defaults[len(values) - required:] for values in self.rows)
+
+
+@cache
+def _shape(row_type: type[Row]) -> tuple[int, tuple]:
+    """(number of columns without a default, the defaults of the rest)."""
+    from dataclasses import MISSING
+
+    columns = fields(row_type)
+    required = sum(1 for column in columns if column.default is MISSING)
+    return required, tuple(column.default for column in columns[required:])
 
 
 WRITE_OPS = (BlobRow, TreeRow, ElementRow, SnapshotRow, InputEventRow, BlindSpotRow,
-             RecordingRow, Replace, SetEnd, SetMeta, RowBatch)
+             RecordingRow, ImportKeyRow, Replace, SetEnd, SetMeta, RowBatch)
 ID_TABLES = ("a11y_trees", "elements", "snapshots", "input_events", "blind_spots", "recordings")

@@ -20,6 +20,7 @@ import logging
 import queue
 import threading
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -27,6 +28,7 @@ from typing import Callable
 import apsw
 
 from .connection import open_store
+from .errors import StoreError
 from .records import ID_TABLES, WRITE_OPS, Replace, Row, RowBatch, SetEnd, SetMeta, insert_sql
 
 log = logging.getLogger(__name__)
@@ -58,6 +60,14 @@ class _Flush:
 
     def __init__(self) -> None:
         self.done = threading.Event()
+
+
+class _Perform:
+    __slots__ = ("work", "future")
+
+    def __init__(self, work: Callable[[apsw.Connection], object]) -> None:
+        self.work = work
+        self.future: Future = Future()
 
 
 _STOP = object()
@@ -127,6 +137,16 @@ class StoreWriter:
         self._queue.put(marker)
         return marker.done.wait(timeout)
 
+    def perform(self, work: Callable[[apsw.Connection], object]) -> Future:
+        """Commit everything submitted so far, then run `work(connection)` on
+        the writer's thread — the one that writes — before anything
+        submitted later. A forget runs so: it sees, and removes, whatever was
+        buffered. The future holds the result or the exception; if the
+        buffered rows cannot be committed, `work` does not run."""
+        request = _Perform(work)
+        self._queue.put(request)
+        return request.future
+
     def close(self, timeout: float = 10.0) -> None:
         """Flush, stop the thread and close the connection."""
         if not self._thread.is_alive():
@@ -150,6 +170,9 @@ class StoreWriter:
                     self._commit()
                     item.done.set()
                     continue
+                if isinstance(item, _Perform):
+                    self._perform(item)
+                    continue
                 if item is _COMMIT_NOW:
                     self._commit()
                     continue
@@ -161,6 +184,19 @@ class StoreWriter:
                     self._commit()
         finally:
             self._connection.close()
+
+    def _perform(self, request: _Perform) -> None:
+        self._commit()
+        if not request.future.set_running_or_notify_cancel():
+            return
+        if self._buffer:
+            request.future.set_exception(StoreError(
+                f"the store is busy or full ({self._last_error}); nothing was done", path=str(self.path)))
+            return
+        try:
+            request.future.set_result(request.work(self._connection))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            request.future.set_exception(exc)
 
     def _next_item(self):
         if self._deadline is None:
@@ -225,7 +261,7 @@ class StoreWriter:
         elif isinstance(op, Replace):
             self._connection.execute(insert_sql(type(op.row), True), op.row.values())
         elif isinstance(op, RowBatch):
-            self._connection.executemany(insert_sql(op.row_type), op.rows)
+            self._connection.executemany(insert_sql(op.row_type), op.padded_rows())
         elif isinstance(op, SetEnd):
             self._connection.execute(f"UPDATE {op.table} SET end_ms = ? WHERE id = ?",
                                      (op.end_ms, op.id))

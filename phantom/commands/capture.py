@@ -47,6 +47,7 @@ def run_capture(args) -> int:
     from capturer.single_instance import AlreadyRunning, InstanceLock
     from capturer.sources.x11 import DisplayLost, X11Source
     from core.store import StoreError, open_store
+    from core.store.connection import prepare_for_writing
     from core.store.paths import resolve_db_path
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
@@ -54,6 +55,12 @@ def run_capture(args) -> int:
     try:
         config = load_config(args.config)
     except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    db_path = resolve_db_path(args.db)
+    _tighten_config(args.config)
+    try:
+        prepare_for_writing(db_path)  # modes tightened, a read-only store refused
+    except StoreError as exc:
         raise CliError(str(exc)) from None
     display = args.display or os.environ.get("DISPLAY", "")
     if not display:
@@ -65,7 +72,6 @@ def run_capture(args) -> int:
         raise CliError(str(exc)) from None
     if display != os.environ.get("DISPLAY"):
         os.environ["DISPLAY"] = display  # pynput reads it
-    db_path = resolve_db_path(args.db)
     _ensure_config_file(args.config)
     lock = InstanceLock(db_path)
     try:
@@ -80,17 +86,49 @@ def run_capture(args) -> int:
         lock.release()
 
 
+def _tighten_config(explicit: Path | None) -> None:
+    """The rules name the applications the person keeps private: a config
+    file found with group or other bits loses them, and so does its
+    directory if it is Phantom's own. No bit is added."""
+    from capturer.config import config_path
+    from core.store.paths import is_own_directory, remove_group_other
+
+    path = explicit or config_path()
+    try:
+        remove_group_other(path)
+        if path.exists() and is_own_directory(path.parent):
+            remove_group_other(path.parent)
+    except OSError:
+        pass  # a read-only home: capture runs on what it has read
+
+
 def _ensure_config_file(explicit: Path | None) -> None:
-    """Write the commented default config on first run, so users find it."""
+    """Write the commented default config on first run, so users find it:
+    0600 in a 0700 directory, whatever the umask."""
     from capturer.config import DEFAULT_CONFIG_TEXT, config_path
 
     path = explicit or config_path()
-    if explicit is None and not path.exists():
+    if explicit is not None or path.exists():
+        return
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(DEFAULT_CONFIG_TEXT, encoding="utf-8")
-        except OSError:
-            pass
+            os.fchmod(fd, 0o600)
+            os.write(fd, DEFAULT_CONFIG_TEXT.encode("utf-8"))
+        finally:
+            os.close(fd)
+    except OSError:
+        return
+    _tighten_config(None)  # a directory that was there already
+
+
+def daemon_status() -> dict | None:
+    """The running capture daemon's status, or None when none answers."""
+    try:
+        return json.loads(call(CAPTURE, "Status", timeout=3)[0])
+    except (BusUnavailable, BusCallFailed):
+        return None
 
 
 def run_status(args) -> int:
@@ -98,10 +136,7 @@ def run_status(args) -> int:
     from core.store.paths import resolve_db_path
     from core.store.summary import store_summary
 
-    try:
-        daemon = json.loads(call(CAPTURE, "Status", timeout=3)[0])
-    except (BusUnavailable, BusCallFailed):
-        daemon = None
+    daemon = daemon_status()
     db_path = Path(daemon["db"]) if daemon and not args.db else resolve_db_path(args.db)
     try:
         connection = open_readonly(db_path)

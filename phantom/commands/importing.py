@@ -1,10 +1,12 @@
-"""`phantom import`: bring capture history from a nocta-recorder /
-screenpipe-family database into the Phantom store, so `phantom routines`
-and program compilation see it too (the compiler can also read such a
-database directly with `--db`)."""
+"""`phantom import`: bring another recorder's history into the Phantom store
+— a nocta-recorder / screenpipe capture database, or ActivityWatch's JSON
+export or aw-server database — so `phantom compile`, `phantom routines` and
+program compilation see it too (the compiler can also read a nocta database
+directly with `--db`)."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from ..errors import CliError
@@ -12,60 +14,77 @@ from ..errors import CliError
 
 def add_parsers(sub, common) -> None:
     p = sub.add_parser(
-        "import", parents=[common], help="import a nocta/screenpipe capture database into the store",
-        description="Copy the snapshots and input events of a capture database in the "
-        "nocta-recorder / screenpipe layout (tables frames, ui_events, elements) into the Phantom "
-        "store, through the store's own writer. Typed text is never imported, only its length. "
-        "The layout records no time zone, so imported rows are marked UTC.")
-    p.add_argument("source", type=Path, help="the nocta/screenpipe database to read (read-only)")
+        "import", parents=[common], help="import nocta/screenpipe or ActivityWatch history into the store",
+        description="Copy another recorder's history into the Phantom store, through the store's own writer: "
+        "a nocta-recorder / screenpipe capture database (frames become snapshots, ui_events input counts; "
+        "typed text is never imported, only its length), or ActivityWatch data — its JSON export "
+        "(what aw-server and aw-server-rust answer at /api/0/export) or the Python aw-server's database "
+        "(~/.local/share/activitywatch/aw-server/peewee-sqlite.v2.db): window events become snapshots, afk "
+        "periods idle time, web-watcher URLs the browser's pages. Titles and URLs obey the same exclusion "
+        "rules as live capture (an excluded window leaves only a blind spot), and importing the same "
+        "history again adds nothing. Stop the capture daemon while importing.")
+    p.add_argument("source", type=Path, help="the database or export file to read (never changed)")
+    p.add_argument("--host", help="ActivityWatch: the host whose windows to import, when the history "
+                   "holds several")
+    p.add_argument("--tz", metavar="ZONE", default="UTC",
+                   help="IANA zone the history was lived in, for local times (default: UTC; neither "
+                   "source records one)")
+    p.add_argument("--config", type=Path,
+                   help="config file with the exclusion rules (default: $XDG_CONFIG_HOME/phantom/config.toml)")
     p.set_defaults(handler=run_import)
 
 
 def run_import(args) -> int:
-    from core.store import ElementRow, InputEventRow, SnapshotRow, StoreError, StoreWriter
+    from capturer.config import ConfigError, load_config
     from core.store.paths import resolve_db_path
-    from compiler.sources import CaptureSource, SourceError
+    from phantom.imports import HistoryError, import_history
 
+    try:
+        from zoneinfo import ZoneInfo
+
+        ZoneInfo(args.tz)
+    except (ValueError, KeyError, OSError):
+        raise CliError(f"unknown time zone {args.tz[:80]!r} (give an IANA name such as Europe/Berlin)", 2) from None
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        raise CliError(str(exc), 2) from None
     target = resolve_db_path(args.db)
-    try:
-        with CaptureSource(args.source) as source:
-            if source.kind != "nocta":
-                raise CliError(f"{args.source} is a {source.kind} store, not a nocta/screenpipe "
-                               "database; nothing to import")
-            first, last = source.span()
-            capture = source.read(first or 0, (last or 0) + 1)
-    except SourceError as exc:
-        raise CliError(str(exc)) from None
-    try:
-        writer = StoreWriter(target, commit_interval=None)
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
-    ids = writer.ids
-    snapshot_ids = {}
-    try:
-        for s in capture.snapshots:
-            snapshot_ids[s.id] = ids.next("snapshots")
-            writer.submit(SnapshotRow(snapshot_ids[s.id], s.ts_ms, 0, "UTC", s.monitor, "imported",
-                                      s.app, "", None, None, s.title, s.url, 0, int(s.focused),
-                                      None, None))
-        elements = {}
-        for event in capture.inputs:
-            element_id = None
-            if event.element is not None:
-                key = (event.element.role, event.element.name, event.element.path)
-                element_id = elements.get(key)
-                if element_id is None:
-                    element_id = elements[key] = ids.next("elements")
-                    writer.submit(ElementRow(element_id, None, None, 0, 0, event.element.role,
-                                             event.element.name, "", None, "", None, None, None,
-                                             None, event.element.path))
-            writer.submit(InputEventRow(ids.next("input_events"), event.ts_ms, event.end_ms,
-                                        event.monitor, event.kind, event.count, key=event.key,
-                                        x=event.x, y=event.y, element_id=element_id,
-                                        resolution=event.resolution))
-        writer.flush(timeout=600)
-    finally:
-        writer.close()
-    print(f"imported {len(capture.snapshots)} snapshots and {len(capture.inputs)} input events "
-          f"from {args.source} into {target}")
+    with _Progress() as progress:
+        try:
+            report = import_history(args.source, target, rules=config.exclusions, browsers=config.browsers,
+                                    host=args.host, zone=args.tz, progress=progress)
+        except HistoryError as exc:
+            raise CliError(str(exc)) from None
+    written = report.written
+    again = f"; {report.already:,} records were imported before" if report.already else ""
+    print(f"imported {written.snapshots:,} snapshots, {written.input_events:,} input events and "
+          f"{written.blind_spots:,} blind spots from the {report.description} into {target}{again}")
     return 0
+
+
+class _Progress:
+    """A progress bar on stderr when it is a terminal; nothing otherwise."""
+
+    def __init__(self) -> None:
+        self._bar = None
+        self._task = None
+
+    def __enter__(self) -> "_Progress | None":
+        if not sys.stderr.isatty():
+            return None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                             TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+        self._bar.start()
+        self._task = self._bar.add_task("reading", total=None)
+        return self
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        self._bar.update(self._task, description=phase, completed=done, total=total or None)
+
+    def __exit__(self, *exc) -> None:
+        if self._bar is not None:
+            self._bar.stop()

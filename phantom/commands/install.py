@@ -1,6 +1,11 @@
-"""`phantom install | uninstall`: the systemd user units (and, later, the
-D-Bus activation file) written for the current user, pointing at this
-installation's `phantom` executable."""
+"""`phantom install | uninstall`: the systemd user units and the D-Bus
+activation file written for the current user, pointing at this
+installation's `phantom` executable.
+
+Whatever the umask, the files are 0644 and the directories made for them
+0755 (what systemd and dbus expect to read; nothing in them is private), and
+an executable path with spaces or quotes is quoted the way each file's
+reader parses it (systemd's ExecStart=, dbus's Exec=)."""
 
 from __future__ import annotations
 
@@ -62,7 +67,42 @@ def phantom_executable() -> Path:
 
 def render(template: str, executable: Path) -> str:
     text = (SYSTEMD_DIR / template).read_text(encoding="utf-8")
-    return text.replace(PLACEHOLDER, str(executable))
+    quote = dbus_exec_word if template.startswith("org.") else systemd_exec_word
+    return text.replace(PLACEHOLDER, quote(str(executable)))
+
+
+def systemd_exec_word(path: str) -> str:
+    """One word of an ExecStart= line: specifiers (%) doubled, and quoted
+    with backslash escapes when it holds anything but plain path characters."""
+    path = path.replace("%", "%%")
+    if all(c.isalnum() or c in "/._-+@:%" for c in path):
+        return path
+    return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def dbus_exec_word(path: str) -> str:
+    """One word of a D-Bus activation Exec= line (split as a shell would)."""
+    if all(c.isalnum() or c in "/._-+@:%" for c in path):
+        return path
+    return "'" + path.replace("'", "'\\''") + "'"
+
+
+def write_public(path: Path, text: str) -> None:
+    """Write `path` 0644, making missing parents 0755, whatever the umask."""
+    missing = []
+    parent = path.parent
+    while not parent.exists():
+        missing.append(parent)
+        parent = parent.parent
+    for directory in reversed(missing):
+        directory.mkdir()
+        os.chmod(directory, 0o755)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        os.fchmod(fd, 0o644)
+        os.write(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)
 
 
 def run_install(args) -> int:
@@ -70,8 +110,10 @@ def run_install(args) -> int:
     if not executable.exists():
         raise CliError(f"{executable} does not exist")
     for item in installed_files():
-        item.destination.parent.mkdir(parents=True, exist_ok=True)
-        item.destination.write_text(render(item.template, executable), encoding="utf-8")
+        try:
+            write_public(item.destination, render(item.template, executable))
+        except OSError as exc:
+            raise CliError(f"cannot write {item.destination}: {exc.strerror or exc}") from None
         print(f"wrote {item.destination}")
     print("next: systemctl --user daemon-reload && systemctl --user enable --now phantom-capture")
     return 0

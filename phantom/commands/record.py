@@ -1,8 +1,12 @@
-"""`phantom record start NAME | stop`: mark an explicit demonstration. Only
-inside one is typed text kept (never in password fields); several
-recordings under one name are demonstrations of one workflow."""
+"""`phantom record start NAME | stop | discard`: mark an explicit
+demonstration. Only inside one is typed text kept (never in password
+fields); several recordings under one name are demonstrations of one
+workflow. Discarding one forgets it and everything captured while it ran."""
 
 from __future__ import annotations
+
+import time
+from pathlib import Path
 
 from core.bus import CAPTURE, BusUnavailable, call
 
@@ -10,7 +14,7 @@ from ..errors import CliError
 
 
 def add_parsers(sub, common) -> None:
-    p = sub.add_parser("record", help="start or stop an explicit demonstration",
+    p = sub.add_parser("record", help="start, stop or discard an explicit demonstration",
                        description="Record a demonstration of a workflow with the running capture "
                        "daemon: `phantom record start NAME`, do the workflow, `phantom record stop`. "
                        "Record it at least twice (with different values where they vary), then "
@@ -21,6 +25,13 @@ def add_parsers(sub, common) -> None:
     start.set_defaults(handler=run_start)
     stop = actions.add_parser("stop", help="end the demonstration in progress")
     stop.set_defaults(handler=run_stop)
+    discard = actions.add_parser(
+        "discard", parents=[common], help="erase the demonstration in progress, or the last one",
+        description="Stop the demonstration being recorded, or take the last finished one, and "
+        "forget it for good: its typed text, its rows and everything captured while it ran, and "
+        "the programs compiled from it (as `phantom forget` does). Asks first on a terminal.")
+    discard.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    discard.set_defaults(handler=run_discard)
 
 
 def run_start(args) -> int:
@@ -34,6 +45,54 @@ def run_stop(args) -> int:
     recording_id, name = _call("StopRecording")
     print(f"stopped recording {name!r} (#{recording_id})")
     return 0
+
+
+def run_discard(args) -> int:
+    from core.store.paths import resolve_db_path
+
+    from .capture import daemon_status
+    from .forgetting import confirm, describe, forget_windows
+
+    status = daemon_status()
+    db = Path(status["db"]) if status and not args.db else resolve_db_path(args.db)
+    if status and status.get("recording") and Path(status["db"]).resolve() == db.resolve():
+        name = status["recording"]
+        confirm(args.yes, f"Discard the demonstration {name!r} being recorded, and everything "
+                "captured since it started?", "record discard")
+        recording_id, name = _call("StopRecording")
+    else:
+        last = _last_recording(db)
+        if last is None:
+            raise CliError("phantom record discard: no demonstration to discard")
+        recording_id, name, start_ms, end_ms = last
+        confirm(args.yes, f"Discard the demonstration {name!r} recorded "
+                f"{_local(start_ms)} – {_local(end_ms)}, and everything captured meanwhile?",
+                "record discard")
+    start_ms, end_ms = _span(db, recording_id)
+    for report in forget_windows(db, [(start_ms, end_ms + 1)]):
+        print(describe(report, None, "discarded"))
+    return 0
+
+
+def _last_recording(db: Path) -> tuple | None:
+    from .forgetting import read_rows
+
+    rows = read_rows(db, "SELECT id, name, start_ms, end_ms FROM recordings WHERE end_ms IS NOT NULL "
+                     "ORDER BY start_ms DESC, id DESC LIMIT 1")
+    return rows[0] if rows else None
+
+
+def _span(db: Path, recording_id: int) -> tuple[int, int]:
+    from .forgetting import read_rows
+
+    rows = read_rows(db, "SELECT start_ms, end_ms FROM recordings WHERE id = ?", (recording_id,))
+    if not rows or rows[0][1] is None:
+        raise CliError(f"phantom record discard: recording #{recording_id} is not in {db}")
+    return rows[0]
+
+
+def _local(ms: int) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ms / 1000))
 
 
 def _call(method: str, signature: str = "", body: list | None = None):

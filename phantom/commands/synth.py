@@ -42,6 +42,8 @@ def run_synth(args) -> int:
     out = Path(args.db).expanduser()
     if not 1 <= args.days <= 400:
         raise CliError(f"--days must be between 1 and 400 (got {args.days})")
+    if not 0 <= args.seed < 2**63:
+        raise CliError(f"--seed must be between 0 and 2^63-1 (got {str(args.seed)[:40]})", 2)
     try:
         start = parse_start(args.start)
         zone(args.tz)

@@ -17,7 +17,19 @@ def base_parser(description: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--title", help="window title")
     parser.add_argument("--geometry", help="WIDTHxHEIGHT+X+Y")
+    parser.add_argument("--font-px", type=int, help="font size of every widget, in pixels "
+                        "(large text is what makes a downscaled thumbnail readable)")
     return parser
+
+
+def apply_font(size_px: int | None) -> None:
+    """Every widget's text at `size_px`, through a CSS provider."""
+    if not size_px:
+        return
+    provider = Gtk.CssProvider()
+    provider.load_from_data(f"* {{ font-size: {int(size_px)}px; }}".encode())
+    Gtk.StyleContext.add_provider_for_screen(Gdk.Screen.get_default(), provider,
+                                             Gtk.STYLE_PROVIDER_PRIORITY_USER)
 
 
 def start(prgname: str, window: Gtk.Window, geometry: str | None) -> None:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import Gtk, base_parser, set_program, start  # noqa: E402
+from _common import Gtk, apply_font, base_parser, set_program, start  # noqa: E402
 
 
 def build(args) -> Gtk.Window:
@@ -66,9 +66,18 @@ def build(args) -> Gtk.Window:
 
 
 def main() -> None:
-    args = base_parser("Phantom notes fixture app").parse_args()
+    parser = base_parser("Phantom notes fixture app")
+    parser.add_argument("--banner", help="a label shown above the notes (text the app displays)")
+    args = parser.parse_args()
     set_program("phantom-notes")
-    start("phantom-notes", build(args), args.geometry)
+    window = build(args)
+    if args.banner:
+        box = window.get_child()
+        banner = Gtk.Label(label=args.banner)
+        box.pack_start(banner, False, False, 0)
+        box.reorder_child(banner, 0)
+    apply_font(args.font_px)
+    start("phantom-notes", window, args.geometry)
 
 
 if __name__ == "__main__":

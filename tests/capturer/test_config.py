@@ -16,8 +16,11 @@ def test_commented_default_file_equals_the_built_in_defaults():
     assert parsed.exclusions == DEFAULT_EXCLUSIONS
 
 
-def test_missing_file_means_defaults(tmp_path):
-    assert load_config(tmp_path / "absent.toml").capture == Config().capture
+def test_missing_default_file_means_defaults_but_a_named_one_must_exist(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert load_config().capture == Config().capture
+    with pytest.raises(ConfigError, match="absent.toml: no such config file"):
+        load_config(tmp_path / "absent.toml")
 
 
 def test_user_rules_extend_or_replace_the_defaults():

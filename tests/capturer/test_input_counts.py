@@ -74,3 +74,69 @@ def test_tick_closes_quiet_bursts_and_open_counts_shows_growing_ones():
     counter.tick(3000)
     assert [(r.kind, r.count) for r in counter.emit()] == [("text", 3)]
     assert counter.open_counts() == []
+
+
+# -- what a key is: a character or a key that types nothing ---------------------------
+def test_keys_pynput_cannot_name_are_characters_unless_their_keysym_types_nothing():
+    from types import SimpleNamespace
+
+    from capturer.sources.input_listener import UNREADABLE_CHAR, _describe_key
+
+    def code(vk, char=None):
+        return SimpleNamespace(char=char, vk=vk)
+
+    assert _describe_key(code(0)) == (UNREADABLE_CHAR, UNREADABLE_CHAR)  # remapped: keysym 0
+    assert _describe_key(code(None)) == (UNREADABLE_CHAR, UNREADABLE_CHAR)
+    assert _describe_key(code(0xE9)) == ("é", "é")  # a Latin-1 keysym
+    assert _describe_key(code(0x10003A9)) == ("Ω", "Ω")  # a Unicode keysym
+    assert _describe_key(code(0x6C1)) == (UNREADABLE_CHAR, UNREADABLE_CHAR)  # Cyrillic_a
+    assert _describe_key(code(0x1008FF14)) == ("keysym-269025044", None)  # XF86AudioPlay
+    assert _describe_key(code(0xFFC9)) == ("keysym-65481", None)  # F12 outside pynput's names
+    assert _describe_key(code(0x61, "a")) == ("a", "a")
+
+
+def test_characters_that_cannot_be_read_stay_in_their_burst():
+    from capturer.sources.input_listener import UNREADABLE_CHAR
+
+    counter = InputCounter()
+    for i, char in enumerate(["G", "r", UNREADABLE_CHAR, UNREADABLE_CHAR, "e", "!"]):
+        counter.key(i * 60, name=char, char=char, modifiers=NONE, keep_text=True)
+    row, = counter.close()
+    assert (row.kind, row.count, row.text) == ("text", 6, "Gr\ufffd\ufffde!")
+
+
+# -- a password field's burst stores no count ----------------------------------------
+def test_a_burst_into_a_password_field_stores_that_something_was_typed_never_how_much(tmp_path):
+    from concurrent.futures import Future
+
+    from capturer.count_writer import CountWriter
+    from capturer.input_counts import FieldRef
+    from core.store import StoreWriter
+    from support.daemon import query
+
+    db = tmp_path / "store.sqlite3"
+    writer = StoreWriter(db, commit_interval=None)
+    counts = CountWriter(writer)
+    counter = InputCounter()
+    password, plain = Future(), Future()
+    counts.expect_field(counter.key(1000, name="s", char="s", modifiers=NONE, keep_text=False),
+                        password)
+    typed(counter, 1050, "ecret-1234")
+    counts.checkpoint(counter.open_counts(), None, lambda count: (0, None))  # field not known yet
+    writer.flush()
+    assert query(db, "SELECT count(*) FROM input_events") == [(0,)]
+    password.set_result(FieldRef(None, "password text", True))
+    counts.checkpoint(counter.open_counts(), None, lambda count: (0, None))
+    writer.flush()
+    assert query(db, "SELECT ts_ms, end_ms, count FROM input_events") == [(1000, 1000, 1)]
+    counter.key(1600, name="Tab", char=None, modifiers=NONE, keep_text=False)
+    counts.expect_field(counter.key(2000, name="A", char="A", modifiers=NONE, keep_text=False), plain)
+    typed(counter, 2050, "da")
+    plain.set_result(FieldRef(None, "text", False))
+    counts.write(counter.close(), None, lambda count: (0, None))
+    writer.flush()
+    writer.close()
+    assert query(db, "SELECT kind, key, ts_ms, end_ms, count, element_id FROM input_events "
+                     "ORDER BY ts_ms") == [("text", None, 1000, 1000, 1, None),
+                                           ("key", "Tab", 1600, 1600, 1, None),
+                                           ("text", None, 2000, 2100, 3, None)]

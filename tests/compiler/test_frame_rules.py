@@ -107,7 +107,46 @@ def test_every_click_resolution_kind_is_counted_and_none_is_never_named():
             volume.clicks_none) == (4, 1, 1, 1, 1)
     assert [(t.role, t.label, t.count) for t in frame.targets] == [("push button", "Send", 2)]
     kinds = {n.kind: n.count for n in compiled([snap(1, 0, app="mail")], inputs).blind_spots}
-    assert kinds == {"unresolved_clicks": 1, "zone_only_clicks": 1}
+    # hand-made events name no receiving window: the nearest-snapshot rule, said so
+    assert kinds == {"unresolved_clicks": 1, "zone_only_clicks": 1, "input_window_unrecorded": 4}
+
+
+def linked(eid, t, snapshot_id, kind="key", count=1, monitor=0):
+    return event(eid, t, kind, count, monitor)._replace(snapshot_id=snapshot_id)
+
+
+def anchor(sid, t, app, monitor=0):
+    """A snapshot the daemon took only because `app` got input without focus."""
+    return Snapshot(sid, T0 + t * S, 60, "Europe/Berlin", monitor, "input", app, f"{app} window",
+                    None, False, False)
+
+
+def test_input_goes_to_the_window_that_received_it_not_the_nearest_snapshot():
+    """Keys typed into the editor just before switching to the mail app are
+    nearer in time to mail's snapshot, but the capture recorded that the
+    editor received them; the click that switched is mail's, named by an
+    anchor snapshot that earns no dwell and opens no frame."""
+    snapshots = [snap(1, 0, app="editor"), anchor(2, 59.5, "mail"), snap(3, 60, app="mail")]
+    inputs = [linked(10, 59, 1, "text", count=18), linked(11, 59.5, 2, "click"),
+              linked(12, 61, 3, "text", count=4)]
+    document = compiled(snapshots, inputs)
+    editor, mail = document.frames
+    assert (editor.app, editor.input.keys, editor.input.clicks) == ("editor", 18, 0)
+    assert (mail.app, mail.input.keys, mail.input.clicks) == ("mail", 4, 1)
+    assert mail.snapshot_ids == (3,) and editor.active_ms == 60 * S
+    assert "input_window_unrecorded" not in {n.kind for n in document.blind_spots}
+
+
+def test_a_detour_keeps_its_own_input():
+    snapshots = [snap(1, 0, app="editor"), snap(2, 30, app="chat"), snap(3, 40, app="editor"),
+                 snap(4, 60, app="editor")]
+    inputs = [linked(10, 10, 1, count=5), linked(11, 31, 2, count=7), linked(12, 35, 2, "click"),
+              linked(13, 45, 3, count=2)]
+    frame, = compiled(snapshots, inputs).frames
+    assert (frame.input.keys, frame.input.clicks) == (7, 0)
+    detour, = frame.interruptions
+    assert (detour.app, detour.input.keys, detour.input.clicks, detour.input_ids) == ("chat", 7, 1, (11, 12))
+    assert frame.input_ids == (10, 13)
 
 
 def test_idle_snapshots_earn_nothing_and_a_long_idle_stretch_splits_frames():

@@ -56,3 +56,15 @@ def test_the_pipelines_import_down_the_data_flow(folder, forbidden):
 @pytest.mark.parametrize("pipeline", ["compiler.frames", "compiler.routines"])
 def test_interfaces_reach_the_pipelines_only_through_the_front_door(interface, pipeline):
     assert offenders(interface, pipeline) == []
+
+
+@pytest.mark.parametrize(("folder", "forbidden"), [
+    (folder, upper) for folder, uppers in (
+        ("core", ("capturer", "compiler", "replay", "mcp_bridge", "phantom")),
+        ("capturer", ("compiler", "replay", "mcp_bridge", "phantom")),
+        ("compiler", ("capturer", "replay", "mcp_bridge", "phantom")),
+    ) for upper in uppers])
+def test_stages_import_only_what_lies_below_them(folder, forbidden):
+    """URL rules, store, clock live in core because capture and the compiler
+    both need them (capture sanitises what the compiler's parsers read)."""
+    assert offenders(folder, forbidden) == []

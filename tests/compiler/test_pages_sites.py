@@ -14,7 +14,7 @@ import pytest
 from compiler.pages import SITE_PARSERS, PageRef
 from compiler.pages.resolve import resolve
 from compiler.pages.sites import parser_for
-from compiler.pages.urlparts import parse_url
+from core.urls import parse_url
 
 UUID = "6789abcd-1234-5678-9abc-def012345678"
 NOTION_ID = "0123456789abcdef0123456789abcdef"

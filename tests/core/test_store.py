@@ -165,3 +165,51 @@ def test_writer_rejects_bad_ops_and_survives_a_bad_record(tmp_path):
         assert open_readonly(db).execute("SELECT count(*) FROM snapshots").get == 2
     finally:
         writer.close()
+
+
+def test_a_version_2_store_migrates_to_import_keys_keeping_its_rows(tmp_path):
+    from core.store.connection import migrate
+
+    db = tmp_path / "s.sqlite3"
+    raw = apsw.Connection(str(db))
+    for migration in MIGRATIONS[:2]:
+        raw.execute(migration.sql)
+    raw.pragma("application_id", APPLICATION_ID)
+    raw.pragma("user_version", 2)
+    raw.execute("INSERT INTO snapshots(id, ts_ms, utc_offset_min, tz_name, monitor, trigger, app) "
+                "VALUES(1, 1000, 0, 'UTC', 0, 'focus', 'gedit')")
+    assert migrate(raw, db) == 3
+    assert raw.execute("SELECT app FROM snapshots").get == "gedit"
+    raw.execute("INSERT INTO import_keys VALUES('activitywatch', 'aw-watcher-window_h@1000', 'snapshots', 1)")
+    with pytest.raises(apsw.ConstraintError):
+        raw.execute("INSERT INTO import_keys VALUES('activitywatch', 'aw-watcher-window_h@1000', 'snapshots', 2)")
+    with pytest.raises(apsw.ConstraintError):
+        raw.execute("INSERT INTO import_keys VALUES('nocta', 'frames:1@1000', 'elements', 1)")
+    raw.close()
+
+
+def test_migration_3_lets_a_blind_spot_say_forgotten_and_keeps_every_row_and_id(tmp_path):
+    db = tmp_path / "v2.sqlite3"
+    raw = apsw.Connection(str(db))
+    with raw:
+        for migration in MIGRATIONS[:2]:
+            raw.execute(migration.sql)
+        raw.pragma("application_id", APPLICATION_ID)
+        raw.pragma("user_version", 2)
+        raw.execute("INSERT INTO blind_spots VALUES (7, 1000, 2000, 60, 'Europe/Berlin', NULL, "
+                    "'paused', 'paused by the user'), (9, 3000, NULL, 60, 'Europe/Berlin', 0, "
+                    "'excluded', 'banking')")
+    with pytest.raises(apsw.ConstraintError):
+        raw.execute("INSERT INTO blind_spots VALUES (10, 1, 2, 0, 'UTC', NULL, 'forgotten', '')")
+    raw.close()
+    connection = open_store(db)
+    assert connection.pragma("user_version") == SCHEMA_VERSION >= 3
+    assert connection.execute("SELECT * FROM blind_spots ORDER BY id").fetchall() == [
+        (7, 1000, 2000, 60, "Europe/Berlin", None, "paused", "paused by the user"),
+        (9, 3000, None, 60, "Europe/Berlin", 0, "excluded", "banking")]
+    connection.execute("INSERT INTO blind_spots VALUES (10, 1, 2, 0, 'UTC', NULL, 'forgotten', '')")
+    with pytest.raises(apsw.ConstraintError):
+        connection.execute("INSERT INTO blind_spots VALUES (11, 1, 2, 0, 'UTC', NULL, 'nonsense', '')")
+    assert connection.execute("SELECT name FROM sqlite_master WHERE tbl_name = 'blind_spots' "
+                              "ORDER BY name").fetchall() == [("blind_spots",), ("blind_spots_by_time",)]
+    connection.close()

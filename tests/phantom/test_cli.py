@@ -3,13 +3,15 @@ can type answered with one line on stderr and a non-zero exit."""
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 
-from phantom.cli import build_parser, main
+from phantom.cli import COMMANDS, build_parser, main
 
 PHANTOM = str(Path(sys.executable).with_name("phantom"))
 
@@ -38,6 +40,41 @@ def test_every_command_has_help():
         assert sub.description or sub.format_help(), name
         help_text = parser._subparsers._group_actions[0]._choices_actions  # noqa: SLF001
         assert any(action.dest == name and action.help for action in help_text), f"{name} has no help line"
+
+
+def test_the_command_table_names_what_each_module_defines():
+    """`phantom CMD` imports only COMMANDS[CMD]'s module: the table must say
+    exactly which commands each module adds, or a command would vanish."""
+    for module in dict.fromkeys(COMMANDS.values()):
+        sub = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(f"phantom.commands.{module}").add_parsers(
+            sub, argparse.ArgumentParser(add_help=False))
+        assert set(sub.choices) == {name for name, owner in COMMANDS.items() if owner == module}, module
+
+
+def test_each_command_parses_with_only_its_own_module():
+    full = build_parser()._subparsers._group_actions[0].choices  # noqa: SLF001
+    for name in COMMANDS:
+        alone = build_parser([name])._subparsers._group_actions[0].choices  # noqa: SLF001
+        assert name in alone
+        assert alone[name].format_help() == full[name].format_help(), name
+
+
+def test_compile_imports_nothing_display_bus_or_model_bound(tmp_path):
+    """`phantom compile` as a whole process, as an agent hook runs it."""
+    script = ("import sys\n"
+              "from phantom.cli import main\n"
+              "status = main(sys.argv[1:])\n"
+              "heavy = {'asyncio', 'dbus_fast', 'mcp', 'torch', 'PIL', 'Xlib', 'pynput', 'gi', "
+              "'sentence_transformers'}\n"
+              "print(sorted(heavy & {name.split('.')[0] for name in sys.modules}), status)\n")
+    store = Path(__file__).resolve().parents[2] / "fixtures" / "synthetic" / "day.sqlite3"
+    for extra in ((), ("--no-cache",), ("--format", "json")):
+        result = subprocess.run([sys.executable, "-c", script, "compile", "--db", str(store), "--day",
+                                 "2026-03-02", "--out", str(tmp_path / "out.txt"), *extra],
+                                capture_output=True, text=True, timeout=120,
+                                env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+        assert result.stdout.strip() == "[] 0", (extra, result.stdout, result.stderr)
 
 
 def test_no_display_is_one_clear_line(tmp_path):

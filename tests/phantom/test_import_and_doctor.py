@@ -4,6 +4,7 @@ doctor` (what works here)."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -35,9 +36,41 @@ def test_import_brings_nocta_history_into_the_store(tmp_path):
     assert [f["input"] for f in through["frames"]] == [f["input"] for f in direct["frames"]]
 
 
-def test_import_refuses_what_is_not_a_nocta_database(tmp_path):
+TOKEN = "Tok3n-Wh1sper-4417"
+PASSWORD = "Pa55-Velvet-9032"
+LEAKY_URL = (f"https://alice:{PASSWORD}@www.youtube.com/watch?v=dQw4w9WgXcQ&token={TOKEN}"
+             f"&code={TOKEN}#code={TOKEN}")
+CLEAN_URL = "https://www.youtube.com/watch?v=dQw4w9WgXcQ"
+
+
+def nocta_history(path: Path, url: str) -> Path:
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE frames (id INTEGER PRIMARY KEY, timestamp TEXT, app_name TEXT, "
+                       "window_name TEXT, browser_url TEXT)")
+    connection.executemany("INSERT INTO frames VALUES (?, ?, 'firefox', 'Video', ?)",
+                           [(i + 1, f"2026-03-02T08:00:{i * 10:02d}.000000", url) for i in range(3)])
+    connection.commit()
+    connection.close()
+    return path
+
+
+def test_import_stores_only_what_capture_would_have_stored(tmp_path):
+    source = nocta_history(tmp_path / "nocta.sqlite3", LEAKY_URL)
+    store = tmp_path / "store.sqlite3"
+    imported = run("import", str(source), "--db", str(store))
+    assert imported.returncode == 0, imported.stderr
+    raw = b"".join(Path(f"{store}{suffix}").read_bytes()
+                   for suffix in ("", "-wal") if Path(f"{store}{suffix}").exists())
+    for secret in (TOKEN, PASSWORD):
+        assert secret.encode() not in raw
+    connection = sqlite3.connect(store)
+    assert connection.execute("SELECT DISTINCT url FROM snapshots").fetchall() == [(CLEAN_URL,)]
+    connection.close()
+
+
+def test_import_refuses_a_phantom_store_and_a_missing_file(tmp_path):
     result = run("import", str(FIXTURES / "recorded" / "desktop.sqlite3"), "--db", str(tmp_path / "s.sqlite3"))
-    assert result.returncode == 1 and "not a nocta/screenpipe database" in result.stderr
+    assert result.returncode == 1 and "is a Phantom store, not another recorder's history" in result.stderr
     missing = run("import", str(tmp_path / "absent.sqlite3"), "--db", str(tmp_path / "s.sqlite3"))
     assert missing.returncode == 1 and len(missing.stderr.strip().splitlines()) == 1
 

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from support.apps import center, find, text_of
+from support.apps import center, desktop_center, find, text_of
 from support.cli import phantom
 from support.daemon import CaptureProcess, settle, wait_for_rows
 
@@ -454,3 +454,91 @@ def test_a_shortcut_replay_that_escalates_posts_a_notification(service):
     finally:
         desktop.close_app(process)
         server.close()
+
+
+# -- GTK 4: gnome-calculator --------------------------------------------------------------
+
+def calculator_button(app, label: str):
+    return find(app, "push button", name=f"{label} {label}")   # GTK 4.8 names it "label label"
+
+
+def calculator_display(app) -> str:
+    return text_of(find(app, "text", name="GtkSourceView"))
+
+
+def press(user, app, label: str) -> None:
+    """Click a gnome-calculator button where it is on the desktop (GTK 4)."""
+    user.click(*desktop_center(calculator_button(app, label), "gnome-calculator"))
+    time.sleep(0.3)
+
+
+def test_a_gtk4_demonstration_replays(managed_desktop, user, tmp_path):
+    """Recorded by clicking gnome-calculator's buttons (GTK 4: window-relative
+    extents), compiled, replayed after the display shows something else."""
+    desktop = managed_desktop
+    process = desktop.launch(["gnome-calculator"], name="gnome-calculator")
+    try:
+        window = desktop.wait_for_window("gnome-calculator", timeout=30)
+        desktop.run(["xdotool", "windowmove", "--sync", str(window), "200", "100"])
+        settle(1.5)
+        calculator = app_by_pid(process.pid)
+        db = tmp_path / "store.sqlite3"
+        with CaptureProcess(desktop, db) as capture:
+            wait_for_rows(db, "SELECT count(*) FROM snapshots", lambda rows: rows[0][0] > 0,
+                          what="the daemon's first snapshot")
+            for _ in range(2):
+                def multiply():
+                    for label in ("7", "×", "6", "="):
+                        press(user, calculator, label)
+                record(desktop, "seven sixes", multiply)
+            assert capture.stop() == 0
+        program = compile_program(desktop, db, "seven sixes")
+        assert [s["target"]["name"] for s in program["steps"] if s["action"] == "click"] == \
+            ["7 7", "× ×", "6 6", "= ="]
+        for label in ("1", "+", "1", "="):
+            press(user, calculator, label)
+        assert calculator_display(calculator) == "2"
+        code, result, stderr = replay(desktop, db, "seven sixes")
+        assert code == 0, (result, stderr)
+        assert calculator_display(calculator) == "42"
+    finally:
+        desktop.close_app(process)
+
+
+# -- Qt, with its accessibility switched on --------------------------------------------------
+
+def test_a_qt_demonstration_replays(managed_desktop, user, tmp_path):
+    """A Qt 5 form (PyQt5) whose top-level is a `filler`: recorded, compiled
+    with its name field made a parameter, replayed with a new value."""
+    from testbed.harness import APPS_DIR
+
+    desktop = managed_desktop
+    process = desktop.launch(["/usr/bin/python3", str(APPS_DIR / "qt_form_app.py"), "--geometry",
+                              "320x170+60+60"], name="phantom-qt-form")
+    try:
+        desktop.wait_for_window("phantom-qt-form", timeout=30)
+        settle(1.5)
+        form = app_by_pid(process.pid)
+        db = tmp_path / "store.sqlite3"
+        with CaptureProcess(desktop, db) as capture:
+            wait_for_rows(db, "SELECT count(*) FROM snapshots", lambda rows: rows[0][0] > 0,
+                          what="the daemon's first snapshot")
+            for name in ("Ada", "Grace Hopper"):
+                def fill(name=name):
+                    click_into(user, form, "text", name="Name")
+                    user.key("ctrl+a")
+                    user.type(name)
+                    click_into(user, form, "push button", name="Submit")
+                record(desktop, "qt sign up", fill)
+            assert capture.stop() == 0
+        program = compile_program(desktop, db, "qt sign up")
+        assert [p["samples"] for p in program["parameters"]] == [["Ada", "Grace Hopper"]]
+        assert program["steps"][0]["target"]["path"].startswith("phantom-qt-form/filler/")
+        code, result, stderr = replay(desktop, db, "qt sign up", "--param", "P0=Barbara")
+        assert code == 0, (result, stderr)
+        from testbed.waiting import wait_until
+
+        wait_until(lambda: find(form, "label", name="Submitted: Barbara"), timeout=5,
+                   what="the Qt form's status to say what was submitted")
+    finally:
+        desktop.close_app(process)

@@ -3,10 +3,27 @@ shares the session desktop's accessibility bus)."""
 
 from testbed.scripted_user import app_named, center, find, text_of
 
-__all__ = ["CANVAS_MARGIN", "app_named", "canvas_pressed", "center", "find", "focus", "form_state",
-           "text_of", "type_into_form"]
+__all__ = ["CANVAS_MARGIN", "app_named", "canvas_pressed", "center", "desktop_center", "find", "focus",
+           "form_state", "text_of", "type_into_form"]
 
 CANVAS_MARGIN = 8      # the canvas fixture's box margin: its drawing area starts there
+
+
+def desktop_center(accessible, app: str) -> tuple[int, int]:
+    """The centre of an element on the desktop, also for a toolkit that
+    reports extents relative to its window (GTK 4): the X window of `app`
+    gives the origin to add."""
+    from core.a11y.toolkit import origin_for
+    from replay.windows import XSession
+
+    session = XSession()
+    try:
+        window = session.app_windows(app)[0]
+    finally:
+        session.close()
+    dx, dy = origin_for(accessible, window.x, window.y)
+    x, y = center(accessible)
+    return x + dx, y + dy
 
 
 def focus(desktop, wm_class: str) -> None:

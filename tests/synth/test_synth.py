@@ -385,9 +385,9 @@ def test_row_batch_inserts_rows_and_refuses_bad_ones(tmp_path):
                         0, 1, None, None) for i in range(1, 6)]
     writer.submit(RowBatch.of(rows))
     writer.submit(RowBatch(SnapshotRow, ((6, 2000, 60, "Europe/Berlin", 1, "focus", "b", "b.B", None, None, "",
-                                          None, 0, 1, None, None),)))
+                                          None, 0, 1, None, None, None),)))
     assert writer.flush()
-    for bad in (RowBatch(SnapshotRow, ((1, 2),)), RowBatch(int, ()), RowBatch(SnapshotRow, ([1] * 16,))):
+    for bad in (RowBatch(SnapshotRow, ((1, 2),)), RowBatch(int, ()), RowBatch(SnapshotRow, ([1] * 17,))):
         with pytest.raises((TypeError, ValueError)):
             writer.submit(bad)
     with pytest.raises(ValueError):

@@ -10,8 +10,9 @@ finally the site root.
 
 from __future__ import annotations
 
+from core.urls import WEB_SCHEMES, Url
+
 from ..ref import PageRef
-from ..urlparts import WEB_SCHEMES, Url
 from . import auth, docs, files, hosts, schemes, search, sections
 
 DETECTORS = (

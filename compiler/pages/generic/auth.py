@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
+from core.urls import Url
+
 from ..ref import PageRef, generic_ref
-from ..urlparts import Url
 
 SIGN_IN = "sign_in"
 SIGN_UP = "sign_up"

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
+from core.urls import Url
+
 from ..ref import PageRef, generic_ref
-from ..urlparts import Url
 
 DOCS_PAGE = "docs_page"
 

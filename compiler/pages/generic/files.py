@@ -6,8 +6,9 @@ often a CDN path with signed or expiring components.
 
 from __future__ import annotations
 
+from core.urls import Url
+
 from ..ref import PageRef, generic_ref
-from ..urlparts import Url
 
 PDF_DOCUMENT = "pdf_document"
 FILE_DOWNLOAD = "file_download"

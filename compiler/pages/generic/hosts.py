@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from core.urls import Url
+from core.urls.sitekey import is_ip_literal, is_local_host
+
 from ..ref import PageRef, generic_ref
-from ..sitekey import is_ip_literal, is_local_host
-from ..urlparts import Url
 
 LOCAL_DEV_SERVER = "local_dev_server"
 IP_HOST = "ip_host"

@@ -7,8 +7,9 @@ follows it in the path (order numbers, account ids) is nobody's business.
 
 from __future__ import annotations
 
+from core.urls import Url
+
 from ..ref import PageRef, generic_ref
-from ..urlparts import Url
 
 CHECKOUT = "checkout"
 SHOPPING_CART = "shopping_cart"

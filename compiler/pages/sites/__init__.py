@@ -1,15 +1,17 @@
 """The registry of bespoke site parsers: one readable table, one lookup.
 
-Each row of SITE_PARSERS pairs a site pattern with the parser for it.
-Patterns are matched against the site key (see ../sitekey.py), never the
-raw host, so aliases and www./m. variants need no rows of their own:
+Each row of SITE_PARSERS pairs a site's declaration in core/urls/reads.py
+(its pattern, and the query parameters and fragment its parser reads — what
+capture keeps of that site's URLs) with the parser for it. Patterns are
+matched against the site key (see core/urls/sitekey.py), never the raw
+host, so aliases and www./m. variants need no rows of their own:
 
 * ``"github.com"``      exactly that site key;
 * ``"amazon.*"``        that brand under any public suffix (amazon.co.uk);
 * ``"*.atlassian.net"`` any tenant of a per-customer platform.
 
 A parser returns None for pages it does not recognise; the generic layer
-then gets its turn.  Lookup is a dict hit per distinct site, cached.
+then gets its turn.  Lookup is the declarations' own (`reads_for`), cached.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
+from core.urls import Url
+from core.urls.reads import BY_PATTERN, SITE_READS, SiteReads, reads_for
+
 from ..ref import PageRef
-from ..urlparts import Url
 from . import ai, code, comms, engines, forums, google, media, packages
 from . import reference, shopping, social, work
 
@@ -28,77 +32,86 @@ Parser = Callable[[Url], "PageRef | None"]
 
 @dataclass(frozen=True, slots=True)
 class SiteParser:
-    """One row of the registry: which sites, and the function that types them."""
+    """One row of the registry: a site's declaration, and the function that
+    types its URLs reading no more than the declaration names."""
 
-    pattern: str
+    reads: SiteReads
     parse: Parser
+
+    @property
+    def pattern(self) -> str:
+        return self.reads.pattern
+
+
+def _row(pattern: str, parse: Parser) -> SiteParser:
+    return SiteParser(BY_PATTERN[pattern], parse)
 
 
 SITE_PARSERS: tuple[SiteParser, ...] = (
     # Code and developer Q&A
-    SiteParser("github.com", code.github),
-    SiteParser("gitlab.com", code.gitlab),
-    SiteParser("stackoverflow.com", code.stackexchange),
-    SiteParser("*.stackexchange.com", code.stackexchange),
-    SiteParser("superuser.com", code.stackexchange),
-    SiteParser("serverfault.com", code.stackexchange),
-    SiteParser("askubuntu.com", code.stackexchange),
-    SiteParser("mathoverflow.net", code.stackexchange),
+    _row("github.com", code.github),
+    _row("gitlab.com", code.gitlab),
+    _row("stackoverflow.com", code.stackexchange),
+    _row("*.stackexchange.com", code.stackexchange),
+    _row("superuser.com", code.stackexchange),
+    _row("serverfault.com", code.stackexchange),
+    _row("askubuntu.com", code.stackexchange),
+    _row("mathoverflow.net", code.stackexchange),
     # Package registries
-    SiteParser("pypi.org", packages.pypi),
-    SiteParser("npmjs.com", packages.npm),
-    SiteParser("crates.io", packages.crates_io),
-    SiteParser("docs.rs", packages.docs_rs),
+    _row("pypi.org", packages.pypi),
+    _row("npmjs.com", packages.npm),
+    _row("crates.io", packages.crates_io),
+    _row("docs.rs", packages.docs_rs),
     # Reference
-    SiteParser("wikipedia.org", reference.wikipedia),
-    SiteParser("arxiv.org", reference.arxiv),
-    SiteParser("medium.com", reference.medium),
-    SiteParser("docs.python.org", reference.python_docs),
-    SiteParser("developer.mozilla.org", reference.mdn),
+    _row("wikipedia.org", reference.wikipedia),
+    _row("arxiv.org", reference.arxiv),
+    _row("medium.com", reference.medium),
+    _row("docs.python.org", reference.python_docs),
+    _row("developer.mozilla.org", reference.mdn),
     # Google
-    SiteParser("google.*", google.google),
-    SiteParser("maps.google.com", google.google),
-    SiteParser("docs.google.com", google.google_docs),
-    SiteParser("drive.google.com", google.google_drive),
-    SiteParser("mail.google.com", google.gmail),
-    SiteParser("calendar.google.com", google.google_calendar),
-    SiteParser("meet.google.com", google.google_meet),
+    _row("google.*", google.google),
+    _row("maps.google.com", google.google),
+    _row("docs.google.com", google.google_docs),
+    _row("drive.google.com", google.google_drive),
+    _row("mail.google.com", google.gmail),
+    _row("calendar.google.com", google.google_calendar),
+    _row("meet.google.com", google.google_meet),
     # Other search engines
-    SiteParser("bing.com", engines.bing),
-    SiteParser("duckduckgo.com", engines.duckduckgo),
+    _row("bing.com", engines.bing),
+    _row("duckduckgo.com", engines.duckduckgo),
     # Video, streaming, music
-    SiteParser("youtube.com", media.youtube),
-    SiteParser("music.youtube.com", media.youtube),
-    SiteParser("twitch.tv", media.twitch),
-    SiteParser("spotify.com", media.spotify),
-    SiteParser("netflix.com", media.netflix),
+    _row("youtube.com", media.youtube),
+    _row("music.youtube.com", media.youtube),
+    _row("twitch.tv", media.twitch),
+    _row("spotify.com", media.spotify),
+    _row("netflix.com", media.netflix),
     # Social networks and forums
-    SiteParser("x.com", social.x),
-    SiteParser("facebook.com", social.facebook),
-    SiteParser("instagram.com", social.instagram),
-    SiteParser("linkedin.com", social.linkedin),
-    SiteParser("reddit.com", forums.reddit),
-    SiteParser("news.ycombinator.com", forums.hackernews),
+    _row("x.com", social.x),
+    _row("facebook.com", social.facebook),
+    _row("instagram.com", social.instagram),
+    _row("linkedin.com", social.linkedin),
+    _row("reddit.com", forums.reddit),
+    _row("news.ycombinator.com", forums.hackernews),
     # Team workspaces
-    SiteParser("notion.so", work.notion),
-    SiteParser("*.notion.site", work.notion),
-    SiteParser("*.atlassian.net", work.atlassian),
-    SiteParser("figma.com", work.figma),
-    SiteParser("trello.com", work.trello),
+    _row("notion.so", work.notion),
+    _row("*.notion.site", work.notion),
+    _row("*.atlassian.net", work.atlassian),
+    _row("figma.com", work.figma),
+    _row("trello.com", work.trello),
     # Messaging, meetings, mail
-    SiteParser("slack.com", comms.slack),
-    SiteParser("zoom.us", comms.zoom),
-    SiteParser("outlook.office.com", comms.outlook),
-    SiteParser("outlook.office365.com", comms.outlook),
-    SiteParser("outlook.live.com", comms.outlook),
+    _row("slack.com", comms.slack),
+    _row("zoom.us", comms.zoom),
+    _row("outlook.office.com", comms.outlook),
+    _row("outlook.office365.com", comms.outlook),
+    _row("outlook.live.com", comms.outlook),
     # AI assistants
-    SiteParser("chatgpt.com", ai.chatgpt),
-    SiteParser("claude.ai", ai.claude),
-    SiteParser("gemini.google.com", ai.gemini),
+    _row("chatgpt.com", ai.chatgpt),
+    _row("claude.ai", ai.claude),
+    _row("gemini.google.com", ai.gemini),
     # Shopping
-    SiteParser("amazon.*", shopping.amazon),
-    SiteParser("ebay.*", shopping.ebay),
-    SiteParser("etsy.com", shopping.etsy),
+    _row("amazon.*", shopping.amazon),
+    _row("ebay.*", shopping.ebay),
+    _row("etsy.com", shopping.etsy),
 )
 
 SITE_KINDS: tuple[str, ...] = tuple(
@@ -112,35 +125,24 @@ SITE_KINDS: tuple[str, ...] = tuple(
 )
 
 
-def _index(rows: tuple[SiteParser, ...]) -> tuple[dict, dict, dict]:
-    exact: dict[str, Parser] = {}
-    brands: dict[str, Parser] = {}
-    tenants: dict[str, Parser] = {}
+def _by_declaration(rows: tuple[SiteParser, ...]) -> dict[SiteReads, Parser]:
+    """Exactly one parser per declaration, and none without one."""
+    parsers: dict[SiteReads, Parser] = {}
     for row in rows:
-        if row.pattern.endswith(".*"):
-            table, key = brands, row.pattern[:-2]
-        elif row.pattern.startswith("*."):
-            table, key = tenants, row.pattern[2:]
-        else:
-            table, key = exact, row.pattern
-        if key in table:
-            raise ValueError(f"duplicate site pattern {row.pattern!r}")
-        table[key] = row.parse
-    return exact, brands, tenants
+        if row.reads in parsers:
+            raise ValueError(f"two parsers for site pattern {row.pattern!r}")
+        parsers[row.reads] = row.parse
+    missing = [reads.pattern for reads in SITE_READS if reads not in parsers]
+    if missing:
+        raise ValueError(f"declared sites without a parser: {', '.join(missing)}")
+    return parsers
 
 
-_EXACT, _BRANDS, _TENANTS = _index(SITE_PARSERS)
+_PARSERS = _by_declaration(SITE_PARSERS)
 
 
 @lru_cache(maxsize=4096)
 def parser_for(site: str) -> Parser | None:
     """The parser owning *site*: exact key, then tenant parent, then brand."""
-    if site in _EXACT:
-        return _EXACT[site]
-    label, _, parent = site.partition(".")
-    if parent in _TENANTS:
-        return _TENANTS[parent]
-    # Brand rows match on the first label of the site key ("amazon.de",
-    # "amazon.co.uk").  Product hosts such as "mail.google.com" start with
-    # the product name, so the "google.*" row never claims them.
-    return _BRANDS.get(label)
+    reads = reads_for(site)
+    return _PARSERS[reads] if reads is not None else None

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 
+from core.urls import Url
+
 from ..ref import PageRef, site_ref
-from ..urlparts import Url
 
 CHATGPT_CONVERSATION = "chatgpt_conversation"
 CHATGPT_GPT = "chatgpt_gpt"

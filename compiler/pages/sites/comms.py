@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 
+from core.urls import Url
+
 from ..ref import PageRef, site_ref
-from ..urlparts import Url
 
 SLACK_WORKSPACE = "slack_workspace"
 SLACK_CHANNEL = "slack_channel"
@@ -61,7 +62,7 @@ def slack(url: Url) -> PageRef | None:
 
 def zoom(url: Url) -> PageRef | None:
     """Meetings by numeric id or personal-room name; the "pwd" passcode is
-    a secret and never read (urlparts drops it)."""
+    a secret and never read (core.urls.parts drops it)."""
     segs = url.segments
     if not segs:
         return None

@@ -8,8 +8,9 @@ engine's other pages never masquerade as searches.
 
 from __future__ import annotations
 
+from core.urls import Url
+
 from ..ref import SEARCH_QUERY, PageRef, site_ref
-from ..urlparts import Url
 
 KINDS = ()  # both engines only emit the shared SEARCH_QUERY kind
 

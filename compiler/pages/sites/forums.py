@@ -7,8 +7,9 @@ and lowercased.  Hacker News item ids are numbers; listings ("newest",
 
 from __future__ import annotations
 
+from core.urls import Url
+
 from ..ref import SEARCH_QUERY, PageRef, site_ref
-from ..urlparts import Url
 
 REDDIT_SUBREDDIT = "reddit_subreddit"
 REDDIT_POST = "reddit_post"

@@ -1,7 +1,7 @@
 """Google: Search and Maps on google.*, and the product hosts under google.com.
 
 Each product host (docs., drive., mail., calendar., meet.) is its own site
-key (see sitekey.py), so each gets its own small parser here.  Google's
+key (see core/urls/sitekey.py), so each gets its own small parser here.  Google's
 document, file and thread ids are case-sensitive and kept as they are.
 """
 
@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote_plus
 
+from core.urls import Url
+from core.urls.reads import fragment_route
+
 from ..ref import SEARCH_QUERY, PageRef, site_ref
-from ..urlparts import Url
 
 GOOGLE_MAPS = "google_maps"
 GOOGLE_MAPS_PLACE = "google_maps_place"
@@ -127,8 +129,9 @@ def gmail(url: Url) -> PageRef | None:
     """Gmail routes in the fragment: "#inbox", "#label/Work/<thread>", "#search/q"."""
     if not url.segments or url.segments[0] != "mail":
         return None
-    # "#inbox?compose=new": the part after "?" is UI state, not a route.
-    fragment = unquote_plus(url.fragment.partition("?")[0])
+    # "#inbox?compose=new": the part after "?" is UI state, and a fragment
+    # of "key=value" pairs no route (see fragment_route; capture keeps no more).
+    fragment = unquote_plus(fragment_route(url.fragment))
     route = [p for p in fragment.split("/") if p]
     if not route:
         return site_ref(url, GMAIL_INBOX, "inbox")

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
+from core.urls import Url
+
 from ..ref import SEARCH_QUERY, PageRef, site_ref
-from ..urlparts import Url
 
 YOUTUBE_VIDEO = "youtube_video"
 YOUTUBE_SHORT = "youtube_short"

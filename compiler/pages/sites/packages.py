@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
+from core.urls import Url
+
 from ..ref import SEARCH_QUERY, PageRef, site_ref
-from ..urlparts import Url
 
 PYPI_PACKAGE = "pypi_package"
 NPM_PACKAGE = "npm_package"

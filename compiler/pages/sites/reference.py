@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
+from core.urls import Url
+
 from ..ref import SEARCH_QUERY, PageRef, site_ref
-from ..urlparts import Url
 
 WIKIPEDIA_ARTICLE = "wikipedia_article"
 ARXIV_PAPER = "arxiv_paper"

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 
+from core.urls import Url
+
 from ..ref import SEARCH_QUERY, PageRef, site_ref
-from ..urlparts import Url
 
 AMAZON_PRODUCT = "amazon_product"
 EBAY_ITEM = "ebay_item"

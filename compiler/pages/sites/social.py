@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 
+from core.urls import Url
+
 from ..ref import SEARCH_QUERY, PageRef, site_ref
-from ..urlparts import Url
 
 X_POST = "x_post"
 X_PROFILE = "x_profile"

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
+from core.urls import Url
+
 from ..ref import PageRef, site_ref
-from ..urlparts import Url
 
 NOTION_PAGE = "notion_page"
 NOTION_DATABASE = "notion_database"

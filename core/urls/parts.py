@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 from urllib.parse import unquote, unquote_plus
 
 from .sitekey import site_key
@@ -92,8 +93,9 @@ def is_secret_param(name: str) -> bool:
 
 
 @lru_cache(maxsize=2048)
-def _kept_param_name(raw_name: str) -> str | None:
-    """The lowercased name of a parameter worth keeping, or None.
+def readable_param_name(raw_name: str) -> str | None:
+    """The lowercased name of a query parameter typing may read, or None for
+    an empty, tracking or credential-bearing one.
 
     Cached because a day's URLs reuse a few hundred parameter names.
     """
@@ -116,7 +118,7 @@ def _safe_query(raw: str) -> dict[str, str]:
     params: dict[str, str] = {}
     for pair in raw.split("&"):
         raw_name, _, value = pair.partition("=")
-        name = _kept_param_name(raw_name)
+        name = readable_param_name(raw_name)
         if name is not None and name not in params:
             params[name] = _decode_plus(value)
     return params
@@ -183,8 +185,19 @@ def _with_scheme(text: str) -> tuple[str, str] | None:
     return None
 
 
-def parse_url(text: str) -> Url | None:
-    """Parse *text* into a Url, or None when it is not recognisably a URL."""
+class UrlText(NamedTuple):
+    """A URL string cut into its RFC 3986 parts, as written (nothing decoded)."""
+
+    scheme: str            # lowercased; "http" when the text had none
+    netloc: str | None     # the authority, userinfo included; None without "//"
+    path: str
+    query: str | None      # without the "?"; None when there was no "?"
+    fragment: str | None   # without the "#"
+
+
+def split_url(text: str) -> UrlText | None:
+    """Cut *text* into its parts, or None when it is not recognisably a URL.
+    A scheme-less host ("example.com/x") gets "http"."""
     text = text.strip()
     if "\t" in text or "\n" in text or "\r" in text:
         text = _TABS_NEWLINES.sub("", text)  # browsers drop these too
@@ -195,6 +208,18 @@ def parse_url(text: str) -> Url | None:
     # The RFC 3986 splitting regex always matches once a scheme is present,
     # and unlike urlsplit it never raises.
     _, netloc, path, query, fragment = _URI_PARTS.match(text).groups()
+    return UrlText(scheme, netloc, path, query, fragment)
+
+
+def parse_url(text: str) -> Url | None:
+    """Parse *text* into a Url, or None when it is not recognisably a URL."""
+    parts = split_url(text)
+    return None if parts is None else parse_parts(parts)
+
+
+def parse_parts(parts: UrlText) -> Url:
+    """The Url of an already split URL."""
+    scheme, netloc, path, query, fragment = parts
     host, port = _split_host_port(netloc) if netloc else ("", None)
     host = _normalise_host(host) if host else ""
     if "%" in path:

@@ -1,0 +1,124 @@
+"""What the daemon tells the rules it saw. Each carries its own time: the
+rules never read a clock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from ..sources.base import Monitor, WindowInfo
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """Capture starts; `paused` is the pause state the store remembers."""
+
+    now_ms: int
+    paused: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FocusMoved:
+    """X reports focus on `window_id` (None: no window), described as
+    `window` (None when it vanished before it could be described)."""
+
+    now_ms: int
+    window_id: int | None
+    window: WindowInfo | None
+
+
+@dataclass(frozen=True, slots=True)
+class TitleSeen:
+    """The focused window, described again after a title event."""
+
+    now_ms: int
+    window: WindowInfo
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Once a second: idle, heartbeats."""
+
+    now_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class InputSeen:
+    """A key, click or scroll at `ts_ms`, received by `window` (the window
+    that had the keyboard, or the one under the pointer; None when that
+    could not be told, then the focused window is assumed)."""
+
+    ts_ms: int
+    window: WindowInfo | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """The user asks capture to pause."""
+
+    now_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """The user asks capture to resume; `window` is the focused window now
+    (None when there is none or the display is down)."""
+
+    now_ms: int
+    window: WindowInfo | None
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayGone:
+    """The X server stopped answering (or could not be reached)."""
+
+    now_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayBack:
+    """Connected to the X server, which has these monitors."""
+
+    now_ms: int
+    monitors: tuple[Monitor, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AccessibilityBus:
+    """The accessibility worker's status as it started (ok, disabled,
+    unavailable…)."""
+
+    now_ms: int
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class AccessibilityAnswer:
+    """What the accessibility worker said about a focused window's snapshot:
+    in time for it, or `late` (after the snapshot went without it)."""
+
+    now_ms: int
+    window: WindowInfo
+    status: str
+    late: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class WindowGone:
+    """A window due for a heartbeat no longer exists."""
+
+    now_ms: int
+    window: WindowInfo
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFailed:
+    """One call to a source failed (a screenshot, a crop, starting the
+    input listener); capture goes on."""
+
+    now_ms: int
+    what: str
+
+
+Observation = Union[Started, FocusMoved, TitleSeen, Tick, InputSeen, Pause, Resume, DisplayGone,
+                    DisplayBack, AccessibilityBus, AccessibilityAnswer, WindowGone, SourceFailed]

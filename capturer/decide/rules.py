@@ -1,0 +1,251 @@
+"""The capture rules: `decide(state, observation, rules)` returns the new
+state and the operations to perform. One function per kind of observation;
+`_Decision` collects what they decide (it never leaves `decide`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from ..privacy import excluding_rule
+from ..sources.base import WindowInfo
+from .observations import (AccessibilityAnswer, AccessibilityBus, DisplayBack, DisplayGone, FocusMoved,
+                           InputSeen, Observation, Pause, Resume, SourceFailed, Started, Tick, TitleSeen,
+                           WindowGone)
+from .operations import (CloseBlindSpot, CloseBursts, CountInput, OpenBlindSpot, Operation, PauseChanged,
+                         PointAccessibility, WatchTitle, WriteSnapshot)
+from .state import (IDLE_HEARTBEAT_FACTOR, BlindSpot, CaptureState, Rules, Screen, is_new_focus, monitor_of,
+                    same_window)
+
+PAUSED = "paused by the user"
+DISPLAY_LOST = "X server unreachable"
+NO_ACCESSIBILITY_BUS = "accessibility bus unavailable"
+# Accessibility answers that mean the focused window cannot be read.
+UNREADABLE = ("no_app", "hung", "unavailable")
+
+
+def decide(state: CaptureState, observation: Observation,
+           rules: Rules) -> tuple[CaptureState, tuple[Operation, ...]]:
+    decision = _Decision(state, rules)
+    _RULES[type(observation)](decision, observation)
+    return decision.state, tuple(decision.ops)
+
+
+class _Decision:
+    def __init__(self, state: CaptureState, rules: Rules) -> None:
+        self.state = state
+        self.rules = rules
+        self.ops: list[Operation] = []
+
+    def emit(self, op: Operation) -> None:
+        self.ops.append(op)
+
+    def change(self, **fields) -> None:
+        self.state = replace(self.state, **fields)
+
+    def open_spot(self, kind: str, reason: str, now: int) -> None:
+        """Open a blind spot unless one of this kind is open for this reason
+        (one open for another reason is closed first)."""
+        current = self.state.blind_spot(kind)
+        if current is not None:
+            if current.reason == reason:
+                return
+            self.close_spot(kind, now)
+        self.change(blind_spots=(*self.state.blind_spots, BlindSpot(kind, reason)))
+        self.emit(OpenBlindSpot(kind, reason, now))
+
+    def close_spot(self, kind: str, now: int) -> None:
+        if self.state.blind_spot(kind) is not None:
+            self.change(blind_spots=tuple(s for s in self.state.blind_spots if s.kind != kind))
+            self.emit(CloseBlindSpot(kind, now))
+
+    def snapshot(self, window: WindowInfo, trigger: str, focused: bool, now: int) -> None:
+        """A snapshot of `window`. Only a focused window's (or a heartbeat's)
+        becomes what its monitor shows: a snapshot of a window that got input
+        without focus must not take over the monitor's heartbeat and dwell."""
+        monitor = monitor_of(self.state.monitors, *window.center)
+        self.emit(WriteSnapshot(window, trigger, focused, monitor, self.state.idle))
+        self.state = self.state.with_seen(window)
+        if focused or trigger == "heartbeat":
+            self.state = self.state.with_screen(Screen(monitor.index, window, now))
+
+    def close_bursts(self) -> None:
+        """Close the open input bursts, which went to the input window."""
+        self.emit(CloseBursts(self.state.input_window or self.state.focus))
+        self.change(input_window=None)
+
+    def show(self, window: WindowInfo, trigger: str, now: int, *, bursts_closed: bool = False) -> None:
+        """`window` has focus: decide, at every change, whether it is
+        excluded (a blind spot, no snapshot, no input, nothing read) or
+        captured (a snapshot with this trigger)."""
+        rule = excluding_rule(self.rules.exclusions, window)
+        self.change(focus=window)
+        if rule is not None:
+            if not bursts_closed:
+                self.close_bursts()
+            self.open_spot("excluded", rule.name, now)
+            self.emit(PointAccessibility(None))
+            return
+        self.close_spot("excluded", now)
+        self.emit(PointAccessibility(window))
+        self.snapshot(window, trigger, True, now)
+
+
+def _started(d: _Decision, seen: Started) -> None:
+    d.change(paused=seen.paused, last_input_ms=seen.now_ms)
+    if seen.paused:
+        d.open_spot("paused", PAUSED, seen.now_ms)
+
+
+def _focus_moved(d: _Decision, seen: FocusMoved) -> None:
+    state = d.state
+    if state.paused or not state.display_up or not is_new_focus(state, seen.window_id, seen.window):
+        return
+    d.close_bursts()
+    d.emit(WatchTitle(seen.window.window_id if seen.window else None))
+    d.close_spot("no_accessibility", seen.now_ms)
+    if seen.window is not None:
+        d.show(seen.window, "focus", seen.now_ms, bursts_closed=True)
+        return
+    d.change(focus=None)
+    d.close_spot("excluded", seen.now_ms)
+    d.emit(PointAccessibility(None))
+
+
+def _title_seen(d: _Decision, seen: TitleSeen) -> None:
+    focus = d.state.focus
+    if (d.state.paused or not d.state.display_up or not same_window(focus, seen.window)
+            or seen.window.title == focus.title):
+        return
+    d.show(seen.window, "title", seen.now_ms)
+
+
+def _tick(d: _Decision, seen: Tick) -> None:
+    if d.state.paused or not d.state.display_up:
+        return
+    now = seen.now_ms
+    idle = now - d.state.last_input_ms >= d.rules.idle_after_ms
+    if idle != d.state.idle:
+        d.change(idle=idle)
+        if d.state.focus is not None and d.state.excluded_by is None:
+            d.snapshot(d.state.focus, "idle" if idle else "active", True, now)
+    period = d.rules.heartbeat_ms * (IDLE_HEARTBEAT_FACTOR if idle else 1)
+    # Each screen is read afresh: a heartbeat written for a window that moved
+    # to another monitor counts for that monitor's screen too.
+    for index in [screen.monitor for screen in d.state.screens]:
+        screen = d.state.screen(index)
+        window = screen.window
+        if window is None or now - screen.last_snapshot_ms < period:
+            continue
+        focused = same_window(d.state.focus, window)
+        if focused and d.state.excluded_by is not None:
+            continue
+        # An unfocused window may have gone: the daemon checks before it
+        # writes, and says WindowGone instead.
+        d.snapshot(window, "heartbeat", focused, now)
+
+
+def _input_seen(d: _Decision, seen: InputSeen) -> None:
+    """Input counts for the window that received it — decided here, at every
+    event, not by a remembered id: an excluded window that got a click while
+    another had focus stores nothing either. A window that has no snapshot
+    yet gets one first (unfocused, it earns no dwell), so every input row can
+    name its window's snapshot; input to another window than the last closes
+    the bursts that went there."""
+    d.change(last_input_ms=seen.ts_ms)
+    state = d.state
+    if state.paused or not state.display_up:
+        return
+    receiver = seen.window or state.focus
+    if receiver is None:
+        return
+    focused = same_window(receiver, state.focus)
+    if focused:
+        if state.excluded_by is not None:
+            return
+    elif excluding_rule(d.rules.exclusions, receiver) is not None:
+        return
+    if receiver.key not in state.seen:
+        d.snapshot(receiver, "input", focused, seen.ts_ms)
+    if state.input_window is not None and not same_window(state.input_window, receiver):
+        d.close_bursts()
+    d.change(input_window=receiver)
+    d.emit(CountInput(receiver))
+
+
+def _pause(d: _Decision, seen: Pause) -> None:
+    if d.state.paused:
+        return
+    d.close_bursts()
+    d.change(paused=True, focus=None)
+    d.emit(PointAccessibility(None))
+    d.close_spot("excluded", seen.now_ms)
+    d.close_spot("no_accessibility", seen.now_ms)
+    d.open_spot("paused", PAUSED, seen.now_ms)
+    d.emit(PauseChanged(True))
+
+
+def _resume(d: _Decision, seen: Resume) -> None:
+    """Resuming takes a fresh snapshot of whatever has focus now."""
+    if not d.state.paused:
+        return
+    d.change(paused=False)
+    d.close_spot("paused", seen.now_ms)
+    d.emit(PauseChanged(False))
+    if not d.state.display_up:
+        return
+    d.emit(WatchTitle(seen.window.window_id if seen.window else None))
+    if seen.window is not None:
+        d.show(seen.window, "resume", seen.now_ms)
+
+
+def _display_gone(d: _Decision, seen: DisplayGone) -> None:
+    if d.state.blind_spot("display_lost") is not None:
+        return
+    d.close_bursts()
+    d.emit(PointAccessibility(None))
+    d.change(focus=None, display_up=False)
+    d.close_spot("excluded", seen.now_ms)
+    d.close_spot("no_accessibility", seen.now_ms)
+    d.open_spot("display_lost", DISPLAY_LOST, seen.now_ms)
+
+
+def _display_back(d: _Decision, seen: DisplayBack) -> None:
+    """Focus is found again by the next focus check."""
+    d.change(display_up=True, monitors=seen.monitors, focus=None)
+    d.close_spot("display_lost", seen.now_ms)
+
+
+def _accessibility_bus(d: _Decision, seen: AccessibilityBus) -> None:
+    if seen.status not in ("ok", "disabled"):
+        d.open_spot("no_accessibility", NO_ACCESSIBILITY_BUS, seen.now_ms)
+
+
+def _accessibility_answer(d: _Decision, seen: AccessibilityAnswer) -> None:
+    """The focused window cannot be read: a blind spot until one that can
+    be read answers. A late answer counts only while its window has focus."""
+    if seen.status in UNREADABLE:
+        if not seen.late or same_window(d.state.focus, seen.window):
+            d.open_spot("no_accessibility", seen.status, seen.now_ms)
+    elif seen.status == "ok" and not seen.late:
+        d.close_spot("no_accessibility", seen.now_ms)
+
+
+def _window_gone(d: _Decision, seen: WindowGone) -> None:
+    d.change(screens=tuple(replace(screen, window=None) if same_window(screen.window, seen.window)
+                           else screen for screen in d.state.screens))
+
+
+def _source_failed(d: _Decision, seen: SourceFailed) -> None:
+    """A one-off failure is an instant, not a stretch."""
+    d.open_spot("capture_error", f"{seen.what} failed", seen.now_ms)
+    d.close_spot("capture_error", seen.now_ms)
+
+
+_RULES: dict[type, Callable[[_Decision, object], None]] = {
+    Started: _started, FocusMoved: _focus_moved, TitleSeen: _title_seen, Tick: _tick,
+    InputSeen: _input_seen, Pause: _pause, Resume: _resume, DisplayGone: _display_gone,
+    DisplayBack: _display_back, AccessibilityBus: _accessibility_bus,
+    AccessibilityAnswer: _accessibility_answer, WindowGone: _window_gone,
+    SourceFailed: _source_failed,
+}

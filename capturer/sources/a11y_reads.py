@@ -1,0 +1,444 @@
+"""What the accessibility worker reads, on its own thread: the cached,
+bounded walk of the focused window's tree (written to the store as tree and
+element rows), the element under a click, the field that has keyboard focus,
+and a browser's URL. Also which applications are hung: one that timed out is
+left alone for a while instead of stalling every call after it.
+
+Every method here runs on the worker thread (see `a11y.py`); nothing is
+locked because nothing else touches this state.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+
+from core.a11y.roles import CONTAINER_ROLES, TEXT_INPUT_ROLES
+from core.a11y.toolkit import origin_for
+from core.a11y.tree import Node, Walk, WalkLimits, clicked_element, hit_test, node_for_hit, read_extents, walk
+from core.clock import now_ms
+from core.store import ElementRow, StoreWriter, TreeRow
+
+from ..input_counts import FieldRef
+from .base import A11yContext, FieldMask, HitResult, WindowInfo
+
+log = logging.getLogger(__name__)
+
+ADDRESS_BAR_NAMES = frozenset({"address and search bar", "search or enter address",
+                               "address bar", "location", "search with google or enter address"})
+HIT_TOLERANCE_PX = 6
+HIT_RETRY_S = 0.12
+HUNG_BACKOFF_S = 10.0
+CACHED_WINDOWS = 8
+
+
+class AccessibilityTimeout(TimeoutError):
+    """An application did not answer an AT-SPI call in time."""
+
+
+@dataclass
+class _CachedTree:
+    tree_id: int
+    walk: Walk
+    element_ids: tuple[int, ...]
+    by_key: dict[str, int]        # object path -> walk index
+    origin: tuple[int, int, int, int]  # window geometry when walked
+    key: tuple = ()                    # the window's identity (id, generation, pid)
+    stale: bool = False
+    masks: tuple[FieldMask, ...] = ()  # its editable fields, for pictures
+
+
+class TreeReads:
+    """The worker thread's reads and caches. `target` is the one window the
+    worker may read (None while paused or excluded): every read checks it."""
+
+    def __init__(self, pyatspi, writer: StoreWriter, limits: WalkLimits,
+                 browsers: frozenset[str]) -> None:
+        self._pyatspi = pyatspi
+        self._writer = writer
+        self._limits = limits
+        self._browsers = browsers
+        self._apps_by_pid: dict[int, object] = {}
+        self._trees: OrderedDict[int, _CachedTree] = OrderedDict()
+        self._hung_until: dict[int, float] = {}
+
+    # -- requests ---------------------------------------------------------------
+    def context(self, window: WindowInfo, target: WindowInfo | None) -> A11yContext:
+        if target is None or window.window_id != target.window_id:
+            return A11yContext("disabled")
+        if self.is_hung(window.pid):
+            return A11yContext("hung")
+        cached = self.tree_for(window)
+        if cached is None:
+            return A11yContext("no_app")
+        url = None
+        if window.app in self._browsers:
+            # Asked of the live document each time: a page navigated since the
+            # walk replaced the document the cached walk holds.
+            url = _showing_document_url(self._frame_for(window)) or self._browser_url(cached)
+        return A11yContext("ok", cached.tree_id, url)
+
+    def hit_test(self, window: WindowInfo, x: int, y: int) -> HitResult:
+        """The element under a click in `window` — the window under the
+        pointer, which the capture rules allowed (it is not excluded) — asked
+        of its own application at that point, so the first click into a
+        window is never resolved in the tree of the window that had focus.
+        The cached walk of `window` (only its own) serves for ids and the
+        tolerance search."""
+        if self.is_hung(window.pid):
+            return HitResult(None, "none")
+        frame = self._frame_for(window)
+        if frame is None:
+            return HitResult(None, "none")
+        origin = origin_for(frame, window.x, window.y)
+        chain = clicked_element(hit_test(frame, x, y, origin=origin))
+        if len(chain) < 2 or _is_container(chain[-1]):
+            # Right after a click the application may be re-laying itself out
+            # (a label grew, the window resized) and report transient extents;
+            # look once more after it has settled.
+            time.sleep(HIT_RETRY_S)
+            chain = clicked_element(hit_test(frame, x, y, origin=origin))
+        cached = self._trees.get(window.window_id)
+        if cached is not None and cached.key[::2] != window.key[::2]:
+            cached = None   # a tree of an earlier window with this id (another process)
+        deepest = chain[-1]
+        named = not _is_container(deepest)
+        if len(chain) > 1 and named:
+            return self._hit(chain, window, cached, "exact")
+        if cached is not None:
+            near = self._nearest_control(cached, x, y, window)
+            if near is not None:
+                node = cached.walk.nodes[near]
+                return HitResult(cached.element_ids[near], "tolerance", node.role, node.name, node.path)
+        if len(chain) > 1:
+            return self._hit(chain, window, cached, "zone")
+        return HitResult(None, "none")
+
+    def _hit(self, chain: list, window: WindowInfo, cached: _CachedTree | None, resolution: str) -> HitResult:
+        element_id, node = self._element_for(chain, window, cached)
+        return HitResult(element_id, resolution, node.role, node.name or node.labelled_by or "", node.path)
+
+    def focused_field(self, window: WindowInfo) -> FieldRef | None:
+        """Ask the toolkit (Collection interface, one call) which element has
+        focus in `window` (the window that had the keyboard, which the
+        capture rules allowed); also how many characters it holds."""
+        if self.is_hung(window.pid):
+            return None
+        frame = self._frame_for(window)
+        if frame is None:
+            return None
+        focused = _focused_descendant(frame)
+        if focused is None:
+            return None
+        role = focused.getRoleName()
+        if role not in TEXT_INPUT_ROLES:
+            return None
+        cached = self._trees.get(window.window_id)
+        element_id = None
+        if cached is not None and cached.key == window.key:
+            index = cached.by_key.get(focused.path)
+            if index is not None:
+                element_id = cached.element_ids[index]
+        if element_id is None:
+            element_id = self._element_for(_ancestors(focused), window, None)[0]
+        secret = role == "password text"
+        return FieldRef(element_id, role, secret, None if secret else _characters(focused))
+
+    def forget_trees(self) -> None:
+        """Drop every cached walk: after a forget their rows are gone, and
+        the next snapshot or click must walk afresh rather than name them."""
+        self._trees.clear()
+
+    def mark_stale(self, window_id: int) -> None:
+        """The window's tree changed: walk it again when next asked."""
+        cached = self._trees.get(window_id)
+        if cached is not None:
+            cached.stale = True
+
+    # -- trees ----------------------------------------------------------------------
+    def tree_for(self, window: WindowInfo) -> _CachedTree | None:
+        cached = self._trees.get(window.window_id)
+        geometry = (window.x, window.y, window.width, window.height)
+        if (cached is not None and not cached.stale and cached.key == window.key
+                and cached.origin[2:] == geometry[2:]):
+            self._trees.move_to_end(window.window_id)
+            return cached
+        frame = self._frame_for(window)
+        if frame is None:
+            return None
+        result = _on_desktop(walk(frame, window.app, self._limits), origin_for(frame, window.x, window.y))
+        cached = self._store_walk(result, window, geometry)
+        self._trees[window.window_id] = cached
+        self._trees.move_to_end(window.window_id)
+        while len(self._trees) > CACHED_WINDOWS:
+            self._trees.popitem(last=False)
+        return cached
+
+    def _store_walk(self, result: Walk, window: WindowInfo, geometry) -> _CachedTree:
+        ids = self._writer.ids
+        tree_id = ids.next("a11y_trees")
+        self._writer.submit(TreeRow(tree_id, now_ms(), window.app, len(result.nodes),
+                                    result.truncated, result.elapsed_ms))
+        element_ids = tuple(ids.next("elements") for _ in result.nodes)
+        for node, element_id in zip(result.nodes, element_ids):
+            parent_id = element_ids[node.parent] if node.parent is not None else None
+            self._writer.submit(_element_row(node, element_id, tree_id, parent_id))
+        by_key = {node.key: index for index, node in enumerate(result.nodes)}
+        return _CachedTree(tree_id, result, element_ids, by_key, geometry, window.key,
+                           masks=_field_masks(result.nodes, window))
+
+    def field_masks(self) -> tuple[FieldMask, ...]:
+        """The editable fields of every cached tree (worker thread)."""
+        return tuple(mask for cached in self._trees.values() for mask in cached.masks)
+
+    def focused_mask(self, accessible, window: WindowInfo) -> FieldMask | None:
+        """The mask of an element that just took keyboard focus, if it takes text."""
+        role = accessible.getRoleName()
+        if role not in TEXT_INPUT_ROLES:
+            return None
+        states = accessible.getState()
+        if role != "password text" and not states.contains(self._pyatspi.STATE_EDITABLE):
+            return None
+        x, y, w, h = read_extents(accessible)
+        if None in (x, y, w, h) or w <= 0 or h <= 0:
+            return None
+        dx, dy = origin_for(accessible, window.x, window.y)
+        return FieldMask(window.window_id, (window.x, window.y), (x + dx, y + dy, w, h),
+                         role == "password text")
+
+    def _frame_for(self, window: WindowInfo):
+        """The AT-SPI top-level matching an X window: same pid, then the same
+        title, else the active one, else the first showing one."""
+        app = self._app_for_pid(window.pid)
+        if app is None:
+            return None
+        pyatspi = self._pyatspi
+        count = app.childCount
+        if count < 0:  # libatspi reports a failed call as -1
+            raise AccessibilityTimeout(f"application pid {window.pid} did not answer")
+        candidates = [app.getChildAtIndex(i) for i in range(count)]
+        candidates = [c for c in candidates if c is not None]
+        for frame in candidates:
+            if frame.name == window.title:
+                return frame
+        for frame in candidates:
+            if frame.getState().contains(pyatspi.STATE_ACTIVE):
+                return frame
+        for frame in candidates:
+            if frame.getState().contains(pyatspi.STATE_SHOWING):
+                return frame
+        return None
+
+    def _app_for_pid(self, pid: int | None):
+        if not pid:
+            return None
+        app = self._apps_by_pid.get(pid)
+        if app is not None:
+            try:
+                if app.get_process_id() == pid:
+                    return app
+            except Exception:  # noqa: BLE001 - the app went away; look again
+                pass
+        desktop = self._pyatspi.Registry.getDesktop(0)
+        self._apps_by_pid = {}
+        for i in range(desktop.childCount):
+            candidate = desktop.getChildAtIndex(i)
+            if candidate is None:
+                continue
+            try:
+                self._apps_by_pid[candidate.get_process_id()] = candidate
+            except Exception:  # noqa: BLE001 - a hung app must not hide the others
+                continue
+        return self._apps_by_pid.get(pid)
+
+    def _element_for(self, chain: list, window: WindowInfo, cached: _CachedTree | None) -> tuple[int, Node]:
+        """The element row (and its node) for the deepest accessible of a hit
+        chain: the cached walk's row when the element is in it, else a new row."""
+        deepest = chain[-1]
+        if cached is not None:
+            index = cached.by_key.get(deepest.path)
+            if index is not None:
+                return cached.element_ids[index], cached.walk.nodes[index]
+        node = node_for_hit(chain, window.app)
+        element_id = self._writer.ids.next("elements")
+        self._writer.submit(_element_row(node, element_id, None, None))
+        return element_id, node
+
+    def _nearest_control(self, cached: _CachedTree, x: int, y: int, window: WindowInfo) -> int | None:
+        """A named control within the tolerance of the point, using the
+        cached walk shifted by however far the window moved since."""
+        dx = window.x - cached.origin[0]
+        dy = window.y - cached.origin[1]
+        best, best_distance = None, None
+        for index, node in enumerate(cached.walk.nodes):
+            if node.role in CONTAINER_ROLES or not (node.name or node.labelled_by):
+                continue
+            if not node.contains(x - dx, y - dy, HIT_TOLERANCE_PX):
+                continue
+            cx, cy = node.x + node.w / 2 + dx, node.y + node.h / 2 + dy
+            distance = (cx - x) ** 2 + (cy - y) ** 2
+            if best_distance is None or distance < best_distance:
+                best, best_distance = index, distance
+        return best
+
+    def _browser_url(self, cached: _CachedTree) -> str | None:
+        """The page URL from the showing document's DocURL (the Document
+        interface's attribute; Firefox keeps one document per tab, hidden
+        tabs included), or from the address bar. The address bar is not read
+        while it has focus: then it holds what the user is typing, not where
+        the browser is."""
+        showing = self._pyatspi.STATE_SHOWING
+        for node, accessible in zip(cached.walk.nodes, cached.walk.accessibles):
+            if node.role in ("document web", "document frame") and accessible.getState().contains(showing):
+                url = _document_url(accessible)
+                if url:
+                    return url
+        for node, accessible in zip(cached.walk.nodes, cached.walk.accessibles):
+            if node.role in ("entry", "text") and node.name.casefold() in ADDRESS_BAR_NAMES:
+                if accessible.getState().contains(self._pyatspi.STATE_FOCUSED):
+                    return None
+                text = accessible.queryText().getText(0, -1).strip()
+                if text and " " not in text and ("." in text or "://" in text):
+                    return text
+        return None
+
+    # -- hung applications ------------------------------------------------------------
+    def is_hung(self, pid: int | None) -> bool:
+        until = self._hung_until.get(pid or -1)
+        return until is not None and time.monotonic() < until
+
+    def note_timeout(self, window) -> None:
+        """The window's application did not answer: leave it alone for a while."""
+        if window is not None and getattr(window, "pid", None):
+            self._hung_until[window.pid] = time.monotonic() + HUNG_BACKOFF_S
+            self._trees.pop(window.window_id, None)
+
+
+def is_timeout(exc: Exception) -> bool:
+    if isinstance(exc, TimeoutError):
+        return True
+    text = str(exc).lower()
+    return "timeout" in text or "timed out" in text or "noreply" in text
+
+
+FOCUS_SEARCH_NODES = 400
+
+
+def _focused_descendant(frame):
+    """The element with keyboard focus: one Collection query where the
+    toolkit implements it (GTK), else a bounded breadth-first search of the
+    live tree for the `focused` state (Qt's bridge has no Collection)."""
+    from gi.repository import Atspi
+
+    rule = Atspi.MatchRule.new(
+        Atspi.StateSet.new([Atspi.StateType.FOCUSED]), Atspi.CollectionMatchType.ALL, {},
+        Atspi.CollectionMatchType.ALL, [], Atspi.CollectionMatchType.ALL, [],
+        Atspi.CollectionMatchType.ALL, False)
+    try:
+        matches = Atspi.Collection.get_matches(frame, rule, Atspi.CollectionSortOrder.CANONICAL, 1, True)
+        return matches[0] if matches else None
+    except Exception:  # noqa: BLE001 - no Collection interface: search
+        pass
+    queue, seen = [frame], 0
+    while queue and seen < FOCUS_SEARCH_NODES:
+        node = queue.pop(0)
+        seen += 1
+        for index in range(max(node.childCount, 0)):
+            child = node.getChildAtIndex(index)
+            if child is None:
+                continue
+            if child.getState().contains(Atspi.StateType.FOCUSED):
+                return child
+            queue.append(child)
+    return None
+
+
+def _field_masks(nodes, window: WindowInfo) -> tuple[FieldMask, ...]:
+    """Rectangles of the editable text fields (and password fields) of a walk."""
+    masks = []
+    for node in nodes:
+        if node.role not in TEXT_INPUT_ROLES or None in (node.x, node.y, node.w, node.h):
+            continue
+        secret = node.role == "password text"
+        if not secret and "editable" not in node.states.split(","):
+            continue
+        if node.w > 0 and node.h > 0:
+            masks.append(FieldMask(window.window_id, (window.x, window.y), (node.x, node.y, node.w, node.h),
+                                   secret))
+    return tuple(masks)
+
+
+def _on_desktop(result: Walk, origin: tuple[int, int]) -> Walk:
+    """A walk's extents moved onto the desktop (for window-relative toolkits)."""
+    if origin == (0, 0):
+        return result
+    dx, dy = origin
+    nodes = tuple(node if node.x is None or node.y is None else replace(node, x=node.x + dx, y=node.y + dy)
+                  for node in result.nodes)
+    return replace(result, nodes=nodes)
+
+
+def _showing_document_url(frame) -> str | None:
+    """DocURL of the window's showing web document, found with one
+    Collection query (a browser keeps a hidden document per tab)."""
+    if frame is None:
+        return None
+    from gi.repository import Atspi
+
+    rule = Atspi.MatchRule.new(
+        Atspi.StateSet.new([Atspi.StateType.SHOWING]), Atspi.CollectionMatchType.ALL, {},
+        Atspi.CollectionMatchType.ALL, [Atspi.Role.DOCUMENT_WEB], Atspi.CollectionMatchType.ANY, [],
+        Atspi.CollectionMatchType.ALL, False)
+    try:
+        matches = Atspi.Collection.get_matches(frame, rule, Atspi.CollectionSortOrder.CANONICAL, 1, True)
+    except Exception:  # noqa: BLE001 - a toolkit without Collection: the walk's document answers
+        return None
+    return _document_url(matches[0]) if matches else None
+
+
+def _document_url(accessible) -> str | None:
+    """DocURL of a document: the Document interface's attribute, else an
+    object attribute of that name (older toolkits)."""
+    try:
+        value = accessible.queryDocument().getAttributeValue("DocURL")
+        if value:
+            return value
+    except Exception:  # noqa: BLE001 - no Document interface
+        pass
+    for attribute in accessible.getAttributes() or ():
+        key, _, value = attribute.partition(":")
+        if key == "DocURL" and value:
+            return value
+    return None
+
+
+def _characters(accessible) -> int | None:
+    try:
+        return int(accessible.queryText().characterCount)
+    except Exception:  # noqa: BLE001 - no Text interface, or the app went away
+        return None
+
+
+def _is_container(accessible) -> bool:
+    return not accessible.name and accessible.getRoleName() in CONTAINER_ROLES
+
+
+def _ancestors(accessible) -> list:
+    chain = [accessible]
+    current = accessible
+    for _ in range(32):
+        parent = current.parent
+        if parent is None or parent.getRoleName() == "application":
+            break
+        chain.append(parent)
+        current = parent
+    return list(reversed(chain))
+
+
+def _element_row(node: Node, element_id: int, tree_id: int | None, parent_id: int | None) -> ElementRow:
+    return ElementRow(id=element_id, tree_id=tree_id, parent_id=parent_id, depth=node.depth,
+                      ordinal=node.ordinal, role=node.role, name=node.name,
+                      description=node.description, labelled_by=node.labelled_by,
+                      states=node.states, x=node.x, y=node.y, w=node.w, h=node.h, path=node.path)

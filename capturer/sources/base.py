@@ -1,0 +1,201 @@
+"""What every capture source promises: the records it hands out and the small
+protocol it follows, so the daemon can run on fakes as well as on the real
+desktop. Nothing here touches a display; the real sources import their
+libraries (python-xlib, mss, pynput, pyatspi) themselves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+
+class DisplayLost(ConnectionError):
+    """The X server is gone (or never answered)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WindowInfo:
+    """A top-level client window as the capturer sees it. X reuses window
+    ids: `generation` counts how often this id was destroyed or unmapped
+    before, and with the owning pid it tells a new client with an old id
+    from the window that had it (`key`)."""
+
+    window_id: int
+    app: str
+    wm_class: str
+    pid: int | None
+    executable: str | None
+    title: str
+    x: int
+    y: int
+    width: int
+    height: int
+    generation: int = 0
+
+    @property
+    def center(self) -> tuple[int, int]:
+        return self.x + self.width // 2, self.y + self.height // 2
+
+    @property
+    def key(self) -> tuple[int, int, int | None]:
+        """What makes two descriptions one window: X id, generation, pid."""
+        return self.window_id, self.generation, self.pid
+
+
+@dataclass(frozen=True, slots=True)
+class Monitor:
+    """One monitor's rectangle in root coordinates."""
+
+    index: int
+    name: str
+    x: int
+    y: int
+    width: int
+    height: int
+    primary: bool
+
+    def contains(self, px: int, py: int) -> bool:
+        return self.x <= px < self.x + self.width and self.y <= py < self.y + self.height
+
+
+@dataclass(frozen=True, slots=True)
+class EncodedImage:
+    """An encoded image ready to store as a content-addressed blob."""
+
+    sha256: str
+    kind: str
+    media_type: str
+    width: int
+    height: int
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class A11yContext:
+    """What the accessibility worker knows about a window for its snapshot."""
+
+    status: str                  # ok | no_app | hung | unavailable | disabled | slow
+    tree_id: int | None = None
+    url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HitResult:
+    """The element under a click and how it was resolved."""
+
+    element_id: int | None
+    resolution: str              # exact | tolerance | zone | none
+    role: str | None = None      # the element, inline (what the store keeps with the click)
+    name: str | None = None
+    path: str | None = None
+
+
+Rect = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class FieldMask:
+    """Where a window shows text a person typed: an editable field's (or a
+    password field's) rectangle on the desktop as the accessibility tree
+    last read it, and the window's top-left corner then — a window that has
+    moved since moves its masks with it."""
+
+    window_id: int
+    origin: tuple[int, int]
+    rect: Rect
+    secret: bool
+
+
+class WindowSource(Protocol):
+    """Windows, focus, titles and monitors of one X display (`X11Source`).
+    Any call may raise DisplayLost."""
+
+    def fileno(self) -> int:
+        """A descriptor that becomes readable when `drain_events` has news."""
+
+    def close(self) -> None: ...
+
+    def focused_window_id(self) -> int | None: ...
+
+    def describe(self, window_id: int) -> WindowInfo | None:
+        """None when the window vanished."""
+
+    def watch_title(self, window_id: int | None) -> None: ...
+
+    def drain_events(self) -> set[str]:
+        """What the pending events signal: 'focus' and/or 'title'."""
+
+    def visible_windows(self) -> list[WindowInfo]: ...
+
+    def window_alive(self, window_id: int) -> bool: ...
+
+    def monitors(self) -> tuple[Monitor, ...]: ...
+
+
+class ScreenGrabber(Protocol):
+    """Thumbnails and click crops (`ScreenSource`)."""
+
+    def close(self) -> None: ...
+
+    def thumbnail(self, monitor: Monitor, redact: list[Rect] = (), masks: list[Rect] = ()) -> EncodedImage | None:
+        """None when the monitor shows what its previous thumbnail showed.
+        `redact` is painted black, `masks` grey (root coordinates)."""
+
+    def click_crop(self, x: int, y: int, bounds: Monitor, redact: list[Rect] = (),
+                   masks: list[Rect] = ()) -> EncodedImage:
+        """`redact` black and `masks` grey, both transparent in the crop."""
+
+
+class InputSource(Protocol):
+    """Keyboard and mouse listeners (`InputListener`); they call the
+    `deliver` they were made with, from their own threads."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def alive(self) -> bool: ...
+
+
+class AccessibilitySource(Protocol):
+    """The accessibility worker (`AccessibilityWorker`); thread-safe, and
+    every answer is a Future."""
+
+    status: str
+    last_error: str | None
+
+    def start(self) -> bool: ...
+
+    def stop(self) -> None: ...
+
+    def set_target(self, window: WindowInfo | None) -> None: ...
+
+    def context(self, window: WindowInfo) -> Future: ...
+
+    def focused_field(self, window: WindowInfo) -> Future: ...
+
+    def hit_test(self, window: WindowInfo, x: int, y: int) -> Future: ...
+
+    def field_masks(self) -> tuple[FieldMask, ...]:
+        """Every editable field known now: of each window whose tree is
+        cached, and the field that last took keyboard focus (known from
+        focus events even when a walk stopped short of it)."""
+
+    def forget_trees(self) -> Future:
+        """Drop cached walks whose rows a forget removes; done when dropped."""
+
+
+T = TypeVar("T")
+
+
+async def await_answer(future: Future, budget: float, fallback: T) -> T:
+    """A threaded source's answer if it comes within `budget` seconds, else
+    `fallback`. Shielded: giving up waiting must not cancel the request,
+    whose late answer may still matter."""
+    try:
+        return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), budget)
+    except Exception:  # noqa: BLE001 - the answer arrives late (a timeout) or never
+        return fallback

@@ -1,0 +1,174 @@
+"""The compiled-document cache: a window compiled once is not compiled again
+while its rows stay the same.
+
+An entry holds one window's `Document` and is found by a key made of
+- the store's identity (device and inode of the database file, so a
+  read-only or foreign database is cached like Phantom's own, and a file
+  put in its place is another store),
+- the window (bounds and zone), whether the inferred tier is in, and
+- a fingerprint of the compiler's own source files (size and mtime of each),
+  so an upgraded or edited compiler never reads an older one's output.
+Inside, the entry records the sha256 of exactly the rows it was compiled
+from, as the source read them (`sources.Fetched.digest`). A compile reads
+the rows anyway, in one read transaction; the entry is used only when that
+digest is equal, so a hit is byte for byte what a fresh compile would make
+and a changed, added or removed row can never serve stale output. The
+entry is then rewritten, so an open day simply replaces its own entry.
+
+Entries live in `$XDG_CACHE_HOME/phantom/compiled/` (`~/.cache` without it):
+the directory 0700, each file 0600, written to a temporary file and renamed.
+The cache is an optimisation and never an error: an entry that is
+truncated, corrupt (a checksum covers the payload), of another version or
+unreadable is ignored and rebuilt, and a directory that is not ours or is
+open to others is not used at all. At most MAX_ENTRIES files are kept; the
+least recently written go first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import stat
+import sys
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from .records import Document
+
+MAGIC = b"phantom-compiled 1\n"
+MAX_ENTRIES = 2000
+DIR_MODE = 0o700
+FILE_MODE = 0o600
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME")
+    return (Path(base) if base else Path.home() / ".cache") / "phantom" / "compiled"
+
+
+@lru_cache(maxsize=1)
+def compiler_fingerprint() -> str:
+    """sha256 over the path, size and mtime of every source file of the
+    compiler package (and the Python version, which decides pickle's format)."""
+    digest = hashlib.sha256(f"{sys.version}\n".encode())
+    pending = [_PACKAGE]
+    found = []
+    while pending:
+        with os.scandir(pending.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False) and entry.name != "__pycache__":
+                    pending.append(Path(entry.path))
+                elif entry.name.endswith(".py"):
+                    info = entry.stat()
+                    found.append(f"{entry.path}\0{info.st_size}\0{info.st_mtime_ns}\n")
+    digest.update("".join(sorted(found)).encode())
+    return digest.hexdigest()
+
+
+def entry_key(db_path: str | os.PathLike[str], since_ms: int, until_ms: int, zone: str,
+              inferred: bool) -> str | None:
+    """The name of a window's entry; None when the store cannot be stat'ed."""
+    try:
+        info = os.stat(db_path)
+    except OSError:
+        return None
+    text = (f"{info.st_dev}:{info.st_ino}\n{since_ms}:{until_ms}:{zone}\n{int(inferred)}\n"
+            f"{compiler_fingerprint()}")
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _usable_dir(create: bool) -> Path | None:
+    """The cache directory if it is ours and private (made so when `create`)."""
+    directory = cache_dir()
+    try:
+        if create and not directory.is_dir():
+            directory.parent.parent.mkdir(parents=True, exist_ok=True)
+            for level in (directory.parent, directory):  # phantom/ and compiled/, both private
+                level.mkdir(exist_ok=True, mode=DIR_MODE)
+        info = directory.stat()
+    except OSError:
+        return None
+    if info.st_uid != os.getuid() or not stat.S_ISDIR(info.st_mode):
+        return None
+    if info.st_mode & 0o077:
+        try:
+            os.chmod(directory, DIR_MODE)
+        except OSError:
+            return None
+    return directory
+
+
+def load(key: str, rows_digest: str) -> Document | None:
+    """The cached document for `key` if it was compiled from rows with this
+    digest; None on any miss or damage."""
+    directory = _usable_dir(create=False)
+    if directory is None:
+        return None
+    try:
+        with open(directory / key, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if info.st_uid != os.getuid() or info.st_mode & 0o077:
+                return None
+            data = handle.read()
+    except OSError:
+        return None
+    header = MAGIC + f"{key}\n{rows_digest}\n".encode()
+    if not data.startswith(header):
+        return None
+    checksum, payload = data[len(header):len(header) + 64], data[len(header) + 65:]
+    if hashlib.sha256(payload).hexdigest().encode() != checksum:
+        return None
+    try:
+        document = pickle.loads(payload)
+    except Exception:  # noqa: BLE001 - a damaged entry is a miss, whatever it raises
+        return None
+    return document if isinstance(document, Document) else None
+
+
+def save(key: str, rows_digest: str, document: Document) -> None:
+    """Write (or replace) an entry; a cache that cannot be written is skipped."""
+    directory = _usable_dir(create=True)
+    if directory is None:
+        return
+    payload = pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL)
+    data = b"".join((MAGIC, f"{key}\n{rows_digest}\n".encode(),
+                     hashlib.sha256(payload).hexdigest().encode(), b"\n", payload))
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=".entry-", dir=directory)
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as handle:  # mkstemp makes it 0600
+            handle.write(data)
+        os.replace(temporary, directory / key)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        return
+    _prune(directory)
+
+
+def _prune(directory: Path) -> None:
+    """Keep the newest MAX_ENTRIES entries (counted by name first: only a
+    full cache pays for a stat of every entry)."""
+    try:
+        if len(os.listdir(directory)) <= MAX_ENTRIES:
+            return
+        with os.scandir(directory) as entries:
+            files = [(entry.stat().st_mtime_ns, entry.path) for entry in entries
+                     if entry.is_file(follow_symlinks=False)]
+    except OSError:
+        return
+    if len(files) <= MAX_ENTRIES:
+        return
+    files.sort()
+    for _, path in files[:len(files) - MAX_ENTRIES]:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass

@@ -1,0 +1,49 @@
+"""What differs between toolkits in how they answer AT-SPI, in one place.
+
+GTK 4 (gnome-calculator 43, gtk4-widget-factory; 4.8 on Debian 12) reports a
+widget's extents relative to its window whatever coordinate type is asked
+for, and marks its widgets `visible` but not `showing`. A point on the
+desktop is therefore moved into the window's coordinates before it is
+compared with GTK 4 extents, extents are moved back onto the desktop before
+anything is clicked, and `visible` stands in for `showing` — for GTK 4 only:
+in GTK 3 an inactive notebook page is visible and not showing, and must not
+be hit.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+
+def toolkit_of(accessible) -> tuple[str, str]:
+    """(toolkit name, version) of the application an accessible belongs to."""
+    try:
+        application = accessible.get_application()
+        return (application.get_toolkit_name() or "", application.get_toolkit_version() or "")
+    except Exception:  # noqa: BLE001 - a dying application answers nothing
+        return "", ""
+
+
+def window_relative(accessible) -> bool:
+    """Whether the accessible's application reports window-relative extents."""
+    name, version = toolkit_of(accessible)
+    return _window_relative(name, version)
+
+
+@lru_cache(maxsize=64)
+def _window_relative(name: str, version: str) -> bool:
+    return name.upper() == "GTK" and version.split(".", 1)[0] == "4"
+
+
+def origin_for(accessible, window_x: int, window_y: int) -> tuple[int, int]:
+    """What to add to this application's extents to get desktop coordinates:
+    the X window's origin for a window-relative toolkit, else nothing."""
+    return (window_x, window_y) if window_relative(accessible) else (0, 0)
+
+
+def on_screen(accessible, relaxed: bool) -> bool:
+    """`showing`, or — for a toolkit that never sets it (`relaxed`) — `visible`."""
+    import pyatspi
+
+    states = accessible.getState()
+    return states.contains(pyatspi.STATE_SHOWING) or (relaxed and states.contains(pyatspi.STATE_VISIBLE))

@@ -1,0 +1,312 @@
+"""`phantom forget` and `phantom export`: the person's own control over what
+is stored. Forget erases a window (or the demonstrations of a name) for good
+— through the running capture daemon's own writer when one writes to the
+store, so nothing it holds survives, else directly while holding the
+daemon's lock. Export writes what the store holds about a window as JSON
+Lines, for an audit. Neither is an MCP tool: an agent must not erase a
+person's memory or read its raw rows."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import orjson
+
+from ..errors import EXIT_USAGE, CliError
+from .compile import write_atomically
+
+FORGET_TIMEOUT_S = 3600.0  # a VACUUM of a large store takes a while
+
+
+def add_parsers(sub, common) -> None:
+    p = sub.add_parser(
+        "forget", parents=[common], help="erase a stretch of time, or a demonstration, for good",
+        description="Erase everything captured in a window: snapshots, input rows, accessibility "
+        "walks and elements, images, replay runs, the demonstrations that overlap it (whole) and "
+        "the programs compiled from them; blind spots are cut at the window's edges and the "
+        "window is marked 'forgotten'. Then the store is rewritten (VACUUM) and its WAL emptied, "
+        "so no freed page keeps a copy, and Phantom's cache is emptied. A running capture daemon "
+        "does it with its own writer. Asks before erasing on a terminal (--yes to skip); "
+        "--dry-run only says what would go.")
+    when = _window_arguments(p)
+    when.add_argument("--recording", metavar="NAME",
+                      help="every finished demonstration recorded under NAME, with all that was "
+                      "captured while it ran")
+    p.add_argument("--dry-run", action="store_true", help="say what would go; change nothing")
+    p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(handler=run_forget)
+
+    p = sub.add_parser(
+        "export", parents=[common], help="what is stored about a window, as JSON Lines",
+        description="Write every row the store holds about a window — snapshots, input rows, "
+        "accessibility walks and elements, image descriptions, blind spots, recordings, replay "
+        "runs, programs — one JSON object per line with its table's name, for your own audit. "
+        "Nothing is stored that this could reveal and the store does not hold: no typed text "
+        "outside a recording, no password, no URL token. Reads the store read-only.")
+    _window_arguments(p)
+    p.add_argument("--images", action="store_true", help="include the images' bytes (base64)")
+    p.add_argument("--out", type=Path, help="write here (0600, atomically) instead of stdout")
+    p.set_defaults(handler=run_export)
+
+
+# -- windows ------------------------------------------------------------------------------
+def _window_arguments(p):
+    """--day, or --since with --until, and --tz; the group, for more choices."""
+    when = p.add_mutually_exclusive_group(required=True)
+    when.add_argument("--day", help="a local calendar day, YYYY-MM-DD (in the captured zone)")
+    when.add_argument("--since", help="start, ISO 8601 (e.g. 2026-03-02T09:00 or …+01:00)")
+    p.add_argument("--until", help="end (exclusive), ISO 8601; required with --since")
+    p.add_argument("--tz", help="read times in this IANA zone instead of the captured one")
+    return when
+
+
+def _window(args, db: Path) -> tuple[int, int, str]:
+    from compiler.api import CompileError, resolve_window
+
+    command = args.command
+    if args.since is not None and args.until is None:
+        raise CliError(f"phantom {command}: --since needs --until (see `phantom {command} --help`)",
+                       EXIT_USAGE)
+    if args.until is not None and args.since is None:
+        raise CliError(f"phantom {command}: --until needs --since (see `phantom {command} --help`)",
+                       EXIT_USAGE)
+    try:
+        window = resolve_window(db, day=args.day, since=args.since, until=args.until, tz=args.tz)
+    except CompileError as exc:
+        raise CliError(f"phantom {command}: {exc}") from None
+    return window.since_ms, window.until_ms, window.zone
+
+
+def recording_windows(db: Path, name: str) -> list[tuple[int, int]]:
+    """[start, end] of each finished demonstration named `name`."""
+    rows = read_rows(db, "SELECT start_ms, end_ms FROM recordings WHERE name = ? ORDER BY start_ms, id",
+                 (name,))
+    if not rows:
+        raise CliError(f"phantom forget: no demonstration named {name!r}; "
+                       "`phantom programs` and `phantom export` show what is stored")
+    if any(end is None for _, end in rows):
+        raise CliError(f"phantom forget: {name!r} is being recorded now; `phantom record discard` "
+                       "discards it")
+    return [(start, end + 1) for start, end in rows]
+
+
+def read_rows(db: Path, sql: str, params=()) -> list[tuple]:
+    from core.store import StoreError, open_readonly
+
+    try:
+        connection = open_readonly(db)
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        return connection.execute(sql, params).fetchall()
+    finally:
+        connection.close()
+
+
+# -- forget -----------------------------------------------------------------------------------
+def run_forget(args) -> int:
+    from core.store.paths import resolve_db_path
+
+    db = resolve_db_path(args.db)
+    if args.recording is not None:
+        if args.until is not None:
+            raise CliError("phantom forget: --until goes with --since, not --recording", EXIT_USAGE)
+        windows = recording_windows(db, args.recording)
+        zone = None
+    else:
+        since, until, zone = _window(args, db)
+        windows = [(since, until)]
+    plans = [plan(db, since, until) for since, until in windows]
+    if args.dry_run:
+        _print(plans, zone, args.format, "would go")
+        return 0
+    if all(p["nothing"] for p in plans):
+        _print(plans, zone, args.format, "would go")
+        print("nothing is stored there; nothing was changed", file=sys.stderr)
+        return 0
+    if args.format == "text":
+        _print(plans, zone, "text", "will go")
+    confirm(args.yes, "Erase this for good?", "forget")
+    reports = forget_windows(db, windows)
+    _print(reports, zone, args.format, "forgotten")
+    return 0
+
+
+def plan(db: Path, since: int, until: int) -> dict:
+    from core.store import StoreError, open_readonly
+    from core.store.forget import plan_forget
+
+    try:
+        connection = open_readonly(db)
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        report = plan_forget(connection, since, until)
+    finally:
+        connection.close()
+    return {**report.as_dict(), "nothing": report.nothing()}
+
+
+def confirm(yes: bool, question: str, command: str) -> None:
+    """Ask on a terminal; elsewhere only --yes confirms."""
+    if yes:
+        return
+    if not sys.stdin.isatty():
+        raise CliError(f"phantom {command}: nothing was changed — confirm with --yes (standard input "
+                       "is not a terminal to ask on)", EXIT_USAGE)
+    try:
+        answer = input(f"{question} [y/N] ")
+    except EOFError:
+        answer = ""
+    if answer.strip().lower() not in ("y", "yes"):
+        raise CliError(f"phantom {command}: not confirmed; nothing was changed")
+
+
+def forget_windows(db: Path, windows: list[tuple[int, int]]) -> list[dict]:
+    """Forget each window, through the capture daemon when it writes to this
+    store, else directly (holding its lock, so none starts meanwhile)."""
+    if _daemon_writes_to(db):
+        return [_forget_through_daemon(since, until) for since, until in windows]
+    return _forget_directly(db, windows)
+
+
+def _daemon_writes_to(db: Path) -> bool:
+    from .capture import daemon_status
+
+    status = daemon_status()
+    return status is not None and Path(status.get("db", "")).resolve() == db.resolve()
+
+
+def _forget_through_daemon(since: int, until: int) -> dict:
+    from core.bus import CAPTURE, call
+
+    body = call(CAPTURE, "Forget", "ss", [_iso(since), _iso(until)], timeout=FORGET_TIMEOUT_S)
+    report = json.loads(body[0])
+    return {**report, "nothing": False}
+
+
+def _forget_directly(db: Path, windows: list[tuple[int, int]]) -> list[dict]:
+    from dataclasses import replace
+
+    from capturer.single_instance import AlreadyRunning, InstanceLock
+    from core.caches import drop_caches
+    from core.clock import now_ms
+    from core.store import StoreError, open_store
+    from core.store.forget import forget_window
+
+    lock = InstanceLock(db)
+    try:
+        lock.acquire()
+    except AlreadyRunning as exc:
+        raise CliError(f"{exc}, and it cannot be reached over D-Bus (started with --no-dbus?): stop "
+                       "it, then forget — so nothing it holds escapes") from None
+    except OSError as exc:
+        raise CliError(f"cannot lock {db}: {exc.strerror or exc}") from None
+    reports = []
+    try:
+        connection = open_store(db)
+        try:
+            for since, until in windows:
+                highest = connection.execute("SELECT coalesce(max(id), 0) FROM blind_spots").get
+                ids = itertools.count(int(highest) + 1)
+                report = forget_window(connection, db, since, until, now_ms=now_ms(),
+                                       next_blind_spot_id=lambda: next(ids))
+                reports.append(report)
+        finally:
+            connection.close()
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    except ValueError as exc:
+        raise CliError(f"phantom forget: {exc}", EXIT_USAGE) from None
+    finally:
+        lock.release()
+    caches = drop_caches()
+    reports[-1] = replace(reports[-1], caches=caches)
+    return [{**report.as_dict(), "nothing": False} for report in reports]
+
+
+def _iso(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _print(reports: list[dict], zone: str | None, fmt: str, verb: str) -> None:
+    if fmt == "json":
+        for report in reports:
+            report = dict(report)
+            report.pop("nothing", None)
+            print(json.dumps(report, sort_keys=True))
+        return
+    for report in reports:
+        print(describe(report, zone, verb))
+
+
+def describe(report: dict, zone: str | None, verb: str) -> str:
+    """A report as a person reads it: the window, then what goes."""
+    what = [f"{report['snapshots']} snapshots",
+            f"{report['input_events']} input rows ({report['typed_texts']} with typed text)",
+            f"{report['elements']} accessibility elements in {report['trees']} walks",
+            f"{report['images']} images ({report['image_bytes']} bytes)",
+            f"{report['replay_runs']} replay runs",
+            f"{report['blind_spots']} blind spots removed or cut"]
+    what += [f"{n} {table} rows" for table, n in report.get("derived", ()) if n]
+    if report["recordings"]:
+        what.append("demonstrations " + ", ".join(repr(name) for name in report["recordings"]))
+    if report["programs"]:
+        what.append("programs " + ", ".join(report["programs"]))
+    lines = [f"{_local(report['since_ms'], zone)} – {_local(report['until_ms'], zone)}: {verb}: "
+             + "; ".join(what)]
+    if report.get("scrubbed") is True:
+        lines.append("  the store was rewritten and its WAL emptied: no freed page keeps a copy"
+                     + (f"; {report['caches']} cached files removed" if report.get("caches") else ""))
+    elif report.get("scrubbed") is False:
+        lines.append("  warning: a reader kept the WAL from being emptied; its freed pages are "
+                     "overwritten at the next checkpoint")
+    return "\n".join(lines)
+
+
+def _local(ms: int, zone: str | None) -> str:
+    from compiler.window import zone_info
+
+    moment = datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+    if zone:
+        try:
+            moment = moment.astimezone(zone_info(zone))
+        except Exception:  # noqa: BLE001 - an unknown zone name: show UTC
+            pass
+    return moment.isoformat(timespec="seconds")
+
+
+# -- export -----------------------------------------------------------------------------------
+def run_export(args) -> int:
+    from core.store import StoreError, open_readonly
+    from core.store.export import export_rows
+    from core.store.paths import resolve_db_path
+
+    db = resolve_db_path(args.db)
+    since, until, _ = _window(args, db)
+    try:
+        connection = open_readonly(db)
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        header = {"export": "phantom", "db": str(db), "since": _iso(since), "until": _iso(until),
+                  "schema_version": int(connection.pragma("user_version"))}
+        lines = itertools.chain([header], export_rows(connection, since, until, images=args.images))
+        if args.out is None:
+            _write(sys.stdout.buffer, lines)
+            sys.stdout.flush()
+        else:
+            write_atomically(args.out, lambda handle: _write(handle, lines), private=True)
+    finally:
+        connection.close()
+    return 0
+
+
+def _write(stream, lines) -> None:
+    for line in lines:
+        stream.write(orjson.dumps(line, option=orjson.OPT_SORT_KEYS) + b"\n")

@@ -1,0 +1,75 @@
+"""What an importer makes of a foreign history before it reaches the store:
+moments a window was shown (future snapshots), stretches the privacy rules
+hide (future blind spots) and input events, each carrying the key of the
+source record it came from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from compiler.records import InputEvent
+
+
+class Shown(NamedTuple):
+    """A window on a screen at one instant: one snapshot."""
+
+    key: str
+    ts_ms: int
+    monitor: int
+    trigger: str
+    app: str
+    title: str
+    url: str | None
+    idle: bool = False
+    focused: bool = True
+
+
+class Hidden(NamedTuple):
+    """A stretch an exclusion rule hides: one blind spot, for every source
+    record it covers."""
+
+    keys: tuple[str, ...]
+    start_ms: int
+    end_ms: int
+    monitor: int | None
+    reason: str
+
+
+class Typed(NamedTuple):
+    """An input event, the source record it came from and — when the source
+    links it to the frame of the window that received it — that frame's key."""
+
+    key: str
+    event: InputEvent
+    window_key: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """One source's history, ready to write: time-ordered within each kind."""
+
+    source: str                    # 'activitywatch' | 'nocta'
+    description: str               # for messages: what was read
+    shown: tuple[Shown, ...]
+    hidden: tuple[Hidden, ...]
+    inputs: tuple[Typed, ...] = ()
+    already: int = 0               # source records skipped: imported before
+
+
+def merge_hidden(pieces: list[Hidden]) -> tuple[Hidden, ...]:
+    """Touching or overlapping pieces on one monitor with one reason become
+    one stretch (a password manager used for an hour is one blind spot)."""
+    spans: list[list] = []                       # [start, end, monitor, reason, {key: None}]
+    open_by: dict[tuple[int | None, str], list] = {}
+    for piece in sorted(pieces, key=lambda p: (p.start_ms, p.end_ms)):
+        slot = (piece.monitor, piece.reason)
+        span = open_by.get(slot)
+        if span is not None and piece.start_ms <= span[1]:
+            span[1] = max(span[1], piece.end_ms)
+            span[4].update(dict.fromkeys(piece.keys))
+            continue
+        span = [piece.start_ms, piece.end_ms, piece.monitor, piece.reason, dict.fromkeys(piece.keys)]
+        open_by[slot] = span
+        spans.append(span)
+    return tuple(Hidden(tuple(keys), start, end, monitor, reason) for start, end, monitor, reason, keys in spans)

@@ -1,0 +1,143 @@
+"""No typed text in any picture: secrets typed into a plain field, a text view
+and mousepad, each then clicked on, are searched for by OCR (tesseract, 4×
+upscale) in every thumbnail and click crop the capture stored — and found in
+none, while the same OCR does read large text the app itself displays (so
+the search can fail). An excluded window moved just before a grab is blacked
+out where it is, not where it was."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import time
+
+import pytest
+
+from support.apps import center, find
+from support.daemon import CaptureProcess, query, settle, wait_for_rows
+
+pytestmark = pytest.mark.desktop
+
+SECRETS = ("ZEBRAQUILT", "MANGOVORTEX", "PLUMHARBOR")
+BANNER = "OPENBANNER"
+FONT_PX = "44"   # large enough that a 320 px thumbnail of a 1280 px screen is readable
+
+
+def ocr(png_or_webp: bytes) -> str:
+    """Everything tesseract reads in an image upscaled 4×, tried several ways
+    (as it is and binarised, as a block of text and as sparse text): the
+    more readings, the harder for a secret to hide."""
+    from PIL import Image
+
+    gray = Image.open(io.BytesIO(png_or_webp)).convert("L")
+    large = gray.resize((gray.width * 4, gray.height * 4), Image.Resampling.LANCZOS)
+    readings = []
+    for image in (large, large.point(lambda p: 255 if p > 160 else 0)):
+        buffer = io.BytesIO()
+        image.save(buffer, "PNG")
+        for mode in ("6", "11"):
+            result = subprocess.run(["tesseract", "stdin", "stdout", "--psm", mode], input=buffer.getvalue(),
+                                    capture_output=True, timeout=60)
+            readings.append(result.stdout.decode(errors="replace"))
+    return "|".join(readings).upper().replace(" ", "").replace("\n", "")
+
+
+@pytest.fixture
+def user(desktop):
+    from replay.xinput import XTestInput
+
+    scripted = XTestInput(desktop.display)
+    yield scripted
+    scripted.close()
+
+
+def test_no_typed_secret_in_any_stored_image(desktop, apps, user, tmp_path):
+    from replay import live
+    from testbed.waiting import wait_until
+
+    document = tmp_path / "draft.txt"
+    document.write_text("\n")
+    notes_process = apps("notes", "--geometry", "900x560+0+0", "--font-px", FONT_PX, "--banner", BANNER)
+    notes = wait_until(lambda: live.application_of(notes_process.pid), timeout=10, what="the notes app")
+    user.click(450, 20)     # the notes window has the keyboard (no window manager: it follows the pointer)
+    db = tmp_path / "store.sqlite3"
+    config = "[capture]\nscreenshot_interval_seconds = 1\n"
+    with CaptureProcess(desktop, db, config_text=config) as capture:
+        wait_for_rows(db, "SELECT count(*) FROM snapshots", lambda rows: rows[0][0] > 0,
+                      what="the daemon's first snapshot")
+        for field, secret in ((find(notes, "text", label="Title:"), SECRETS[0]),
+                              (find(notes, "text", name="Body"), SECRETS[1])):
+            user.click(*center(field))
+            settle(0.6)
+            user.type(secret, delay=0.03)
+            settle(0.4)
+            user.click(*center(field))             # a click crop over what was typed
+            settle(1.5)                            # and a thumbnail due
+        mousepad = desktop.launch(["mousepad", str(document)], name="mousepad")
+        try:
+            window = desktop.wait_for_window("mousepad", timeout=30)
+            desktop.run(["xdotool", "windowsize", "--sync", str(window), "560", "420",
+                         "windowmove", "--sync", str(window), "700", "360"])
+            settle(2.0)
+            pad = wait_until(lambda: live.application_of(mousepad.pid), timeout=10, what="mousepad")
+            text = find(pad, "text")
+            user.click(*center(text))
+            settle(0.6)
+            user.type(SECRETS[2], delay=0.03)
+            settle(0.4)
+            user.click(*center(text))
+            settle(1.5)
+            assert capture.stop() == 0
+        finally:
+            desktop.close_app(mousepad)
+    images = query(db, "SELECT kind, data FROM blobs")
+    kinds = {kind for kind, _ in images}
+    assert kinds == {"thumbnail", "click_crop"}, kinds
+    read = [(kind, ocr(data)) for kind, data in images]
+    assert any(BANNER in text for kind, text in read if kind == "thumbnail"), \
+        "OCR read nothing in the thumbnails: this test would not see a secret either"
+    for kind, text in read:
+        for secret in SECRETS:
+            assert secret not in text, f"{secret} readable in a {kind}"
+    crops = query(db, "SELECT count(*) FROM input_events WHERE kind = 'click' AND crop IS NOT NULL")
+    assert crops[0][0] >= 4
+
+
+def test_an_excluded_window_moved_before_a_grab_is_black_where_it_is(desktop, apps, user, tmp_path):
+    """A window matching an exclusion rule ("Online Banking") moves 0.1 s
+    before a thumbnail: no pixel of its distinct colour survives anywhere."""
+    from PIL import Image
+
+    desktop.run(["xsetroot", "-solid", "#3366aa"])   # the bare screen is not black: only redaction is
+    apps("form", "--geometry", "400x260+700+40", "--title", "Online Banking")
+    apps("notes", "--geometry", "560x360+0+400")
+    apps("browser", "--geometry", "560x360+680+400")
+    user.click(200, 600)    # the notes window has the keyboard, not the bank
+    db = tmp_path / "store.sqlite3"
+    config = ("[capture]\nscreenshot_interval_seconds = 1\n[privacy]\n[[privacy.exclude]]\n"
+              'name = "banking"\ntitle_regex = "(?i)online banking"\n')
+    moves: list[tuple[float, int]] = []
+    with CaptureProcess(desktop, db, config_text=config) as capture:
+        bank = desktop.wait_for_window("phantom-form")
+        for x, click in ((40, (900, 600)), (300, (200, 600)), (700, (900, 600)), (40, (200, 600))):
+            assert desktop.run(["xdotool", "windowmove", "--sync", str(bank), str(x), "40"]).returncode == 0
+            moves.append((time.time() * 1000, x))
+            time.sleep(0.1)
+            user.click(*click)                     # another window: a focus snapshot, a thumbnail, a crop
+            settle(1.3)
+        assert capture.stop() == 0
+    grabs = query(db, "SELECT data, created_ms FROM blobs WHERE kind = 'thumbnail' ORDER BY created_ms")
+    taken_after_a_move = [(data, created) for data, created in grabs if created > moves[0][0]]
+    assert len(taken_after_a_move) >= 2
+    for data, created in taken_after_a_move:
+        # where the window was when this thumbnail was grabbed (about 0.1 s
+        # after it moved there): its black rectangle must be there, not at the
+        # place it left (a rectangle cached for two seconds would be)
+        x_then = [x for at, x in moves if at <= created][-1]
+        image = Image.open(io.BytesIO(data)).convert("RGB")
+        scale = image.width / 1280
+        columns = [x for x in range(image.width)
+                   if sum(image.getpixel((x, y)) == (0, 0, 0) for y in range(image.height)) > 20 * scale]
+        assert columns, "no blacked-out window in a thumbnail"
+        assert abs(columns[0] / scale - x_then) <= 40, (columns[0] / scale, x_then)   # moves are 260+ px apart
+        assert (columns[-1] - columns[0] + 1) / scale >= 300     # a window's width of black

@@ -1,0 +1,75 @@
+"""`phantom install`: files readable by systemd and dbus whatever the umask,
+an executable path quoted the way each reader splits it, and units that a
+systemd security review rates as sandboxed."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import stat
+from pathlib import Path
+
+import pytest
+
+from phantom.cli import main
+from phantom.commands.install import dbus_exec_word, systemd_exec_word
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    return tmp_path
+
+
+def test_files_and_directories_have_fixed_modes_under_umask_000(home, tmp_path):
+    executable = tmp_path / "bin dir" / "phantom"
+    executable.parent.mkdir()
+    executable.write_text("#!/bin/sh\n")
+    previous = os.umask(0)
+    try:
+        assert main(["install", "--executable", str(executable)]) == 0
+    finally:
+        os.umask(previous)
+    written = [home / "config" / "systemd" / "user" / "phantom-capture.service",
+               home / "config" / "systemd" / "user" / "phantom-replay.service",
+               home / "data" / "dbus-1" / "services" / "org.phantom.Replay1.service"]
+    for path in written:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o644, path
+        for directory in (path.parent, path.parent.parent):
+            assert stat.S_IMODE(directory.stat().st_mode) == 0o755, directory
+    assert f'ExecStart="{executable}" capture' in written[0].read_text()
+    assert f"Exec='{executable}' replay-service" in written[2].read_text()
+
+
+@pytest.mark.parametrize("path, systemd, dbus", [
+    ("/usr/bin/phantom", "/usr/bin/phantom", "/usr/bin/phantom"),
+    ("/opt/my apps/phantom", '"/opt/my apps/phantom"', "'/opt/my apps/phantom'"),
+    ("/opt/100%/phantom", "/opt/100%%/phantom", "/opt/100%/phantom"),
+    ('/o"dd\\path/it\'s', '"/o\\"dd\\\\path/it\'s"', "'/o\"dd\\path/it'\\''s'"),
+])
+def test_executable_paths_are_quoted_for_each_reader(path, systemd, dbus):
+    assert systemd_exec_word(path) == systemd
+    assert dbus_exec_word(path) == dbus
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
+@pytest.mark.parametrize("unit", ["phantom-capture.service", "phantom-replay.service"])
+def test_units_are_sandboxed(home, unit):
+    result = subprocess.run(["systemd-analyze", "security", "--offline=true", "--user",
+                             str(ROOT / "systemd" / unit)], capture_output=True, text=True,
+                            env=dict(os.environ), timeout=60)
+    exposure = re.search(r"Overall exposure level for \S+: ([\d.]+)", result.stdout)
+    assert exposure is not None, result.stdout + result.stderr
+    assert float(exposure.group(1)) <= 2.5
+    text = (ROOT / "systemd" / unit).read_text()
+    for line in ("IPAddressDeny=any", "RestrictAddressFamilies=AF_UNIX", "NoNewPrivileges=yes",
+                 "ProtectSystem=strict", "PrivateUsers=yes"):
+        assert line in text
