@@ -32,6 +32,7 @@ import random
 import statistics
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -201,14 +202,17 @@ def bench_speed(runs: int, seed: int) -> list[tuple[str, str]]:
     try:
         for x, y in chosen:
             templates = templates_for(recorded, x, y)
-            result = timed("as_run", lambda: reaim(picture, screen, templates, (x, y), screen))
+            point = (x, y)
+            result = timed("as_run", partial(reaim, picture, screen, templates, point, screen))
             verdicts.append(result.verdict)
-            timed("all_three", lambda: [reaim(picture, screen, [t], (x, y), screen) for t in templates])
+            timed("all_three", partial(lambda ts, at: [reaim(picture, screen, [t], at, screen) for t in ts],
+                                       templates, point))
             # The region of interest misses: the window is said to have been
             # recorded 500 pixels further left, so the crop is looked for there first.
-            timed("fallback", lambda: reaim(picture, screen, templates, (x, y), (-500, 0, 1920, 1080)))
-            timed("brute", lambda: cv2.minMaxLoc(cv2.matchTemplate(picture, templates[0].pixels,
-                                                                   cv2.TM_CCOEFF_NORMED)))
+            timed("fallback", partial(reaim, picture, screen, templates, point, (-500, 0, 1920, 1080)))
+            timed("brute", partial(lambda pixels: cv2.minMaxLoc(cv2.matchTemplate(picture, pixels,
+                                                                                  cv2.TM_CCOEFF_NORMED)),
+                                   templates[0].pixels))
     finally:
         cv2.setNumThreads(threads)
 

@@ -18,6 +18,7 @@ import json
 import os
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -77,9 +78,8 @@ def main() -> int:
             desktop.wait_for_window(wm_class, timeout=30)
             time.sleep(2.5)
             session = XSession()
-            window = wait_until(lambda: next(iter(session.app_windows(wm_class)), None), timeout=10,
-                                what=wm_class)
-            accessible = wait_until(lambda: live.accessible_window(window), timeout=10, what="accessible")
+            window = wait_until(partial(_first_window, session, wm_class), timeout=10, what=wm_class)
+            accessible = wait_until(partial(live.accessible_window, window), timeout=10, what="accessible")
             if page:
                 _open_page(accessible, page)
                 time.sleep(1.5)
@@ -119,6 +119,10 @@ def main() -> int:
     print(f"{sum(len(c['controls']) for c in cases.values())} controls on {len(cases)} screens "
           f"in {OUT}")
     return 0
+
+
+def _first_window(session, wm_class: str):
+    return next(iter(session.app_windows(wm_class)), None)
 
 
 def _open_page(accessible, title: str) -> None:

@@ -24,7 +24,9 @@ from .window import Window, WindowError, day_window, parse_day, range_window, zo
 from core.errors import PhantomError
 
 if TYPE_CHECKING:
-    from .routines import CostModel, Routine, RoutineReport
+    from datetime import date
+
+    from .routines import CostModel, Routine, RoutineReport, report_dict
 
 __all__ = [
     "FORMATS",
@@ -46,7 +48,7 @@ MIN_BUDGET = 100
 _FROM_ROUTINES = ("CostModel", "report_dict")
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     """`CostModel` and `report_dict` come from the routines pipeline, loaded
     on first use."""
     if name in _FROM_ROUTINES:
@@ -122,7 +124,7 @@ def _render(compiled: Compiled, fmt: str, budget: int) -> bytes:
     return render_compact(compiled.document, compiled.times, compiled.window.label, budget)
 
 
-def _noon_utc_ms(day) -> int:
+def _noon_utc_ms(day: date) -> int:
     from datetime import datetime, timezone
 
     return int(datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc).timestamp() * 1000)
@@ -139,12 +141,13 @@ def _rough_ms(text: str) -> int:
 def _offset_of(zone: str, ms: int) -> int:
     from datetime import datetime, timezone
 
-    moment = datetime.fromtimestamp(ms / 1000, tz=timezone.utc).astimezone(zone_info(zone))
-    return int(moment.utcoffset().total_seconds() // 60)
+    offset = datetime.fromtimestamp(ms / 1000, tz=timezone.utc).astimezone(zone_info(zone)).utcoffset()
+    assert offset is not None  # an aware datetime always has one
+    return int(offset.total_seconds() // 60)
 
 
 def read_window(db_path: str | Path, *, day: str | None = None, since: str | None = None,
-                until: str | None = None, tz: str | None = None):
+                until: str | None = None, tz: str | None = None) -> tuple[Capture, Window]:
     """(capture, window) for a day, a range, or — with neither — the whole
     history in the store."""
     if day is not None and (since is not None or until is not None):
@@ -218,6 +221,7 @@ def _resolve_window(source: CaptureSource, day: str | None, since: str | None,
         parsed = parse_day(day)
         return day_window(parsed, tz or source.zone_near(_noon_utc_ms(parsed)) or "UTC")
     if since is not None:
+        assert until is not None  # read_window takes both or neither
         return range_window(since, until, tz or source.zone_near(_rough_ms(since)) or "UTC")
     first, last = source.span()
     zone = tz or (source.zone_near(last) if last is not None else None) or "UTC"

@@ -20,27 +20,25 @@ import time
 from pathlib import Path
 from typing import Annotated
 
-from core.bus import REPLAY
-from core.errors import DBUS_ERROR_PREFIX, PhantomError, kind_of
 from dbus_fast import BusType, DBusError, NameFlag, RequestNameReply
 from dbus_fast.aio import MessageBus
 from dbus_fast.annotations import DBusBool, DBusSignature, DBusStr, DBusUInt32
 from dbus_fast.constants import PropertyAccess
 from dbus_fast.service import ServiceInterface, dbus_method, dbus_property, dbus_signal
 
+from core.bus import REPLAY
+from core.errors import PhantomError, kind_of
+
+from .dbus_errors import check_arguments, clip_message, dbus_error, named_error
+
 log = logging.getLogger(__name__)
 
 BUS_NAME, OBJECT_PATH, INTERFACE = REPLAY.name, REPLAY.path, REPLAY.interface
-ERROR = DBUS_ERROR_PREFIX
 DEFAULT_IDLE_TIMEOUT_S = 120.0
 
 StrDict = Annotated[dict[str, str], DBusSignature("a{ss}")]
 ProgramList = Annotated[list[tuple[str, str, int, int]], DBusSignature("a(ssuu)")]
 RunReply = Annotated[tuple[str, int, str], DBusSignature("sus")]
-
-
-def _error(name: str, message: str) -> DBusError:
-    return DBusError(ERROR + name, message)
 
 
 class ReplayInterface(ServiceInterface):
@@ -141,35 +139,6 @@ class ReplayInterface(ServiceInterface):
     def RunFinished(self, token: int, status: str, result: str) -> Annotated[
             tuple[int, str, str], DBusSignature("uss")]:
         return [token, status, result]
-
-
-SIGNATURES = {"ListPrograms": "", "Describe": "s", "Replay": "sa{ss}", "ReplayAsync": "sa{ss}",
-              "ReplayIntent": "sa{ss}", "FindProgram": "s", "Cancel": "", "Context": "sss",
-              "ListRoutines": ""}
-
-
-def check_arguments(message) -> bool:
-    """A call to one of our methods with the wrong argument types gets
-    org.phantom.Error.InvalidArguments, naming what the method takes (the
-    library alone would answer UnknownMethod, which misleads a shortcut author)."""
-    from dbus_fast.constants import MessageType
-
-    if (message.message_type == MessageType.METHOD_CALL and message.path == OBJECT_PATH
-            and message.interface in (INTERFACE, None) and message.member in SIGNATURES
-            and message.signature != SIGNATURES[message.member]):
-        expected = SIGNATURES[message.member] or "no arguments"
-        raise _error("InvalidArguments", f"{message.member} takes ({expected}), "
-                     f"not ({message.signature or 'nothing'}); nothing was sent")
-    return False
-
-
-def dbus_error(exc: PhantomError) -> DBusError:
-    """The one mapping from Phantom's error family to a D-Bus error name."""
-    return DBusError(exc.kind.dbus_error, clip_message(str(exc)))
-
-
-def clip_message(text: str, limit: int = 500) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 class ReplayService:
@@ -279,7 +248,7 @@ class ReplayService:
             raise dbus_error(exc) from None
         with self._lock:
             if self._busy:
-                raise _error("Busy", "a replay is already running; wait for RunFinished; nothing was sent")
+                raise named_error("Busy", "a replay is already running; wait for RunFinished; nothing was sent")
             self._busy = True
             self._token += 1
             token = self._token

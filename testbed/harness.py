@@ -6,8 +6,8 @@ runtime file in a private temporary directory (so the AT-SPI socket and dconf
 do not land in the real `~/.cache` or `~/.config`), records the PID of every
 process it starts, and on `stop()` ends exactly those — nothing else.
 
-Start order matters (see ENVIRONMENT.md): XDG dirs first, then Xvfb, then the
-session bus, then the AT-SPI bus launcher, then apps.
+Start order matters (docs/DESIGN.md, "The test desktop", says why): XDG dirs
+first, then Xvfb, then the session bus, then the AT-SPI bus launcher, then apps.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any, Protocol
 
 from .errors import ProgramCompileError
 from .records import Crop, Program, Visual, from_json, to_json
@@ -31,6 +32,21 @@ from .traces import Trace, TraceAction
 
 Rect = tuple[int, int, int, int]
 RATIO_DIGITS = 4
+# What the store says about one click: (crop blob's width and height, window rectangle).
+StoreFacts = tuple[tuple[int, int] | None, Rect | None]
+
+
+class CropLike(Protocol):
+    """What `visual_of` reads of a capture hook's crop (`core.visual_evidence.CropVariant`)."""
+
+    kind: str
+    sha256: str
+    x: int
+    y: int
+    width: int
+    height: int
+    ratio_x: float
+    ratio_y: float
 
 _CROP = "SELECT width, height FROM blobs WHERE sha256 = ?"
 # The focused window's accessibility tree nearest before the click: its root
@@ -41,19 +57,24 @@ _WINDOW = ("SELECT e.x, e.y, e.w, e.h FROM snapshots s JOIN elements e "
            "ORDER BY s.ts_ms DESC, s.id DESC LIMIT 1")
 
 
-def visual_of(variants: Sequence, window: Rect | None) -> Visual | None:
+def visual_of(variants: Sequence[CropLike], window: Rect | None) -> Visual | None:
     """Program evidence from the capture hook's crops (`CropVariant`s, whose
     PNGs the caller stores as blobs)."""
     crops = tuple(Crop(v.kind, v.sha256, v.x, v.y, v.width, v.height, v.ratio_x, v.ratio_y)
                   for v in variants)
-    return Visual(crops, None if window is None else tuple(int(v) for v in window)) if crops else None
+    if not crops:
+        return None
+    return Visual(crops, None if window is None else (int(window[0]), int(window[1]), int(window[2]),
+                                                       int(window[3])))
 
 
 def store_crop_visual(x: int | None, y: int | None, crop: str | None, size: tuple[int, int] | None,
                       window: Rect | None) -> Visual | None:
     """The daemon's click crop as a target variant, when it is surely
     centred on the click (see the module docstring); else None."""
-    if None in (x, y, crop, size, window) or min(size) <= 0 or window[2] <= 0 or window[3] <= 0:
+    if x is None or y is None or crop is None or size is None or window is None:
+        return None
+    if min(size) <= 0 or window[2] <= 0 or window[3] <= 0:
         return None
     width, height = size
     left, top = x - width // 2, y - height // 2     # the capturer centres its crop this way
@@ -66,7 +87,7 @@ def store_crop_visual(x: int | None, y: int | None, crop: str | None, size: tupl
     return Visual((target,), (wx, wy, ww, wh))
 
 
-def with_store_evidence(traces: Sequence[Trace], facts: Mapping[int, tuple]) -> tuple[Trace, ...]:
+def with_store_evidence(traces: Sequence[Trace], facts: Mapping[int, StoreFacts]) -> tuple[Trace, ...]:
     """Traces whose clicks carry the evidence `facts` gives for their input
     event (event id → (crop size, window rectangle), from
     `read_store_evidence`); a click that already has evidence keeps it."""
@@ -75,7 +96,8 @@ def with_store_evidence(traces: Sequence[Trace], facts: Mapping[int, tuple]) -> 
         actions = []
         for traced in trace.actions:
             event = _event_id(traced)
-            if traced.visual is None and traced.step.kind == "click" and event in facts:
+            if traced.visual is None and traced.step.kind == "click" and event is not None \
+                    and event in facts:
                 size, window = facts[event]
                 traced = replace(traced, visual=store_crop_visual(traced.x, traced.y, traced.crop,
                                                                   size, window))
@@ -84,7 +106,7 @@ def with_store_evidence(traces: Sequence[Trace], facts: Mapping[int, tuple]) -> 
     return tuple(result)
 
 
-def read_store_evidence(db_path: str | os.PathLike[str], traces: Sequence[Trace]) -> dict[int, tuple]:
+def read_store_evidence(db_path: str | os.PathLike[str], traces: Sequence[Trace]) -> dict[int, StoreFacts]:
     """For every click with a crop: the crop blob's size and the focused
     window's rectangle before it (None when the store cannot tell)."""
     from core.store import open_readonly
@@ -96,12 +118,13 @@ def read_store_evidence(db_path: str | os.PathLike[str], traces: Sequence[Trace]
         return {}
     connection = open_readonly(db_path)
     try:
-        facts = {}
+        facts: dict[int, StoreFacts] = {}
         for event, traced in wanted:
-            size = connection.execute(_CROP, (traced.crop,)).fetchone()
-            window = connection.execute(_WINDOW, (traced.action.ts_ms, traced.step.app)).fetchone()
+            size: Any = connection.execute(_CROP, (traced.crop,)).fetchone()
+            window: Any = connection.execute(_WINDOW, (traced.action.ts_ms, traced.step.app)).fetchone()
             usable = window is not None and None not in window
-            facts[event] = (tuple(size) if size else None, tuple(window) if usable else None)
+            facts[event] = ((int(size[0]), int(size[1])) if size else None,
+                            (int(window[0]), int(window[1]), int(window[2]), int(window[3])) if usable else None)
         return facts
     finally:
         connection.close()

@@ -13,7 +13,8 @@ each state change leaves a `program_transitions` row with its evidence.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
@@ -81,7 +82,7 @@ def named(path: str | os.PathLike[str], name_or_id: str) -> list[tuple[str, Stan
         if not rows:
             rows = connection.execute("SELECT id FROM programs WHERE name = ? "
                                       "ORDER BY created_ms DESC, id DESC", (name_or_id,)).fetchall()
-        return [(identity, standing_of(connection, identity)) for (identity,) in rows]
+        return [(str(identity), standing_of(connection, str(identity))) for (identity,) in rows]
     finally:
         connection.close()
 
@@ -137,7 +138,7 @@ def active_intents(path: str | os.PathLike[str]) -> list[IntentRow]:
     return [IntentRow(identity, name, description) for _, identity, name, description in sorted(rows)]
 
 
-def intent_vectors(path: str | os.PathLike[str], ids) -> dict[str, tuple[str, str, bytes]]:
+def intent_vectors(path: str | os.PathLike[str], ids: Iterable[str]) -> dict[str, tuple[str, str, bytes]]:
     """The kept intent vectors of these programs: id → (description they
     were made with, model, float32 bytes)."""
     wanted = set(ids)
@@ -145,7 +146,7 @@ def intent_vectors(path: str | os.PathLike[str], ids) -> dict[str, tuple[str, st
     try:
         if not wanted or not _has_table(connection, "program_intents"):
             return {}
-        found = {}
+        found: dict[str, tuple[str, str, bytes]] = {}
         for identity, description, model, blob in connection.execute(
                 "SELECT program_id, description, model, vectors FROM program_intents"):
             if identity in wanted:
@@ -155,7 +156,7 @@ def intent_vectors(path: str | os.PathLike[str], ids) -> dict[str, tuple[str, st
         connection.close()
 
 
-def transitions(path: str | os.PathLike[str], program_id: str) -> list[dict]:
+def transitions(path: str | os.PathLike[str], program_id: str) -> list[dict[str, Any]]:
     """A program's state changes, oldest first, with their evidence."""
     connection = open_readonly(path)
     try:
@@ -290,7 +291,7 @@ def _resolve(connection: apsw.Connection, name_or_id: str) -> str:
     if row is None:
         raise UnknownProgram(f"no program named or with id {name_or_id!r}; "
                              "see `phantom programs` for the stored ones")
-    return row[0]
+    return str(row[0])
 
 
 def _current(connection: apsw.Connection, program_id: str) -> Standing:
@@ -342,7 +343,7 @@ def _log(connection: apsw.Connection, program_id: str, at_ms: int, transition: T
                         transition.reason, ",".join(map(str, transition.runs))))
 
 
-def _standing(row) -> Standing:
+def _standing(row: Sequence[Any]) -> Standing:
     (state, reason, description, derived, replaced, successes, failures, streak, verified_by,
      last_run_id, last_outcome, last_run_ms) = row
     return Standing(state, reason, description, derived, replaced, successes, failures,

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Any
 
 import orjson
 
@@ -241,7 +242,7 @@ def from_json(data: bytes | str, *, expected_id: str | None = None) -> Program:
     return program
 
 
-def _step(raw: dict) -> ProgramStep:
+def _step(raw: dict[str, Any]) -> ProgramStep:
     target = raw.get("target")
     return ProgramStep(
         index=raw["index"], action=raw["action"],
@@ -252,7 +253,7 @@ def _step(raw: dict) -> ProgramStep:
         entry=raw.get("entry"))
 
 
-def _target(raw: dict) -> Target:
+def _target(raw: dict[str, Any]) -> Target:
     fields = dict(raw)
     visual = fields.pop("visual", None)
     if visual is not None:
@@ -311,7 +312,7 @@ def _validate(program: Program) -> None:
         raise ProgramFormatError(f"parameters {sorted(declared)} do not match the steps' {sorted(names)}")
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """Frozen records to plain dicts/lists for JSON."""
     if hasattr(value, "__dataclass_fields__"):
         return {name: _plain(getattr(value, name)) for name in value.__dataclass_fields__}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
 import apsw
 
@@ -96,7 +97,7 @@ def list_programs(path: str | os.PathLike[str]) -> tuple[ProgramSummary, ...]:
     others: its summary says what is wrong instead of counting steps."""
     connection = open_readonly(path)
     try:
-        rows = connection.execute(_ALL).fetchall() if _has_programs(connection) else []
+        rows: list[tuple[Any, ...]] = connection.execute(_ALL).fetchall() if _has_programs(connection) else []
         standing = {identity: lifecycle_store.standing_of(connection, identity) for identity, *_ in rows}
     finally:
         connection.close()
@@ -144,11 +145,11 @@ def delete_programs(path: str | os.PathLike[str], ids: tuple[str, ...]) -> bool:
 _STANDING_TABLES = ("program_memory", "program_transitions", "program_intents")
 
 
-def _has_programs(connection) -> bool:
+def _has_programs(connection: apsw.Connection) -> bool:
     """A store still at schema v1 has no programs table (and no programs)."""
     return _has_table(connection, "programs")
 
 
-def _has_table(connection, name: str) -> bool:
+def _has_table(connection: apsw.Connection, name: str) -> bool:
     return connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
                               (name,)).fetchone() is not None

@@ -9,7 +9,7 @@ one IN query rather than joined row by row. URLs pass through
 from __future__ import annotations
 
 import hashlib
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import apsw
 import orjson
@@ -48,9 +48,11 @@ def zone_near(connection: apsw.Connection, ts_ms: int) -> str | None:
 
 def span(connection: apsw.Connection) -> tuple[int | None, int | None]:
     """First and last instant of any snapshot or input row."""
-    return connection.execute(
+    row = connection.execute(
         "SELECT min(a), max(b) FROM (SELECT min(ts_ms) AS a, max(ts_ms) AS b FROM snapshots "
         "UNION ALL SELECT min(ts_ms), max(end_ms) FROM input_events)").fetchone()
+    assert row is not None  # an aggregate query always returns one row
+    return row[0], row[1]
 
 
 class Rows(NamedTuple):
@@ -59,11 +61,11 @@ class Rows(NamedTuple):
     since_ms: int
     until_ms: int
     version: int
-    snapshots: list[tuple]
-    inputs: list[tuple]
-    elements: list[tuple]
-    blind_spots: list[tuple]
-    runs: list[tuple]
+    snapshots: list[tuple[Any, ...]]
+    inputs: list[tuple[Any, ...]]
+    elements: list[tuple[Any, ...]]
+    blind_spots: list[tuple[Any, ...]]
+    runs: list[tuple[Any, ...]]
     digest: str
 
 

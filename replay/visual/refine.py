@@ -8,6 +8,7 @@ telling look-alikes apart).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -48,7 +49,9 @@ def refine(area: np.ndarray, template: Template, place: Candidate, factor: int, 
         pad = 2 * factor // level + 1 if best is None else 3
         at = (centre[0] / level, centre[1] / level)
 
-        def match(trial: float) -> Candidate | None:
+        def match(trial: float, small: Any = small, at: tuple[float, float] = at, pad: int = pad,
+                  level: int = level) -> Candidate | None:
+            # Bound now: the level's picture, centre and padding (called only within this pass).
             return match_near(small, template, trial / level, at, pad, method, cache)
 
         if best is None and settled is None:
