@@ -15,7 +15,7 @@ APT_PACKAGES := xvfb xauth x11-utils xdotool dbus dbus-x11 at-spi2-core \
 	python3-pyatspi gir1.2-atspi-2.0 python3-gi gir1.2-gtk-3.0 python3-venv python3-pip \
 	python3-dev gcc libglib2.0-bin x11-xserver-utils gtk-3-examples openbox systemd \
 	mousepad gnome-calculator firefox-esr python3-pyqt5 tesseract-ocr tesseract-ocr-eng \
-	bubblewrap util-linux
+	python3-gi-cairo bubblewrap util-linux
 
 .PHONY: demo test lint bench bootstrap apt clean help
 

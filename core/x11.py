@@ -83,10 +83,31 @@ def title_of(window: XWindow, atoms: Atoms) -> str:
 
 
 def pid_of(window: XWindow, atoms: Atoms) -> int | None:
+    """The window's process: its _NET_WM_PID, else what the X server knows
+    of the client that made it (the X-Resource extension, local clients
+    only) — toolkits such as Xaw and Tk never set _NET_WM_PID."""
     from Xlib import Xatom
 
     prop = window.get_full_property(atoms["_NET_WM_PID"], Xatom.CARDINAL)
-    return int(prop.value[0]) if prop is not None and len(prop.value) else None
+    if prop is not None and len(prop.value):
+        return int(prop.value[0])
+    return _client_pid(window)
+
+
+def _client_pid(window: XWindow) -> int | None:
+    from Xlib import error
+    from Xlib.ext import res
+
+    try:
+        window.display.get_extension_major(res.extname)     # KeyError: the server has no X-Resource
+        # The request helper takes anything with a `.display`: the window's own connection.
+        reply = res.query_client_ids(window, [{"client": window.id, "mask": res.LocalClientPIDMask}])
+    except (KeyError, error.XError):
+        return None
+    for found in reply.ids:
+        if found.spec.mask == res.LocalClientPIDMask and len(found.value):
+            return int(found.value[0])
+    return None
 
 
 def is_dialog(window: XWindow, atoms: Atoms) -> bool:

@@ -8,7 +8,9 @@ all replay through here, so every rule holds for all of them at once:
    process (`desktop_lock.py`) — else `Busy`;
 3. the program's window is found — exactly one window of its application
    whose title fits (`windows.py`) — and the whole plan is checked on it
-   before the first input (`preflight.py`);
+   before the first input (`preflight.py`); steps that need the visual rung
+   are checked on one picture of the window, taken once it has been raised
+   and given the keyboard (`visual/`);
 4. the window gets the keyboard, confirmed by X and AT-SPI (`scene.py`),
    and the steps run (`engine.py`), each XTest press re-checking where it goes;
 5. success is reported only for a verified end state (`verify.py`);
@@ -59,6 +61,7 @@ from .scene import Scene
 from .telemetry import Telemetry
 from .tree_view import TreeView
 from .verify import verify
+from .visual.evidence import load_evidence, needs_evidence
 from .windows import AmbiguousWindow, FocusLost, GuardMismatch, XSession
 
 TRIGGERS = ("cli", "dbus", "mcp")
@@ -209,7 +212,8 @@ def run(db: str | os.PathLike[str], prepared: Prepared, request: ReplayRequest, 
     engine.on_step = logged
     try:
         try:
-            result = _run(program, values, request, engine, logged)
+            evidence = load_evidence(db, program) if needs_evidence(program) else {}
+            result = _run(program, values, request, engine, logged, evidence)
         except live.LiveTreeError as exc:
             result = _result(program, "failed", (), Escalation(0, ESCALATE, str(exc)), False)
         result = replace(result, run_id=run_id, elapsed_ms=int((time.monotonic() - clock) * 1000))
@@ -231,7 +235,7 @@ def run(db: str | os.PathLike[str], prepared: Prepared, request: ReplayRequest, 
 
 
 def _run(program: Program, values: dict[str, str], request: ReplayRequest, engine: ReplayEngine,
-         logged: Callable[[StepOutcome], None]) -> RunResult:
+         logged: Callable[[StepOutcome], None], evidence: dict) -> RunResult:
     live.init()
     session = XSession()
     try:
@@ -245,7 +249,9 @@ def _run(program: Program, values: dict[str, str], request: ReplayRequest, engin
             return _result(program, "refused", (), Escalation(0, REFUSED, reason), False,
                            code="guard_mismatch")
         origin = origin_for(accessible, match.window.x, match.window.y)
-        plan = preflight(program, TreeView(accessible, origin), engine.matcher)
+        scene = Scene(session, match)
+        eyes = _eyes(evidence, session, scene, request.dry_run)
+        plan = preflight(program, TreeView(accessible, origin), engine.matcher, eyes)
         if plan.blocked is not None:
             logged(plan.blocked)
             blocked = plan.blocked
@@ -254,12 +260,11 @@ def _run(program: Program, values: dict[str, str], request: ReplayRequest, engin
                            Escalation(blocked.index, blocked.policy, blocked.reason, plan.candidates), False)
         if request.dry_run:
             return _result(program, "dry_run", plan.outcomes, None, False)
-        scene = Scene(session, match)
         try:
             scene.activate()
         except FocusLost as exc:
             return _result(program, "refused", (), Escalation(0, REFUSED, str(exc)), False, code=exc.code)
-        steps = engine.run_steps(program, values, scene)
+        steps = engine.run_steps(program, values, scene, eyes.fresh() if eyes is not None else None)
         if steps.stopped is not None:
             return _result(program, steps.status or "escalated", steps.outcomes, steps.stopped, steps.sent)
         verdict = verify(program.end_state, values, scene)
@@ -270,6 +275,31 @@ def _run(program: Program, values: dict[str, str], request: ReplayRequest, engin
         return _result(program, "success", steps.outcomes, None, steps.sent, verification=verdict.how)
     finally:
         session.close()
+
+
+def _eyes(evidence: dict, session: XSession, scene: Scene, dry_run: bool):
+    """The visual rung for this run, when the program carries crops. The
+    picture is of the run's window that has the keyboard; the first look
+    (the pre-flight's) gives the program's window the keyboard first, as the
+    run would, except in a dry run, which only looks — and reports a window
+    that another one covers as not yet looked at."""
+    if not evidence:
+        return None
+    from .visual.rung import Eyes
+    from .visual.screen import Unseen, grab, windows_above
+
+    def look():
+        try:
+            if dry_run:
+                window = session.refresh(scene.main) or scene.main
+            else:
+                scene.activate()
+                window = scene.current()
+        except FocusLost as exc:
+            raise Unseen(str(exc)) from None
+        return grab(window, windows_above(session.connection, session.atoms, window))
+
+    return Eyes(evidence, look, defer_covered=dry_run)
 
 
 def _account(db: str | os.PathLike[str], result: RunResult, trigger: str) -> RunResult:

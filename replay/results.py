@@ -32,7 +32,8 @@ def result_dict(result: RunResult) -> dict:
                    "outcome": s.outcome, "dispatch": s.dispatch,
                    "score": None if s.score is None else round(s.score, 4),
                    "runner_up": None if s.runner_up is None else round(s.runner_up, 4),
-                   "attempts": s.attempts, "latency_ms": s.latency_ms, "reason": s.reason}
+                   "attempts": s.attempts, "latency_ms": s.latency_ms, "reason": s.reason,
+                   **({"visual": _aim(s.aim)} if s.aim is not None else {})}
                   for s in result.steps],
         "escalation": None if result.escalation is None else {
             "step": result.escalation.step, "policy": result.escalation.policy,
@@ -40,6 +41,15 @@ def result_dict(result: RunResult) -> dict:
             "candidates": [{"role": c.role, "label": c.label, "score": c.score}
                            for c in result.escalation.candidates]},
     }
+
+
+def _aim(aim) -> dict:
+    """A visual re-aim's figures: scores, margin, scale, where it clicked and how far it moved."""
+    return {"verdict": aim.verdict, "score": round(aim.score, 4), "rival": round(aim.rival, 4),
+            "margin": aim.margin, "scale": round(aim.scale, 3),
+            "point": list(aim.point) if aim.point else None,
+            "shift": list(aim.shift) if aim.shift else None,
+            "variant": aim.variant, "region": aim.region}
 
 
 _VERIFIED = {"end_state": "the demonstrations' end state was reached",

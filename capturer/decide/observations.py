@@ -105,6 +105,7 @@ class AccessibilityAnswer:
     status: str
     late: bool = False
     since_ms: int | None = None
+    detail: str = ""      # why (no_app: the toolkit and what would expose it)
 
 
 @dataclass(frozen=True, slots=True)

@@ -253,8 +253,9 @@ def _accessibility_answer(d: _Decision, seen: AccessibilityAnswer) -> None:
         return   # the bus spot says it all
     if seen.status in UNREADABLE:
         if not seen.late or same_window(d.state.focus, seen.window):
+            reason = f"{seen.status}: {seen.window.app}, {seen.detail}" if seen.detail else seen.status
             at = seen.now_ms if seen.since_ms is None else max(seen.since_ms, d.state.focus_ms)
-            d.open_spot("no_accessibility", seen.status, min(at, seen.now_ms))
+            d.open_spot("no_accessibility", reason, min(at, seen.now_ms))
             if seen.status == "hung":
                 d.emit(WatchHung(seen.window))
     elif seen.status == "ok" and not seen.late:
@@ -264,7 +265,7 @@ def _accessibility_answer(d: _Decision, seen: AccessibilityAnswer) -> None:
 def _accessibility_answered(d: _Decision, seen: AccessibilityAnswered) -> None:
     """The hung application answers: its window's spot ends now."""
     spot = d.state.blind_spot("no_accessibility")
-    if spot is not None and spot.reason == "hung" and same_window(d.state.focus, seen.window):
+    if spot is not None and spot.reason.startswith("hung") and same_window(d.state.focus, seen.window):
         d.close_spot("no_accessibility", seen.now_ms)
 
 

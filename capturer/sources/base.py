@@ -81,6 +81,7 @@ class A11yContext:
     tree_id: int | None = None
     url: str | None = None
     since_ms: int | None = None  # hung: when the first call the application left unanswered was made
+    detail: str = ""             # no_app: the toolkit and what would expose it (core.a11y.exposure)
 
 
 @dataclass(frozen=True, slots=True)

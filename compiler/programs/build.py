@@ -319,7 +319,8 @@ def _target(traced: TraceAction) -> tuple[Target, str | None]:
     else:
         name, label = step.label, ""
     target = Target(app=step.app, path=step.target, role=step.role, name=name, label=label,
-                    index=index, x=traced.x, y=traced.y, crop=traced.crop)
+                    index=index, x=traced.x, y=traced.y, crop=traced.crop,
+                    visual=traced.visual if step.kind == "click" else None)
     return target, problem
 
 

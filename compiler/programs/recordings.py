@@ -18,6 +18,7 @@ from core.errors import quoted
 
 from ..sources import CaptureSource, SourceError
 from .errors import ProgramCompileError
+from .evidence import read_store_evidence, with_store_evidence
 from .traces import Recording, Trace, recording_traces
 
 # Focused snapshots come at least every 30 s (150 s when idle); ten minutes
@@ -51,7 +52,7 @@ def traces_for_recordings(db_path: str | os.PathLike[str], name: str) -> tuple[T
             for recording in recordings:
                 capture = source.read(recording.start_ms - LEAD_IN_MS, recording.end_ms + 1)
                 traces.extend(recording_traces(capture, (recording,)))
-            return tuple(traces)
+        return with_store_evidence(traces, read_store_evidence(db_path, traces))
     except SourceError as exc:
         raise ProgramCompileError(str(exc)) from None
     except ProgramCompileError:

@@ -28,6 +28,7 @@ from compiler.routines.actions import derive_actions
 from compiler.routines.mining import Routine
 
 from ..records import Action, Capture, Element, InputEvent, Snapshot, Step
+from .records import Visual
 
 # What followed a mined routine's occurrence, when nothing else happened first:
 # the after-state of its last step is read within this long after it.
@@ -54,6 +55,7 @@ class TraceAction:
     crop: str | None = None       # clicks: sha256 of the click-target crop
     element: Element | None = None
     field_chars: int | None = None  # text: characters already in the field (recordings only)
+    visual: Visual | None = None  # clicks: crops for the visual rung (`evidence.py`)
 
     @property
     def step(self) -> Step:

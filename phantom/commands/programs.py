@@ -228,6 +228,7 @@ def _routine_traces(db, routine: str):
     """The occurrences of one mined routine over the whole history."""
     from compiler.api import mined_routines, read_window
     from compiler.programs.errors import ProgramCompileError
+    from compiler.programs.evidence import read_store_evidence, with_store_evidence
     from compiler.programs.traces import routine_traces
 
     routine = routine.strip().lower()
@@ -235,7 +236,8 @@ def _routine_traces(db, routine: str):
     capture, _ = read_window(db)
     for found in mined_routines(capture):
         if found.id == wanted:
-            return routine_traces(found, capture)
+            traces = routine_traces(found, capture)
+            return with_store_evidence(traces, read_store_evidence(db, traces))
     raise ProgramCompileError(f"no routine r-{wanted} in this store; `phantom routines` lists them")
 
 
