@@ -29,7 +29,7 @@ COMMANDS = {
     "runs": ["--last", "--limit", "--format"],
     "programs": ["--format"],
     "compile-program": ["--routine", "--param", "--fixed", "--relax-title", "--format"],
-    "replay": ["--param", "--dry-run", "--window", "--format"],
+    "replay": ["--param", "--dry-run", "--window", "--format", "--intent"],
     "shortcut": ["--param"],
     "status": ["--format"],
     "record": [],
@@ -39,6 +39,8 @@ COMMANDS = {
     "replay-service": ["--idle-timeout", "--notify-success"],
     "import": ["--host", "--tz", "--config"],
     "doctor": ["--repair"],
+    "forget": ["--day", "--since", "--until", "--tz", "--recording", "--dry-run", "--yes", "--format"],
+    "export": ["--day", "--since", "--until", "--tz", "--images", "--out"],
 }
 NUMBERS = st.one_of(
     st.integers(min_value=-(10 ** 30), max_value=10 ** 30).map(str),
@@ -61,7 +63,8 @@ def values(tmp: Path):
                              str(tmp / "new.sqlite3"), "/dev/null", str(tmp / "out.txt"), "-"])
     return st.one_of(NUMBERS, WHEN, TEXT, LONG, paths,
                      st.sampled_from(["json", "table", "text", "compact", "markdown", "yaml", "Europe/Berlin",
-                                      "Nope/Zone", "P0=x", "=", "P0", "r-1", "p-0", "start", "stop"]))
+                                      "Nope/Zone", "P0=x", "=", "P0", "r-1", "p-0", "start", "stop", "discard",
+                                      "delete", "promote", "deprecate", "describe"]))
 
 
 def argv_for(tmp: Path, command: str):
