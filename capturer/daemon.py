@@ -34,17 +34,42 @@ from pathlib import Path
 from core.clock import now_ms
 from core.store import SetEnd, SetMeta, StoreWriter
 from core.store.connection import open_readonly
-from core.store.crash import (ALIVE_KEY, RESUME_BLIND_SPOTS_KEY, RESUME_RECORDING_KEY, STARTED_KEY, STOPPED_KEY,
-                              LeftOpen, left_open)
+from core.store.crash import (
+    ALIVE_KEY,
+    RESUME_BLIND_SPOTS_KEY,
+    RESUME_RECORDING_KEY,
+    STARTED_KEY,
+    STOPPED_KEY,
+    LeftOpen,
+    left_open,
+)
 
 from .accessibility_keeper import AccessibilityKeeper
 from .blind_spots import BlindSpots
 from .config import Config
 from .control import PauseListeners
 from .controller import Controller, Recording
-from .decide import (CaptureState, CloseBlindSpot, CloseBursts, CountInput, DisplayBack, DisplayGone,
-                     Observation, OpenBlindSpot, Operation, PauseChanged, PointAccessibility, Rules, SourceFailed,
-                     Started, Tick, WatchHung, WatchTitle, WriteSnapshot, decide)
+from .decide import (
+    CaptureState,
+    CloseBlindSpot,
+    CloseBursts,
+    CountInput,
+    DisplayBack,
+    DisplayGone,
+    Observation,
+    OpenBlindSpot,
+    Operation,
+    PauseChanged,
+    PointAccessibility,
+    Rules,
+    SourceFailed,
+    Started,
+    Tick,
+    WatchHung,
+    WatchTitle,
+    WriteSnapshot,
+    decide,
+)
 from .focus_watch import FocusWatch
 from .input_path import InputPath
 from .notify import Notifier

@@ -39,8 +39,8 @@ def add_parsers(sub, common) -> None:
 
 
 def run_routines(args) -> int:
-    from core.store.paths import resolve_db_path
     from compiler.api import CompileError, CostModel, report_dict, routine_report
+    from core.store.paths import resolve_db_path
 
     bounded(args.limit, 0, MAX_LIMIT, "--limit", "routines")
     bounded(args.expected_runs, 1, MAX_RUNS, "--expected-runs", "routines")
