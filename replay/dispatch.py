@@ -123,6 +123,8 @@ class Dispatcher:
             return bool(element.accessible.queryComponent().grabFocus())
         except NotImplementedError:
             return False
+        except Exception:  # noqa: BLE001 - GTK 4 answers grabFocus with an AT-SPI error
+            return False
 
 
 def _editable(element: live.LiveElement):

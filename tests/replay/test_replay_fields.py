@@ -1,0 +1,110 @@
+"""Typing into real applications' fields as the person did: a GTK 3 entry
+that selects its whole text when focused by AT-SPI, a GTK 4 entry (whose
+accessible refuses grabFocus and answers `getText(0, -1)` with nothing),
+and Firefox, whose fields accept AT-SPI's EditableText calls, say yes and
+change nothing. What the field held before the run must survive an
+insertion; a run that did not type must not report success, and one that
+did must not be reported as failed.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from support.apps import center, desktop_center, find, text_of
+from support.cli import phantom
+from support.daemon import CaptureProcess, settle, wait_for_rows
+
+pytestmark = pytest.mark.desktop
+
+
+@pytest.fixture(scope="module")
+def user(managed_desktop):
+    from replay.xinput import XTestInput
+
+    scripted = XTestInput(managed_desktop.display)
+    yield scripted
+    scripted.close()
+
+
+def app_by_pid(pid: int, timeout: float = 20.0):
+    from replay import live
+    from testbed.waiting import wait_until
+
+    return wait_until(lambda: live.application_of(pid), timeout=timeout, what=f"AT-SPI app of pid {pid}")
+
+
+def record(desktop, name: str, actions) -> None:
+    assert phantom(desktop, "record", "start", name).returncode == 0
+    actions()
+    settle(0.8)
+    assert phantom(desktop, "record", "stop").returncode == 0
+
+
+def compile_program(desktop, db, name: str, *args: str) -> dict:
+    compiled = phantom(desktop, "compile-program", name, "--db", str(db), "--format", "json", *args)
+    assert compiled.returncode == 0, compiled.stderr
+    return json.loads(compiled.stdout)["program"]
+
+
+def replay(desktop, db, name: str, *args: str):
+    result = phantom(desktop, "replay", name, "--db", str(db), "--format", "json", *args)
+    parsed = json.loads(result.stdout) if result.stdout.strip() else None
+    return result.returncode, parsed, result.stderr
+
+
+def whole_text(accessible) -> str:
+    text = accessible.queryText()
+    return text.getText(0, text.characterCount)
+
+
+def first_snapshot(db) -> None:
+    wait_for_rows(db, "SELECT count(*) FROM snapshots", lambda rows: rows[0][0] > 0,
+                  what="the daemon's first snapshot")
+
+
+# -- GTK 4: gtk4-widget-factory's entry -----------------------------------------------------
+
+def gtk4_entry(app):
+    """The widget factory's first entry (the editable combo box's, on Page 1)."""
+    return find(app, "text", name="GtkEntry")
+
+
+def test_typing_into_a_gtk4_entry_replays(managed_desktop, user, tmp_path):
+    """Click the entry, select all, type, Return — in GTK 4, whose entry
+    refuses AT-SPI's grabFocus (the click goes through the pointer, hit-tested)
+    and whose text is read by its character count."""
+    desktop = managed_desktop
+    process = desktop.launch(["gtk4-widget-factory"], name="gtk4-widget-factory",
+                             extra_env={"GSK_RENDERER": "cairo"})
+    try:
+        window = desktop.wait_for_window("gtk4-widget-factory", timeout=30)
+        desktop.run(["xdotool", "windowsize", "--sync", str(window), "1100", "700",
+                     "windowmove", "--sync", str(window), "60", "40"])
+        settle(2.0)
+        factory = app_by_pid(process.pid, timeout=30)
+        entry = gtk4_entry(factory)
+        db = tmp_path / "store.sqlite3"
+        with CaptureProcess(desktop, db) as capture:
+            first_snapshot(db)
+            for value in ("hello world", "good night moon"):
+                def fill(value=value):
+                    user.click(*desktop_center(entry, "gtk4-widget-factory"))
+                    time.sleep(0.4)
+                    user.key("ctrl+a")
+                    user.type(value)
+                    user.key("Return")
+                record(desktop, "gtk4 entry", fill)
+                assert whole_text(entry) == value
+            assert capture.stop() == 0
+        program = compile_program(desktop, db, "gtk4 entry")
+        assert [s["action"] for s in program["steps"]] == ["click", "key", "type", "key"]
+        code, result, stderr = replay(desktop, db, "gtk4 entry", "--param", "P0=replayed here")
+        assert code == 0, (result, stderr)
+        assert result["status"] == "success"
+        assert whole_text(entry) == "replayed here"
+    finally:
+        desktop.close_app(process)
