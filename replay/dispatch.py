@@ -10,7 +10,10 @@ keyboard and the pointer must still belong to the program's window.
 Typing does what the person did. `insert` puts the text at the caret (and
 over the selection, if there is one, as typing does); `replace` sets the
 field's whole content, which a program only asks for when every
-demonstration typed into an empty field.
+demonstration typed into an empty field. A click into a one-line field
+leaves the caret after the field's text with nothing selected, as a click
+beside the text does: focusing a GTK 3 entry through AT-SPI selects all it
+holds, and an insertion would have replaced it.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ class Dispatcher:
     def click(self, element: live.LiveElement, window) -> str:
         if element.role in LABELLED_ROLES:
             if self._grab_focus(element):
+                _caret_after_text(element)
                 return "atspi_focus"
         else:
             action = _action_index(element.accessible)
@@ -62,6 +66,8 @@ class Dispatcher:
                 if element.accessible.queryAction().doAction(action):
                     return "atspi_action"
         self.pointer_click(element, window)
+        if element.role in LABELLED_ROLES:
+            _caret_after_text(element)
         return "xtest_pointer"
 
     def pointer_click(self, element: live.LiveElement, window) -> None:
@@ -133,6 +139,26 @@ def _editable(element: live.LiveElement):
     except NotImplementedError:
         return None
     return editable if "editable" in element.states() else None
+
+
+def _caret_after_text(element: live.LiveElement) -> None:
+    """After a click into a one-line field: the caret after its text, nothing
+    selected. A person's click never selects; replay's focus does (a GTK 3
+    entry focused through AT-SPI selects everything it holds, and typing
+    would replace it), and a pointer click at the field's centre may land
+    inside the text. A recorded ctrl+a or Home that follows still does its part."""
+    states = element.states()
+    if "single line" not in states or "editable" not in states:
+        return
+    try:
+        content = element.accessible.queryText()
+    except NotImplementedError:
+        return
+    count = content.characterCount
+    if count > 0 and (content.caretOffset != count or content.getNSelections() > 0):
+        content.setCaretOffset(count)
+        if content.getNSelections() > 0:
+            content.removeSelection(0)
 
 
 def _insert_at_caret(accessible, editable, text: str) -> bool:

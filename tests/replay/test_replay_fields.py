@@ -66,6 +66,46 @@ def first_snapshot(db) -> None:
                   what="the daemon's first snapshot")
 
 
+# -- GTK 3: an entry focused through AT-SPI selects all it holds ----------------------------
+
+def test_a_click_then_typing_adds_to_what_a_gtk3_field_held(managed_desktop, user, tmp_path):
+    """Twice: the Name field holds "Dr.", the person clicks into it (after
+    the text) and types a name, then Submit. Replayed on a field holding
+    "Prof.", the name is added after it — not typed over it."""
+    desktop = managed_desktop
+    process = desktop.launch_fixture("form", "--title", "Form", "--geometry", "320x230+40+40")
+    try:
+        settle(1.0)
+        form = app_by_pid(process.pid)
+        name = find(form, "text", label="Name:")
+        db = tmp_path / "store.sqlite3"
+        with CaptureProcess(desktop, db) as capture:
+            first_snapshot(db)
+            for value in (" Ada Lovelace", " Alan Turing"):
+                name.queryEditableText().setTextContents("Dr.")
+
+                def fill(value=value):
+                    x, y = center(name)
+                    user.click(x + 60, y)        # in the field, after its text
+                    time.sleep(0.3)
+                    user.type(value)
+                    user.click(*center(find(form, "push button", name="Submit")))
+                    time.sleep(0.5)
+                record(desktop, "titled name", fill)
+                assert text_of(name) == "Dr." + value
+            assert capture.stop() == 0
+        program = compile_program(desktop, db, "titled name")
+        typing = next(s for s in program["steps"] if s["action"] == "type")
+        assert typing["entry"] == "insert" and typing["text"] == "$P0"
+        name.queryEditableText().setTextContents("Prof.")
+        code, result, stderr = replay(desktop, db, "titled name", "--param", "P0= Grace Hopper")
+        assert code == 0, (result, stderr)
+        assert text_of(name) == "Prof. Grace Hopper"
+        assert text_of(find(form, "label", name="Status")) == "Submitted: Prof. Grace Hopper <>"
+    finally:
+        desktop.close_app(process)
+
+
 # -- GTK 4: gtk4-widget-factory's entry -----------------------------------------------------
 
 def gtk4_entry(app):
