@@ -23,7 +23,7 @@ def check(condition: Condition, element: live.LiveElement | None, view: live.Tre
         if element is None or typed is None:
             return False, "no field or value to check"
         try:
-            text = full_text(element.accessible.queryText())
+            text = live.full_text(element.accessible.queryText())
         except NotImplementedError:
             return False, f"'{element.display}' exposes no text"
         if element.role == "password text":  # masked: compare lengths only
@@ -35,8 +35,3 @@ def check(condition: Condition, element: live.LiveElement | None, view: live.Tre
         return present, f"{condition.role} '{condition.label}' {'present' if present else 'absent'}"
     return False, f"unknown expectation {expect!r}"
 
-
-def full_text(text) -> str:
-    """All of a Text interface's characters. The end offset is the character
-    count, not -1: GTK 4 answers `getText(0, -1)` with an empty string."""
-    return text.getText(0, max(text.characterCount, 0))

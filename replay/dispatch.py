@@ -14,6 +14,13 @@ demonstration typed into an empty field. A click into a one-line field
 leaves the caret after the field's text with nothing selected, as a click
 beside the text does: focusing a GTK 3 entry through AT-SPI selects all it
 holds, and an insertion would have replaced it.
+
+An EditableText call is trusted only when the field's text changed: Firefox
+accepts the calls, says yes and changes nothing, and then the text is typed
+through XTest. Typed keys are all or nothing as far as replay can make them:
+a character the keyboard map cannot produce stops the step before its first
+key, and a step stopped part way (the person took the keyboard) is reported
+as having sent input, and is not retried.
 """
 
 from __future__ import annotations
@@ -24,9 +31,10 @@ from collections.abc import Callable
 from core.a11y.roles import LABELLED_ROLES
 
 from . import live
-from .xinput import XTestInput
+from .xinput import XInputError, XTestInput
 
 CLICK_ACTIONS = ("click", "press", "activate", "jump", "toggle")
+EDIT_SETTLE_S = 0.3
 
 
 class DispatchError(RuntimeError):
@@ -106,16 +114,27 @@ class Dispatcher:
         """Enter `text` into the field, as `insert` or `replace` (see the module docstring)."""
         editable = _editable(element)
         if editable is not None:
+            before = _content(element)
             if entry == "replace":
-                if editable.setTextContents(text):
+                if editable.setTextContents(text) and _took(element, before, text == before):
                     return "atspi_editable_text"
-            elif _insert_at_caret(element.accessible, editable, text):
+            elif _insert_at_caret(element.accessible, editable, text) and _took(element, before):
                 return "atspi_insert_at_caret"
+        try:
+            self.xinput.check_typable(text)
+        except XInputError as exc:
+            raise DispatchError(f"cannot type the value: {exc}") from None
         if not self._grab_focus(element):
             raise DispatchError(f"cannot focus '{element.display}' to type into it")
-        if entry == "replace":
-            self.xinput.key("ctrl+a")
-        self.xinput.type(text, delay=0.005)
+        pressed = self.xinput.presses
+        try:
+            if entry == "replace":
+                self.xinput.key("ctrl+a")
+            self.xinput.type(text, delay=0.005)
+        except Exception as exc:  # noqa: BLE001 - FocusLost, a dead display: say what went out
+            if self.xinput.presses > pressed:
+                raise DispatchError(f"typing stopped part way: {exc}", sent=True) from None
+            raise
         return "xtest_keys"
 
     def key(self, combo: str) -> str:
@@ -139,6 +158,28 @@ def _editable(element: live.LiveElement):
     except NotImplementedError:
         return None
     return editable if "editable" in element.states() else None
+
+
+def _content(element: live.LiveElement) -> str | None:
+    try:
+        return live.full_text(element.accessible.queryText())
+    except NotImplementedError:
+        return None
+
+
+def _took(element: live.LiveElement, before: str | None, unchanged_is_done: bool = False) -> bool:
+    """Whether an EditableText call that said yes changed the field. Firefox
+    accepts the calls and changes nothing; then the text is typed through
+    XTest instead. A toolkit that applies them late has 0.3 s to show it."""
+    if before is None:
+        return True     # no Text interface to tell: trust the call
+    deadline = time.monotonic() + EDIT_SETTLE_S
+    while True:
+        if _content(element) != before:
+            return True
+        if unchanged_is_done or time.monotonic() >= deadline:
+            return unchanged_is_done
+        time.sleep(0.02)
 
 
 def _caret_after_text(element: live.LiveElement) -> None:

@@ -148,3 +148,88 @@ def test_typing_into_a_gtk4_entry_replays(managed_desktop, user, tmp_path):
         assert whole_text(entry) == "replayed here"
     finally:
         desktop.close_app(process)
+
+
+# -- Firefox: EditableText says yes and does nothing ----------------------------------------
+
+ORDER_PAGE = """<!doctype html><html><head><title>Order form</title></head><body>
+<h1>Order</h1>
+<form onsubmit="document.title='Order placed'; return false;">
+<label for="item">Item</label> <input id="item" type="text"><br>
+<label for="note">Note</label> <input id="note" type="text"><br>
+<button type="submit">Place order</button>
+</form>
+<button onclick="document.getElementById('item').value=''; document.getElementById('note').value='';
+ document.title='Order form'">Reset</button>
+</body></html>"""
+
+
+@pytest.fixture(scope="module")
+def firefox_order(managed_desktop, user, tmp_path_factory):
+    """Firefox ESR on a local order page, with two demonstrations recorded
+    by the real daemon: click Item, type, click Note, type, Place order."""
+    from testbed.firefox import LocalSite, launch_firefox
+    from testbed.waiting import wait_until
+
+    desktop = managed_desktop
+    root = tmp_path_factory.mktemp("firefox-order")
+    (root / "site").mkdir()
+    (root / "site" / "order.html").write_text(ORDER_PAGE)
+    site = LocalSite(root / "site")
+    browser = launch_firefox(desktop, site.url("order.html"), root / "profile")
+    try:
+        firefox = app_by_pid(browser.pid, timeout=30)
+        wait_until(lambda: find(firefox, "entry", name="Item"), timeout=30, what="the page's fields")
+        settle(1.5)
+        db = root / "store.sqlite3"
+        with CaptureProcess(desktop, db) as capture:
+            first_snapshot(db)
+            for item, note in (("Blue widget", "fast please"), ("Red gadget", "gift wrap")):
+                def order(item=item, note=note):
+                    for label, value in (("Item", item), ("Note", note)):
+                        user.click(*center(find(firefox, "entry", name=label)))
+                        time.sleep(0.3)
+                        user.type(value)
+                    user.click(*center(find(firefox, "push button", name="Place order")))
+                    time.sleep(0.8)
+                record(desktop, "order", order)
+                user.click(*center(find(firefox, "push button", name="Reset")))
+                time.sleep(0.5)
+            assert capture.stop() == 0
+        program = compile_program(desktop, db, "order")
+        assert [p["field"] for p in program["parameters"]] == ["Item", "Note"]
+        yield desktop, firefox, db
+    finally:
+        desktop.close_app(browser)
+        site.close()
+
+
+def order_fields(firefox) -> tuple[str, str]:
+    return (whole_text(find(firefox, "entry", name="Item")), whole_text(find(firefox, "entry", name="Note")))
+
+
+def reset(user, firefox) -> None:
+    user.click(*center(find(firefox, "push button", name="Reset")))
+    time.sleep(0.5)
+
+
+def test_typing_into_firefox_fields_replays(firefox_order, user):
+    desktop, firefox, db = firefox_order
+    reset(user, firefox)
+    code, result, stderr = replay(desktop, db, "order", "--param", "P0=Green thing", "--param", "P1=no rush")
+    assert code == 0, (result, stderr)
+    assert result["status"] == "success" and result["verification"] == "end_state"
+    assert order_fields(firefox) == ("Green thing", "no rush")
+
+
+def test_a_character_the_keyboard_cannot_type_is_never_half_typed(firefox_order, user):
+    """Where only real keys can type (Firefox), a value with a character the
+    keyboard map has no key for stops the step before its first key: the
+    field never holds part of the value, or the part twice."""
+    desktop, firefox, db = firefox_order
+    reset(user, firefox)
+    code, result, stderr = replay(desktop, db, "order", "--param", "P0=Caf\u00e9", "--param", "P1=x")
+    assert code == 3, (result, stderr)
+    assert result["status"] == "escalated" and result["escalation"]["step"] == 1
+    assert "\u00e9" in result["escalation"]["reason"]
+    assert order_fields(firefox) == ("", "")
