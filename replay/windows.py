@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from compiler.programs.records import Guard
 from compiler.programs.titles import has_words
 from core.errors import PhantomError
-from core.x11 import (Atoms, TopLevel, client_of, describe, minimised, top_levels,
-                      window_manager_running)
+from core.x11 import Atoms, TopLevel, client_of, describe, minimised, top_levels, window_manager_running
 
 ACTIVATE_TIMEOUT_S = 1.0
 _POLL_S = 0.005
