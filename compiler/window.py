@@ -86,9 +86,9 @@ def parse_instant(text: str, zone_name: str) -> int:
 def range_window(since: str, until: str, zone_name: str) -> Window:
     since_ms, until_ms = parse_instant(since, zone_name), parse_instant(until, zone_name)
     if until_ms < since_ms:
-        raise WindowError(f"reversed range: --until {until} is before --since {since}")
+        raise WindowError(f"reversed range: the end {until} is before the start {since}")
     if until_ms == since_ms:
-        raise WindowError("empty window: --since and --until are the same instant")
+        raise WindowError("empty window: the start and the end are the same instant")
     if until_ms - since_ms > MAX_WINDOW_DAYS * 86_400_000:
         raise WindowError(f"window longer than {MAX_WINDOW_DAYS} days; compile it in parts")
     return Window(since_ms, until_ms, zone_name, f"{since}/{until}")

@@ -76,7 +76,7 @@ def _accessibility() -> Check:
 def _store(explicit) -> Check:
     from core.store import StoreError, open_readonly
     from core.store.paths import resolve_db_path
-    from core.store.summary import store_size_bytes
+    from core.store.summary import format_size, store_size_bytes
 
     path = resolve_db_path(explicit)
     if not path.exists():
@@ -87,7 +87,7 @@ def _store(explicit) -> Check:
         connection.close()
     except StoreError as exc:
         return Check("store", False, str(exc), "move it aside or pass --db")
-    return Check("store", True, f"{path}, schema v{version}, {store_size_bytes(path) / 1e6:.1f} MB")
+    return Check("store", True, f"{path}, schema v{version}, {format_size(store_size_bytes(path))}")
 
 
 def _config() -> Check:

@@ -38,7 +38,10 @@ def add_parsers(sub, common) -> None:
                        "&& systemctl --user enable --now phantom-capture")
     p.add_argument("--executable", type=Path, help="phantom executable to run (default: this one)")
     p.set_defaults(handler=run_install)
-    p = sub.add_parser("uninstall", help="remove the installed units and D-Bus activation file")
+    p = sub.add_parser("uninstall", help="remove the installed units and D-Bus activation file",
+                       description="Remove the files `phantom install` wrote (the systemd user "
+                       "units and the D-Bus activation file). The store and the config stay; stop "
+                       "the units first: systemctl --user disable --now phantom-capture")
     p.set_defaults(handler=run_uninstall)
 
 
