@@ -19,7 +19,7 @@ from .render.compact import DEFAULT_BUDGET
 from . import cache as _cache
 from .sources import CaptureSource, Fetched, SourceError
 from .timefmt import TimeFormat
-from .window import Window, WindowError, day_window, parse_day, range_window, zone_info
+from .window import Window, WindowError, zone_info
 
 from core.errors import PhantomError
 
@@ -69,21 +69,23 @@ class Compiled(NamedTuple):
 
 
 def compile_window(db_path: str | Path, *, day: str | None = None, since: str | None = None,
-                   until: str | None = None, tz: str | None = None,
+                   until: str | None = None, tz: str | None = None, now_ms: int | None = None,
                    inferred: bool = True, cache: bool = True) -> Compiled:
-    """Compile one window. `day` or both `since` and `until` must be given.
-    With `cache`, a window whose rows are unchanged since it was last
-    compiled is served from the compiled-document cache (see cache.py: the
-    same bytes as a fresh compile); without it, it is compiled afresh and
-    the cache is neither read nor written."""
-    if day is None and since is None and until is None:
+    """Compile one window: a day, a range, or with neither (and `now_ms`)
+    today — see `compiler.resolve` for the words each takes. `now_ms` is the
+    current instant, read by the caller at its edge; the compile itself never
+    reads a clock. With `cache`, a window whose rows are unchanged since it
+    was last compiled is served from the compiled-document cache (see
+    cache.py: the same bytes as a fresh compile); without it, it is compiled
+    afresh and the cache is neither read nor written."""
+    if day is None and since is None and until is None and now_ms is None:
         raise CompileError("give either a day or both since and until")
     try:
         override = zone_info(tz) if tz else None
     except WindowError as exc:
         raise CompileError(str(exc)) from None
     with collector_paused():
-        fetched, window = _fetch_window(db_path, day, since, until, tz)
+        fetched, window = _fetch_window(db_path, day, since, until, tz, now_ms, "today")
         key = (_cache.entry_key(db_path, window.since_ms, window.until_ms, window.zone, inferred)
                if cache else None)
         document = _cache.load(key, fetched.digest) if key is not None else None
@@ -109,31 +111,18 @@ def render(compiled: Compiled, fmt: str = "compact", *, budget: int = DEFAULT_BU
 
 
 def _render(compiled: Compiled, fmt: str, budget: int) -> bytes:
+    window = compiled.window
     if fmt == "json":
         from .render.json_doc import render_json
 
-        return render_json(compiled.document, compiled.times, compiled.window.label)
+        return render_json(compiled.document, compiled.times, window.label, note=window.note)
     if fmt == "markdown":
         from .render.markdown import render_markdown
 
-        return render_markdown(compiled.document, compiled.times, compiled.window.label)
+        return render_markdown(compiled.document, compiled.times, window.label, note=window.note)
     from .render.compact import render_compact
 
-    return render_compact(compiled.document, compiled.times, compiled.window.label, budget)
-
-
-def _noon_utc_ms(day) -> int:
-    from datetime import datetime, timezone
-
-    return int(datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc).timestamp() * 1000)
-
-
-def _rough_ms(text: str) -> int:
-    """An instant near a --since value, to find the capture zone (any zone
-    offset error here is at most a day, and only picks which row to ask)."""
-    from .window import parse_instant
-
-    return parse_instant(text, "UTC")
+    return render_compact(compiled.document, compiled.times, window.label, budget, note=window.note)
 
 
 def _offset_of(zone: str, ms: int) -> int:
@@ -144,23 +133,21 @@ def _offset_of(zone: str, ms: int) -> int:
 
 
 def read_window(db_path: str | Path, *, day: str | None = None, since: str | None = None,
-                until: str | None = None, tz: str | None = None):
+                until: str | None = None, tz: str | None = None, now_ms: int | None = None):
     """(capture, window) for a day, a range, or — with neither — the whole
     history in the store."""
-    if day is not None and (since is not None or until is not None):
-        raise CompileError("give either a day or both since and until")
-    if (since is None) != (until is None):
-        raise CompileError("give both since and until")
     with collector_paused():
-        fetched, window = _fetch_window(db_path, day, since, until, tz)
+        fetched, window = _fetch_window(db_path, day, since, until, tz, now_ms, "all")
         return _capture(fetched, db_path), window
 
 
 def _fetch_window(db_path: str | Path, day: str | None, since: str | None, until: str | None,
-                  tz: str | None) -> tuple[Fetched, Window]:
+                  tz: str | None, now_ms: int | None, default: str) -> tuple[Fetched, Window]:
+    from .resolve import resolve
+
     try:
         with CaptureSource(db_path) as source:
-            window = _resolve_window(source, day, since, until, tz)
+            window = resolve(source, day, since, until, tz, now_ms, default=default)
             return source.fetch(window.since_ms, window.until_ms), window
     except (WindowError, SourceError) as exc:
         raise CompileError(str(exc)) from None
@@ -176,21 +163,23 @@ def _capture(fetched: Fetched, db_path: str | Path) -> Capture:
 
 
 def resolve_window(db_path: str | Path, *, day: str | None = None, since: str | None = None,
-                   until: str | None = None, tz: str | None = None) -> Window:
+                   until: str | None = None, tz: str | None = None,
+                   now_ms: int | None = None) -> Window:
     """The instants a day or a range names, read as `read_window` reads them
-    (in the capture's recorded zone unless `tz` is given), without reading
-    rows: what `phantom forget` and `phantom export` act on."""
-    if (day is None) == (since is None) or (since is None) != (until is None):
-        raise CompileError("give either a day or both since and until")
+    (in the capture's recorded zone unless `tz` is given) but never clamped,
+    without reading rows: what `phantom forget` and `phantom export` act on."""
+    from .resolve import resolve
+
     try:
         with collector_paused(), CaptureSource(db_path) as source:
-            return _resolve_window(source, day, since, until, tz)
+            return resolve(source, day, since, until, tz, now_ms, default="none", clamp=False)
     except (WindowError, SourceError) as exc:
         raise CompileError(str(exc)) from None
 
 
 def routine_report(db_path: str | Path, *, day: str | None = None, since: str | None = None,
-                   until: str | None = None, tz: str | None = None, costs: CostModel | None = None,
+                   until: str | None = None, tz: str | None = None, now_ms: int | None = None,
+                   costs: CostModel | None = None,
                    limit: int | None = None) -> tuple[RoutineReport, Window]:
     """The routine candidates of a window (`read_window`'s: a day, a range or
     the whole history), mined, measured and gated under `costs` (the default
@@ -198,7 +187,7 @@ def routine_report(db_path: str | Path, *, day: str | None = None, since: str | 
     when None). Render the report with `report_dict`."""
     from .routines import CostModel, report_routines
 
-    capture, window = read_window(db_path, day=day, since=since, until=until, tz=tz)
+    capture, window = read_window(db_path, day=day, since=since, until=until, tz=tz, now_ms=now_ms)
     return report_routines(capture, window.zone, costs or CostModel(), limit=limit), window
 
 
@@ -208,17 +197,3 @@ def mined_routines(capture: Capture) -> tuple[Routine, ...]:
     from .routines import derive_actions, mine, sessions
 
     return mine(sessions(derive_actions(capture)))
-
-
-def _resolve_window(source: CaptureSource, day: str | None, since: str | None,
-                    until: str | None, tz: str | None) -> Window:
-    """The window asked for, in `tz` or else the zone the capture recorded
-    nearest to it (UTC for an empty store)."""
-    if day is not None:
-        parsed = parse_day(day)
-        return day_window(parsed, tz or source.zone_near(_noon_utc_ms(parsed)) or "UTC")
-    if since is not None:
-        return range_window(since, until, tz or source.zone_near(_rough_ms(since)) or "UTC")
-    first, last = source.span()
-    zone = tz or (source.zone_near(last) if last is not None else None) or "UTC"
-    return Window(first or 0, (last or 0) + 1, zone, "all")

@@ -24,6 +24,21 @@ def tool_error(exc: PhantomError) -> ToolError:
     return ToolError(f"{exc.code}: {message}")
 
 
+def argument_error(tool: str, error: Any) -> ToolError:
+    """A tool error for arguments that fail the tool's schema (a pydantic
+    `ValidationError`): which argument, and what it must be — never the
+    SDK's multi-line dump, which also echoes the caller's values."""
+    problems = []
+    for item in error.errors():
+        name = ".".join(str(part) for part in item.get("loc", ())) or "arguments"
+        if item.get("type") == "missing":
+            problems.append(f"missing argument {name!r}")
+        else:
+            problems.append(f"argument {name!r}: {item.get('msg', 'not valid')}")
+    message = " ".join(f"{tool}: {'; '.join(problems)}".split())
+    return ToolError(f"usage: {message[:MAX_MESSAGE_CHARS]}")
+
+
 def reports_errors(function: F) -> F:
     """Wrap a tool's implementation so that its PhantomErrors become tool errors."""
     @functools.wraps(function)

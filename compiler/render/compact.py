@@ -25,8 +25,10 @@ OMITTED = "(+{n} shorter frame(s) left out for the token budget)"
 
 
 def render_compact(document: Document, times: TimeFormat, label: str,
-                   budget: int = DEFAULT_BUDGET) -> bytes:
+                   budget: int = DEFAULT_BUDGET, note: str = "") -> bytes:
     head = _head(document, times, label)
+    if note:
+        head.insert(1, f"window: {note}")
     frames = list(document.frames)
     frame_lines: dict[str, str] = {}  # only for the frames looked at
     spots = _blind_lines(document, times)

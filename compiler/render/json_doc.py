@@ -9,7 +9,7 @@ from ..records import BlindSpotNote, Document, Frame, InferredItem, InputVolume,
 from ..timefmt import TimeFormat, minutes, ranges, utc_iso
 
 
-def document_dict(document: Document, times: TimeFormat, label: str) -> dict:
+def document_dict(document: Document, times: TimeFormat, label: str, note: str = "") -> dict:
     provenance = document.provenance
     coverage = document.coverage
     result = {
@@ -36,6 +36,8 @@ def document_dict(document: Document, times: TimeFormat, label: str) -> dict:
             "rows": {table: count for table, count in provenance.rows},
         },
     }
+    if note:
+        result["window"]["note"] = note
     if document.inferred is not None:
         result["inferred"] = {
             "note": "interpretation, not measurement: each item says how it was inferred, how "
@@ -45,8 +47,8 @@ def document_dict(document: Document, times: TimeFormat, label: str) -> dict:
     return result
 
 
-def render_json(document: Document, times: TimeFormat, label: str) -> bytes:
-    return orjson.dumps(document_dict(document, times, label),
+def render_json(document: Document, times: TimeFormat, label: str, note: str = "") -> bytes:
+    return orjson.dumps(document_dict(document, times, label, note),
                         option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
 
 

@@ -8,9 +8,11 @@ from ..timefmt import TimeFormat, duration, minutes, ranges
 from .text import frame_summary, gap_line, header_line, input_summary, where
 
 
-def render_markdown(document: Document, times: TimeFormat, label: str) -> bytes:
+def render_markdown(document: Document, times: TimeFormat, label: str, note: str = "") -> bytes:
     coverage = document.coverage
     lines = [f"# Activity — {label}", "", header_line(document, times, label), ""]
+    if note:
+        lines += [f"Window: {note}.", ""]
     if coverage.first_activity_ms is None:
         lines += ["No activity was captured in this window.", ""]
     else:

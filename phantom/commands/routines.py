@@ -8,6 +8,7 @@ import sys
 import orjson
 
 from ..errors import CliError
+from .windows import add_window_arguments, window_of
 
 
 def add_parsers(sub, common) -> None:
@@ -17,10 +18,7 @@ def add_parsers(sub, common) -> None:
         "targets) from the capture, measure each (support, days seen, guard coverage, H_UI/H_task "
         "quadrant, Routine Overhead Ratios, timing variation) and gate it: four structural "
         "criteria, then a Gittins index against the break-even threshold λ*. Deterministic.")
-    p.add_argument("--day", help="only this local day (YYYY-MM-DD)")
-    p.add_argument("--since", help="start, ISO 8601 (default: the whole history)")
-    p.add_argument("--until", help="end (exclusive), ISO 8601")
-    p.add_argument("--tz", help="zone for --day and days-seen (default: as captured)")
+    add_window_arguments(p, nothing="the whole history")
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.add_argument("--limit", type=int, default=50, help="show at most this many (0: all; default 50)")
     costs = p.add_argument_group("costs (agent-token equivalents; see compiler/routines/gate/costs.py)")
@@ -40,8 +38,6 @@ def run_routines(args) -> int:
 
     if args.limit < 0:
         raise CliError("phantom routines: --limit must be 0 or more", 2)
-    if args.day and (args.since or args.until):
-        raise CliError("phantom routines: give --day or --since/--until, not both", 2)
     try:
         costs = CostModel(agent_tokens_per_step=args.agent_tokens_per_step,
                           replay_tokens_per_step=args.replay_tokens_per_step,
@@ -49,8 +45,7 @@ def run_routines(args) -> int:
     except (ValueError, TypeError) as exc:
         raise CliError(f"phantom routines: {exc}", 2) from None
     try:
-        report, _ = routine_report(resolve_db_path(args.db), day=args.day, since=args.since,
-                                   until=args.until, tz=args.tz, costs=costs,
+        report, _ = routine_report(resolve_db_path(args.db), **window_of(args), costs=costs,
                                    limit=args.limit or None)
     except CompileError as exc:
         raise CliError(str(exc)) from None
