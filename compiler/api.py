@@ -33,6 +33,7 @@ __all__ = [
     "Compiled",
     "CostModel",
     "compile_window",
+    "find_routine",
     "mined_routines",
     "read_window",
     "render",
@@ -192,8 +193,30 @@ def routine_report(db_path: str | Path, *, day: str | None = None, since: str | 
 
 
 def mined_routines(capture: Capture) -> tuple[Routine, ...]:
-    """Every routine mined from a capture's action stream, in the miner's
-    order, not yet measured or gated."""
-    from .routines import derive_actions, mine, sessions
+    """Every routine mined from a capture's action stream, one per loop
+    (see `routines.cycles`), in the miner's order, not yet measured or gated."""
+    from .routines import derive_actions, distinct, mine, sessions
 
-    return mine(sessions(derive_actions(capture)))
+    stream = sessions(derive_actions(capture))
+    return distinct(mine(stream), stream)
+
+
+def find_routine(db_path: str | Path, routine: str, *, day: str | None = None,
+                 since: str | None = None, until: str | None = None, tz: str | None = None,
+                 now_ms: int | None = None) -> tuple[Routine, Capture]:
+    """The routine `r-ID` (or `ID`) as it recurs in a window (by default the
+    whole history), with the capture it was found in: the id is the same in
+    every window that contains the routine, mined there as it is or as a
+    slice of a longer routine. A `CompileError` when it does not recur there."""
+    from .routines import derive_actions, find, mine, sessions
+
+    wanted = routine.strip().lower()
+    wanted = wanted[2:] if wanted.startswith("r-") else wanted
+    capture, window = read_window(db_path, day=day, since=since, until=until, tz=tz, now_ms=now_ms)
+    stream = sessions(derive_actions(capture))
+    found = find(wanted, mine(stream), stream)
+    if found is None:
+        where = "this store" if window.label == "all" else f"the window {window.label}"
+        raise CompileError(f"no routine r-{wanted} recurs in {where}; `phantom routines` lists "
+                           "them (give the window it was seen in)")
+    return found, capture

@@ -14,6 +14,7 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from compiler.routines.actions import derive_actions, sessions
+from compiler.routines.cycles import distinct
 from compiler.routines.mining import mine
 from compiler.records import Capture, Frame, InferredItem
 
@@ -21,7 +22,8 @@ MAX_ROUTINES = 10
 
 
 def infer(capture: Capture, frames: tuple[Frame, ...]) -> tuple[InferredItem, ...]:
-    routines = mine(sessions(derive_actions(capture)))
+    stream = sessions(derive_actions(capture))
+    routines = distinct(mine(stream), stream)
     locate = _FrameLocator(frames)
     items = []
     for routine in routines[:MAX_ROUTINES]:

@@ -20,6 +20,7 @@ from compiler.window import zone_info
 from .actions import derive_actions, sessions
 from .gate import CostModel, GateDecision, decide, measured_inputs
 from .measures import Recurrence, RoutineMeasures, holdout_recurrence, measure_all
+from .cycles import distinct
 from .mining import Routine, mine
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -60,7 +61,7 @@ def report_routines(capture: Capture, zone: str, costs: CostModel = CostModel(),
         return counts.get(action.evidence[0]) if action.step.kind == "type" else None
 
     all_sessions = sessions(derive_actions(capture))
-    routines = mine(all_sessions)
+    routines = distinct(mine(all_sessions), all_sessions)
     shown = routines if not limit else routines[:limit]
     measures = measure_all(shown, all_sessions, day_of=day_of, typed_length=typed_length)
     entries = tuple(RoutineEntry(r, m, decide(measured_inputs(m), costs))
