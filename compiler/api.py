@@ -40,6 +40,7 @@ __all__ = [
     "resolve_window",
     "report_dict",
     "routine_report",
+    "search",
 ]
 
 FORMATS = ("compact", "json", "markdown")
@@ -220,3 +221,24 @@ def find_routine(db_path: str | Path, routine: str, *, day: str | None = None,
         raise CompileError(f"no routine r-{wanted} recurs in {where}; `phantom routines` lists "
                            "them (give the window it was seen in)")
     return found, capture
+
+
+def search(db_path: str | Path, text: str, *, day: str | None = None, since: str | None = None,
+           until: str | None = None, tz: str | None = None, now_ms: int | None = None,
+           limit: int = 20):
+    """(SearchResult, window): stretches of time when `text` was in a title,
+    a URL or an element label (see `compiler.search`), newest first, in a
+    window (the whole history by default). Reads the index as it is; the
+    caller brings it up to date first (`core.store.search_index.catch_up`)."""
+    from .resolve import resolve
+    from .search import SearchError, search as find_text
+
+    try:
+        with collector_paused(), CaptureSource(db_path) as source:
+            if source.kind != "phantom":
+                raise CompileError(f"{db_path} is a {source.kind} capture database; search reads a "
+                                   "Phantom store's index (import it with `phantom import`)")
+            window = resolve(source, day, since, until, tz, now_ms, default="all")
+            return find_text(source.connection, text, window.since_ms, window.until_ms, limit), window
+    except (WindowError, SourceError, SearchError) as exc:
+        raise CompileError(str(exc)) from None

@@ -60,6 +60,24 @@ def routine_candidates(db: Path, since: str | None, until: str | None, limit: in
     return {"window": {"label": window.label, "zone": window.zone}, **report_dict(report)}
 
 
+@reports_errors
+def search_text(db: Path, text: str, since: str | None, until: str | None,
+                limit: int) -> dict[str, Any]:
+    """Stretches of time when the words were on screen, as `phantom search
+    --format json` gives them; the index is brought up to date first (a
+    derived copy of what the store holds, like the compiled-document cache)."""
+    from compiler.api import search
+    from compiler.search import search_dict
+    from core.store.search_index import update_index
+
+    warning = update_index(db)
+    result, window = search(db, text, since=since, until=until, now_ms=_now(), limit=limit)
+    answer = search_dict(result, window)
+    if warning:
+        answer["note"] = warning
+    return answer
+
+
 def today_text(db: Path) -> str:
     """Today's compact block: today in the zone the capture recorded
     nearest now, as `phantom compile` with no window prints it."""

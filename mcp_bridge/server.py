@@ -25,7 +25,7 @@ VERSION = "0.1.0"
 INSTRUCTIONS = (
     "Phantom is the user's local desktop memory. phantom_context gives a compact, deterministic "
     "account of what the user did in a time window (apps, sites, documents, input counts, gaps); "
-    "phantom_frames gives the same as measured data. phantom_routines lists repeated routines and "
+    "phantom_frames gives the same as measured data. phantom_search finds when words were on screen (titles, URLs, labels). phantom_routines lists repeated routines and "
     "whether they are worth automating. To automate a task: phantom_record, let the user do it, "
     "phantom_stop_record, twice or more, then phantom_compile_program. phantom_programs lists "
     "programs and the parameters each takes; phantom_replay runs one on the live desktop and, "
@@ -115,6 +115,23 @@ def build_server(db_path: str | Path):
         crystallization verdicts: the structural gates, then a Gittins index against the
         break-even threshold."""
         return memory.routine_candidates(db, since, until, limit)
+
+    @server.tool(name="phantom_search", title="Search what was on screen",
+                 annotations=annotations("Search what was on screen", read))
+    def phantom_search(
+        text: Annotated[str, Field(min_length=1, max_length=500, description="words to find in "
+                                   "window titles, URLs and the labels of what was on screen or "
+                                   "clicked; each word matches the start of a word, all must match")],
+        since: Annotated[str | None, Field(description=f"window start: {FORMS}. Omit both since "
+                                           "and until for the whole history")] = None,
+        until: Annotated[str | None, Field(description="window end (exclusive), in the same "
+                                           "forms; default now")] = None,
+        limit: Annotated[int, Field(ge=1, le=200, description="at most this many stretches")] = 20,
+    ) -> dict[str, Any]:
+        """When something was on screen: stretches of time (one monitor, one app, hits at most
+        five minutes apart), newest first, each with its local start and end, what matched (title,
+        url, label or clicked) and the rows it rests on. Reads only what the store already holds."""
+        return memory.search_text(db, text, since, until, limit)
 
     @server.tool(name="phantom_programs", title="Stored programs",
                  annotations=annotations("Stored programs", read))

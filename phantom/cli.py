@@ -46,6 +46,7 @@ COMMANDS: dict[str, str] = {
     "doctor": "doctor",
     "import": "importing",
     "forget": "forgetting", "export": "forgetting",
+    "search": "search",
     "synth": "synth",
 }
 

@@ -61,8 +61,26 @@ class DerivedRows:
     where: str
 
 
-# Derived stores register here, with the migration that creates them.
-DERIVED_ROWS: tuple[DerivedRows, ...] = ()
+# Derived stores register here, with the migration that creates them. They
+# run after the window's rows are collected, so they may name the temporary
+# tables of what goes (forget_snapshots, forget_trees, forget_inputs).
+DERIVED_ROWS: tuple[DerivedRows, ...] = (
+    # The search index (search_index.py), row for row.
+    DerivedRows("search_snapshots", "rowid IN (SELECT id FROM forget_snapshots)"),
+    DerivedRows("search_trees", "rowid IN (SELECT id FROM forget_trees)"),
+    DerivedRows("search_inputs", "rowid IN (SELECT id FROM forget_inputs)"),
+    # A source whose newest row goes may hand that id out again: its index
+    # is rebuilt by the next search rather than trusted to skip it.
+    DerivedRows("search_progress",
+                "source = 'snapshots' AND (SELECT max(id) FROM snapshots) IN "
+                "(SELECT id FROM forget_snapshots) OR source = 'a11y_trees' AND "
+                "(SELECT max(id) FROM a11y_trees) IN (SELECT id FROM forget_trees) OR "
+                "source = 'input_events' AND (SELECT max(id) FROM input_events) IN "
+                "(SELECT id FROM forget_inputs)"),
+    # Retention's compiled days: a day touched by the window goes whole (its
+    # raw rows are gone, so what is left of it cannot be compiled again).
+    DerivedRows("rollup_days", "since_ms < :until AND until_ms > :since"),
+)
 
 
 @dataclass(frozen=True, slots=True)

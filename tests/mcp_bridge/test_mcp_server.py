@@ -17,7 +17,8 @@ import pytest
 
 from mcp_harness import FIXTURE_STORE, PHANTOM, REPO, SINCE, UNTIL, McpServer, error_text, server_env
 
-READ_TOOLS = {"phantom_context", "phantom_frames", "phantom_routines", "phantom_programs"}
+READ_TOOLS = {"phantom_context", "phantom_frames", "phantom_routines", "phantom_programs",
+              "phantom_search"}
 ACTING_TOOLS = {"phantom_record", "phantom_stop_record", "phantom_compile_program", "phantom_replay"}
 NO_BUS = "unix:path=/nonexistent/phantom-test-bus"
 
@@ -109,6 +110,8 @@ def test_routines_match_phantom_routines(fixture_server):
     ("phantom_record", {}, "usage: phantom_record: missing argument 'name'"),
     ("phantom_context", {"budget": 5}, "usage: phantom_context: argument 'budget': Input should be "
                                        "greater than or equal to 100"),
+    ("phantom_search", {"text": "?!"}, "nothing to search for"),
+    ("phantom_search", {}, "usage: phantom_search: missing argument 'text'"),
     ("phantom_replay", {"program": "no such program"}, "no program named or with id 'no such program'"),
     ("phantom_compile_program", {"name": "sign up"}, "no finished recording named 'sign up'"),
     ("phantom_record", {"name": "sign up"}, "capture daemon not reachable"),
@@ -287,7 +290,7 @@ def test_raw_stdio_carries_only_json_rpc_and_logs_go_to_stderr():
         assert stdout.reply(1)["result"]["serverInfo"]["name"] == "phantom"
         send({"method": "notifications/initialized"})
         send({"id": 2, "method": "tools/list"})
-        assert len(stdout.reply(2)["result"]["tools"]) == 8
+        assert len(stdout.reply(2)["result"]["tools"]) == 9
         send({"id": 3, "method": "tools/call", "params": {
             "name": "phantom_replay", "arguments": {"program": "nope"}}})  # logged by the SDK
         assert stdout.reply(3)["result"]["isError"] is True
