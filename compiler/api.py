@@ -41,6 +41,7 @@ __all__ = [
     "report_dict",
     "routine_report",
     "search",
+    "timeline",
 ]
 
 FORMATS = ("compact", "json", "markdown")
@@ -242,3 +243,32 @@ def search(db_path: str | Path, text: str, *, day: str | None = None, since: str
             return find_text(source.connection, text, window.since_ms, window.until_ms, limit), window
     except (WindowError, SourceError, SearchError) as exc:
         raise CompileError(str(exc)) from None
+
+
+def timeline(db_path: str | Path, fmt: str = "png", *, day: str | None = None,
+             since: str | None = None, until: str | None = None, tz: str | None = None,
+             now_ms: int | None = None) -> bytes:
+    """A picture (PNG or SVG bytes) of a window — today by default: per
+    monitor a lane per application, frames as bars, gaps and blind spots
+    shaded, routine occurrences marked (render/timeline.py; matplotlib is
+    loaded only here). The same rows give the same bytes."""
+    from .frames import CompileOptions, compile_capture
+    from .render.timeline import FORMATS, RoutineSpan, render_timeline
+
+    if fmt not in FORMATS:
+        raise CompileError(f"unknown picture format {fmt!r}; choose from {', '.join(FORMATS)}")
+    try:
+        override = zone_info(tz) if tz else None
+    except WindowError as exc:
+        raise CompileError(str(exc)) from None
+    with collector_paused():
+        fetched, window = _fetch_window(db_path, day, since, until, tz, now_ms, "today")
+        capture = _capture(fetched, db_path)
+        document = compile_capture(capture, CompileOptions(zone=window.zone, inferred=False))
+        spans = tuple(RoutineSpan(f"r-{routine.id}", o.actions[0].monitor, o.actions[0].ts_ms,
+                                  o.actions[-1].end_ms)
+                      for routine in mined_routines(capture)[:6] for o in routine.occurrences)
+    offset = (document.frames[0].utc_offset_min if document.frames
+              else _offset_of(window.zone, window.since_ms))
+    return render_timeline(document, TimeFormat(override, offset), window.label, spans, fmt)
+

@@ -47,6 +47,7 @@ COMMANDS: dict[str, str] = {
     "import": "importing",
     "forget": "forgetting", "export": "forgetting",
     "search": "search",
+    "timeline": "timeline",
     "synth": "synth",
 }
 
