@@ -38,6 +38,7 @@ __all__ = [
     "read_window",
     "render",
     "resolve_window",
+    "roll_up",
     "report_dict",
     "routine_report",
     "search",
@@ -88,11 +89,13 @@ def compile_window(db_path: str | Path, *, day: str | None = None, since: str | 
     except WindowError as exc:
         raise CompileError(str(exc)) from None
     with collector_paused():
-        fetched, window = _fetch_window(db_path, day, since, until, tz, now_ms, "today")
+        fetched, window, days = _fetch_window(db_path, day, since, until, tz, now_ms, "today")
         key = (_cache.entry_key(db_path, window.since_ms, window.until_ms, window.zone, inferred)
-               if cache else None)
+               if cache and not days else None)
         document = _cache.load(key, fetched.digest) if key is not None else None
-        if document is None:
+        if days:
+            document, window = _with_rollups(fetched, window, days, db_path, inferred)
+        elif document is None:
             from .frames import CompileOptions, compile_capture
 
             document = compile_capture(_capture(fetched, db_path),
@@ -140,22 +143,48 @@ def read_window(db_path: str | Path, *, day: str | None = None, since: str | Non
     """(capture, window) for a day, a range, or — with neither — the whole
     history in the store."""
     with collector_paused():
-        fetched, window = _fetch_window(db_path, day, since, until, tz, now_ms, "all")
+        fetched, window, _ = _fetch_window(db_path, day, since, until, tz, now_ms, "all")
         return _capture(fetched, db_path), window
 
 
 def _fetch_window(db_path: str | Path, day: str | None, since: str | None, until: str | None,
-                  tz: str | None, now_ms: int | None, default: str) -> tuple[Fetched, Window]:
+                  tz: str | None, now_ms: int | None, default: str):
+    """(rows, window, rolled-up days inside it) — see rolled.py for the last."""
     from .resolve import resolve
+    from .rolled import rolled_days
 
     try:
         with CaptureSource(db_path) as source:
             window = resolve(source, day, since, until, tz, now_ms, default=default)
-            return source.fetch(window.since_ms, window.until_ms), window
+            days = (rolled_days(source.connection, window.since_ms, window.until_ms)
+                    if source.kind == "phantom" else [])
+            return source.fetch(window.since_ms, window.until_ms), window, days
     except (WindowError, SourceError) as exc:
         raise CompileError(str(exc)) from None
     except ValueError as exc:  # a malformed source table
         raise CompileError(f"cannot read {db_path}: {exc}") from None
+
+
+def _with_rollups(fetched: Fetched, window: Window, days, db_path: str | Path,
+                  inferred: bool) -> tuple[Document, Window]:
+    """A window reaching into rolled-up days: the day's roll-up itself, or
+    the raw rows merged with the roll-ups (rolled.py), and the note says so."""
+    from dataclasses import replace
+
+    from .frames import CompileOptions, compile_capture
+    from .rolled import NOTE_DAY, day_document, exact_day, merged
+
+    def noted(text: str) -> Window:
+        return replace(window, note=f"{window.note}; {text}" if window.note else text)
+
+    whole = exact_day(days, window.since_ms, window.until_ms, window.zone)
+    if whole is not None:
+        return day_document(whole, inferred), noted(NOTE_DAY)
+    capture = _capture(fetched, db_path)
+    raw = compile_capture(capture, CompileOptions(zone=window.zone, inferred=False))
+    document = merged(raw, capture, days, window.since_ms, window.until_ms, window.zone, inferred)
+    return document, noted(f"{len(days)} day(s) from the roll-up (their raw rows were removed by "
+                           "retention)")
 
 
 def _capture(fetched: Fetched, db_path: str | Path) -> Capture:
@@ -188,10 +217,14 @@ def routine_report(db_path: str | Path, *, day: str | None = None, since: str | 
     the whole history), mined, measured and gated under `costs` (the default
     `CostModel()` when None); at most `limit` of them measured and shown (all
     when None). Render the report with `report_dict`."""
+    from .rolled import actions_of
     from .routines import CostModel, report_routines
 
-    capture, window = read_window(db_path, day=day, since=since, until=until, tz=tz, now_ms=now_ms)
-    return report_routines(capture, window.zone, costs or CostModel(), limit=limit), window
+    with collector_paused():
+        fetched, window, days = _fetch_window(db_path, day, since, until, tz, now_ms, "all")
+        capture = _capture(fetched, db_path)
+    return report_routines(capture, window.zone, costs or CostModel(), limit=limit,
+                           extra_actions=actions_of(days)), window
 
 
 def mined_routines(capture: Capture) -> tuple[Routine, ...]:
@@ -262,7 +295,7 @@ def timeline(db_path: str | Path, fmt: str = "png", *, day: str | None = None,
     except WindowError as exc:
         raise CompileError(str(exc)) from None
     with collector_paused():
-        fetched, window = _fetch_window(db_path, day, since, until, tz, now_ms, "today")
+        fetched, window, _ = _fetch_window(db_path, day, since, until, tz, now_ms, "today")
         capture = _capture(fetched, db_path)
         document = compile_capture(capture, CompileOptions(zone=window.zone, inferred=False))
         spans = tuple(RoutineSpan(f"r-{routine.id}", o.actions[0].monitor, o.actions[0].ts_ms,
@@ -271,4 +304,32 @@ def timeline(db_path: str | Path, fmt: str = "png", *, day: str | None = None,
     offset = (document.frames[0].utc_offset_min if document.frames
               else _offset_of(window.zone, window.since_ms))
     return render_timeline(document, TimeFormat(override, offset), window.label, spans, fmt)
+
+
+class RollUp(NamedTuple):
+    """One day compiled for retention's roll-up (see rollup.py)."""
+
+    window: Window
+    document: bytes
+    actions: bytes
+    input_digest: str
+    format: int
+
+
+def roll_up(db_path: str | Path, day: str) -> RollUp:
+    """Compile a day afresh — exactly as `compile --day` does, inferred tier
+    included — and take its action stream, encoded for the roll-up table.
+    A `CompileError` for a day already rolled up (its raw rows are gone)."""
+    from .frames import CompileOptions, compile_capture
+    from .rollup import FORMAT, encode_actions, encode_document
+    from .routines import derive_actions
+
+    with collector_paused():
+        fetched, window, days = _fetch_window(db_path, day, None, None, None, None, "none")
+        if days:
+            raise CompileError(f"{day} is rolled up already")
+        capture = _capture(fetched, db_path)
+        document = compile_capture(capture, CompileOptions(zone=window.zone, inferred=True))
+        return RollUp(window, encode_document(document), encode_actions(derive_actions(capture)),
+                      fetched.digest, FORMAT)
 

@@ -48,6 +48,7 @@ COMMANDS: dict[str, str] = {
     "forget": "forgetting", "export": "forgetting",
     "search": "search",
     "timeline": "timeline",
+    "retention": "retention",
     "synth": "synth",
 }
 

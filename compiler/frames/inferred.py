@@ -5,7 +5,8 @@ words how it was inferred, and links to the frames and rows it rests on.
 Removing the tier (`--no-inferred`) leaves the measured tier byte-identical,
 because nothing in the measured tier is computed from here.
 
-Today the tier holds routines recurring inside the compiled window (mined
+Today the tier holds routines recurring inside the compiled window (days
+rolled up by retention count with their kept action streams) (mined
 with the routine miner's rules); `phantom routines` mines the whole history.
 """
 
@@ -22,7 +23,13 @@ MAX_ROUTINES = 10
 
 
 def infer(capture: Capture, frames: tuple[Frame, ...]) -> tuple[InferredItem, ...]:
-    stream = sessions(derive_actions(capture))
+    return infer_actions(derive_actions(capture), frames)
+
+
+def infer_actions(actions, frames: tuple[Frame, ...]) -> tuple[InferredItem, ...]:
+    """The tier from an action stream in time order (a capture's, or a
+    window's raw actions with the rolled-up days' before them)."""
+    stream = sessions(tuple(actions))
     routines = distinct(mine(stream), stream)
     locate = _FrameLocator(frames)
     items = []
