@@ -58,22 +58,35 @@ def fts_query(text: str) -> str:
     return " ".join(f'"{word}"*' for word in words)
 
 
-_SNAPSHOT_HITS = (
-    "SELECT s.id, s.ts_ms, s.utc_offset_min, s.monitor, s.app, s.title, coalesce(s.url, '') "
-    "FROM search_snapshots JOIN snapshots s ON s.id = search_snapshots.rowid "
-    "WHERE search_snapshots MATCH ? AND s.ts_ms >= ? AND s.ts_ms < ?")
-_TREE_HITS = (
-    "SELECT s.id, s.ts_ms, s.utc_offset_min, s.monitor, s.app, s.tree_id "
-    "FROM search_trees JOIN snapshots s ON s.tree_id = search_trees.rowid "
-    "WHERE search_trees MATCH ? AND s.ts_ms >= ? AND s.ts_ms < ?")
-_INPUT_HITS = (
-    "SELECT i.id, i.ts_ms, i.monitor, coalesce(s.app, ''), coalesce(s.utc_offset_min, 0), "
-    "CASE WHEN e.name != '' THEN e.name ELSE coalesce(e.labelled_by, '') END "
-    "FROM search_inputs JOIN input_events i ON i.id = search_inputs.rowid "
-    "JOIN elements e ON e.id = i.element_id "
-    "LEFT JOIN snapshots s ON s.id = (SELECT id FROM snapshots WHERE monitor = i.monitor "
-    "AND ts_ms <= i.ts_ms ORDER BY ts_ms DESC LIMIT 1) "
-    "WHERE search_inputs MATCH ? AND i.ts_ms >= ? AND i.ts_ms < ?")
+# Hits of the three kinds, ordered so that a stretch is a run of rows: same
+# monitor, app and kind, each starting at most STRETCH_GAP_MS after the last
+# ended. A walk's label is one row per walk and app (its snapshots' first
+# and last instants and their number): a common word is on tens of
+# thousands of snapshots, and their ids are fetched only for the stretches
+# shown.
+_HITS = """
+SELECT monitor, app, kind, first, last, sid, iid, offset, ref, hits FROM (
+  SELECT CASE WHEN s.id IN (SELECT rowid FROM search_snapshots WHERE search_snapshots MATCH :titled)
+         THEN 'title' ELSE 'url' END AS kind, s.id AS sid, NULL AS iid, s.ts_ms AS first,
+         s.ts_ms AS last, s.utc_offset_min AS offset, s.monitor AS monitor, s.app AS app,
+         s.id AS ref, 1 AS hits
+  FROM search_snapshots JOIN snapshots s ON s.id = search_snapshots.rowid
+  WHERE search_snapshots MATCH :query AND s.ts_ms >= :since AND s.ts_ms < :until
+  UNION ALL
+  SELECT 'label', NULL, NULL, min(s.ts_ms), max(s.ts_ms), min(s.utc_offset_min), s.monitor, s.app,
+         s.tree_id, count(*)
+  FROM search_trees JOIN snapshots s ON s.tree_id = search_trees.rowid
+  WHERE search_trees MATCH :query AND s.ts_ms >= :since AND s.ts_ms < :until
+  GROUP BY s.tree_id, s.monitor, s.app
+  UNION ALL
+  SELECT 'clicked', NULL, i.id, i.ts_ms, i.ts_ms, coalesce(s.utc_offset_min, 0), i.monitor,
+         coalesce(s.app, ''), i.element_id, 1
+  FROM search_inputs JOIN input_events i ON i.id = search_inputs.rowid
+  LEFT JOIN snapshots s ON s.id = (SELECT id FROM snapshots WHERE monitor = i.monitor
+                                   AND ts_ms <= i.ts_ms ORDER BY ts_ms DESC LIMIT 1)
+  WHERE search_inputs MATCH :query AND i.ts_ms >= :since AND i.ts_ms < :until)
+ORDER BY monitor, app, kind, first, sid, iid, ref
+"""
 
 
 def search(connection: apsw.Connection, text: str, since_ms: int, until_ms: int,
@@ -83,25 +96,55 @@ def search(connection: apsw.Connection, text: str, since_ms: int, until_ms: int,
                           ).fetchone() is None:
         return SearchResult(text, (), 0, 0, False)
     words = [w.casefold() for w in _WORDS.findall(text)]
-    window = (query, since_ms, until_ms)
-    hits: list[tuple] = []   # (monitor, app, matched, ts, offset, text, snapshot, input)
+    parameters = {"query": query, "titled": f"title : ({query})", "since": since_ms,
+                  "until": until_ms}
     connection.execute("BEGIN")
     try:
-        for sid, ts, offset, monitor, app, title, url in connection.execute(_SNAPSHOT_HITS, window):
-            matched, shown = (("title", title) if all(w in title.casefold() for w in words)
-                              or not url else ("url", url))
-            hits.append((monitor, app, matched, ts, offset, shown, sid, None))
-        labels: dict[int, str] = {}
-        for sid, ts, offset, monitor, app, tree in connection.execute(_TREE_HITS, window):
-            if tree not in labels:
-                labels[tree] = _label(connection, tree, words)
-            hits.append((monitor, app, "label", ts, offset, labels[tree], sid, None))
-        for iid, ts, monitor, app, offset, label in connection.execute(_INPUT_HITS, window):
-            hits.append((monitor, app, "clicked", ts, offset, label, None, iid))
+        runs, hits = _runs(connection.execute(_HITS, parameters))
+        runs.sort(key=lambda run: (-run[0][3], run[0][0], run[0][1], run[0][2]))
+        stretches = tuple(_stretch(connection, run, words, since_ms, until_ms)
+                          for run in runs[:limit])
     finally:
         connection.execute("COMMIT")
-    stretches = _stretches(hits)
-    return SearchResult(text, tuple(stretches[:limit]), len(stretches), len(hits), True)
+    return SearchResult(text, stretches, len(runs), hits, True)
+
+
+def _runs(rows) -> tuple[list[list[tuple]], int]:
+    """The ordered hits cut into stretches; and how many hits there were."""
+    runs: list[list[tuple]] = []
+    current: list[tuple] = []
+    key, last, count = None, 0, 0
+    for row in rows:
+        count += row[9]
+        if row[:3] != key or row[3] - last > STRETCH_GAP_MS:
+            current = []
+            runs.append(current)
+            key, last = row[:3], row[4]
+        current.append(row)
+        last = max(last, row[4])
+    return runs, count
+
+
+def _stretch(connection: apsw.Connection, run: list[tuple], words: list[str], since_ms: int,
+             until_ms: int) -> Stretch:
+    monitor, app, kind, first, _, _, _, offset, ref, _ = run[0]
+    snapshots: tuple[int, ...] = tuple(sorted({hit[5] for hit in run if hit[5] is not None}))
+    if kind in ("title", "url"):
+        title, url = connection.execute("SELECT title, coalesce(url, '') FROM snapshots WHERE id = ?",
+                                        (ref,)).fetchone()
+        shown = title if kind == "title" else url
+    elif kind == "label":
+        shown = _label(connection, ref, words)
+        trees = ",".join(str(int(hit[8])) for hit in run)
+        snapshots = tuple(row[0] for row in connection.execute(
+            f"SELECT id FROM snapshots WHERE tree_id IN ({trees}) AND monitor = ? AND app = ? "
+            "AND ts_ms >= ? AND ts_ms < ? ORDER BY id", (monitor, app, since_ms, until_ms)))
+    else:
+        shown = connection.execute("SELECT CASE WHEN name != '' THEN name ELSE "
+                                   "coalesce(labelled_by, '') END FROM elements WHERE id = ?",
+                                   (ref,)).get or ""
+    return Stretch(first, max(hit[4] for hit in run), offset, monitor, app, kind, shown, snapshots,
+                   tuple(sorted({hit[6] for hit in run if hit[6] is not None})))
 
 
 def _label(connection: apsw.Connection, tree: int, words: list[str]) -> str:
@@ -116,28 +159,6 @@ def _label(connection: apsw.Connection, tree: int, words: list[str]) -> str:
         if all(start.search(name) for start in starts):
             return name
     return next((name for name in names if starts and starts[0].search(name)), "")
-
-
-def _stretches(hits: list[tuple]) -> list[Stretch]:
-    hits.sort(key=lambda h: (h[0], h[1], h[2], h[3], h[6] or 0, h[7] or 0))
-    found: list[Stretch] = []
-    current: list[tuple] = []
-    for hit in hits:
-        if current and (hit[:3] != current[-1][:3] or hit[3] - current[-1][3] > STRETCH_GAP_MS):
-            found.append(_stretch(current))
-            current = []
-        current.append(hit)
-    if current:
-        found.append(_stretch(current))
-    found.sort(key=lambda s: (-s.start_ms, s.monitor, s.app, s.matched))
-    return found
-
-
-def _stretch(hits: list[tuple]) -> Stretch:
-    monitor, app, matched, start, offset, text = hits[0][:6]
-    return Stretch(start, hits[-1][3], offset, monitor, app, matched, text,
-                   tuple(sorted({h[6] for h in hits if h[6] is not None})),
-                   tuple(sorted({h[7] for h in hits if h[7] is not None})))
 
 
 def evidence(stretch: Stretch) -> str:

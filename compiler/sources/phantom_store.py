@@ -59,9 +59,13 @@ def span(connection: apsw.Connection) -> tuple[int | None, int | None]:
     retention rolled up (its raw rows are gone, its roll-up answers)."""
     rolled = (" UNION ALL SELECT min(since_ms), max(until_ms) - 1 FROM rollup_days"
               if _has_table(connection, "rollup_days") else "")
+    # max(end_ms) has no index: an input row ends at most a day after the
+    # last one starts (bursts are seconds), so only that last day is read.
     return connection.execute(
         "SELECT min(a), max(b) FROM (SELECT min(ts_ms) AS a, max(ts_ms) AS b FROM snapshots "
-        "UNION ALL SELECT min(ts_ms), max(end_ms) FROM input_events" + rolled + ")").fetchone()
+        "UNION ALL SELECT min(ts_ms), NULL FROM input_events UNION ALL SELECT NULL, max(end_ms) "
+        "FROM input_events WHERE ts_ms >= (SELECT max(ts_ms) FROM input_events) - 86400000"
+        + rolled + ")").fetchone()
 
 
 class Rows(NamedTuple):
