@@ -12,8 +12,9 @@ bytes are zeroed, not left in free pages.
 
 Space: a store with incremental auto-vacuum (every new one; older ones are
 converted once by `convert_to_incremental`, a VACUUM) returns its free pages
-to the file system with `release_space`, in slices, so a progress bar can
-follow and the capture daemon's writer never waits long.
+to the file system with `release_space`: in slices, so a progress bar can
+follow and the capture daemon's writer never waits long — or, when most of
+the file is free, by one VACUUM of what is left.
 """
 
 from __future__ import annotations
@@ -230,12 +231,18 @@ def convert_to_incremental(connection: apsw.Connection, path: Path,
     checkpoint(connection)
 
 
-def release_space(connection: apsw.Connection, progress: Progress | None = None) -> int:
-    """Hand the free pages back to the file system, a slice at a time, then
-    empty the WAL; the pages released."""
+def release_space(connection: apsw.Connection, path: Path,
+                  progress: Progress | None = None) -> int:
+    """Hand the free pages back to the file system, then empty the WAL; the
+    pages released. When most of the file is free (a first retention run),
+    a VACUUM rewrites the pages in use — cheaper than moving them down one by
+    one; otherwise incremental_vacuum moves a slice at a time."""
     free = int(connection.pragma("freelist_count"))
     if not is_incremental(connection) or not free:
         return 0
+    if free * 2 > int(connection.pragma("page_count")):
+        convert_to_incremental(connection, path, progress)   # a VACUUM, keeping the mode
+        return free - int(connection.pragma("freelist_count"))
     released = 0
     while True:
         left = int(connection.pragma("freelist_count"))
