@@ -39,20 +39,46 @@ class TerminalProgress:
             self._bar.stop()
 
 
-def busy(phase: str):
-    """A context for one long call with no count to show: a bar that says
-    it is busy, on a terminal only."""
-    return _Busy(phase)
+def busy(phase: str, delay_s: float = 0.5):
+    """A context for one long call with no count to show (compiling or
+    mining many days): on a terminal, a bar that says it is busy appears if
+    the call is still running after `delay_s` — a quick compile shows
+    nothing, and loads nothing for it."""
+    return _Busy(phase, delay_s)
 
 
 class _Busy:
-    def __init__(self, phase: str) -> None:
-        self._progress = TerminalProgress(phase)
+    def __init__(self, phase: str, delay_s: float) -> None:
+        self._phase = phase
+        self._delay = delay_s
+        self._timer = None
+        self._progress: TerminalProgress | None = None
+        self._lock = None
 
     def __enter__(self) -> None:
-        bar = self._progress.__enter__()
-        if bar is not None:
-            bar(self._progress._phase, 0, 0)
+        if not sys.stderr.isatty():
+            return
+        import threading
+
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(self._delay, self._show)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _show(self) -> None:
+        with self._lock:
+            if self._timer is None:
+                return
+            progress = TerminalProgress(self._phase)
+            if progress.__enter__() is not None:
+                progress(self._phase, 0, 0)
+                self._progress = progress
 
     def __exit__(self, *exc) -> None:
-        self._progress.__exit__(*exc)
+        if self._timer is None:
+            return
+        self._timer.cancel()
+        with self._lock:
+            self._timer = None
+            if self._progress is not None:
+                self._progress.__exit__(*exc)

@@ -44,9 +44,12 @@ def run_compile(args) -> int:
     from core.store.paths import resolve_db_path
     from compiler.api import CompileError, compile_window, render
 
+    from ..progress import busy
+
     try:
-        compiled = compile_window(resolve_db_path(args.db), **window_of(args),
-                                  inferred=not args.no_inferred, cache=not args.no_cache)
+        with busy("compiling"):
+            compiled = compile_window(resolve_db_path(args.db), **window_of(args),
+                                      inferred=not args.no_inferred, cache=not args.no_cache)
         output = render(compiled, args.format, budget=args.budget)
     except CompileError as exc:
         raise CliError(str(exc)) from None

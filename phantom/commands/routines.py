@@ -39,6 +39,8 @@ def run_routines(args) -> int:
     from core.store.paths import resolve_db_path
     from compiler.api import CompileError, CostModel, report_dict, routine_report
 
+    from ..progress import busy
+
     if args.limit < 0:
         raise CliError("phantom routines: --limit must be 0 or more", 2)
     try:
@@ -48,8 +50,9 @@ def run_routines(args) -> int:
     except (ValueError, TypeError) as exc:
         raise CliError(f"phantom routines: {exc}", 2) from None
     try:
-        report, _ = routine_report(resolve_db_path(args.db), **window_of(args), costs=costs,
-                                   limit=args.limit or None)
+        with busy("mining routines"):
+            report, _ = routine_report(resolve_db_path(args.db), **window_of(args), costs=costs,
+                                       limit=args.limit or None)
     except CompileError as exc:
         raise CliError(str(exc)) from None
     if args.format == "json":
