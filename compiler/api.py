@@ -84,10 +84,7 @@ def compile_window(db_path: str | Path, *, day: str | None = None, since: str | 
     afresh and the cache is neither read nor written."""
     if day is None and since is None and until is None and now_ms is None:
         raise CompileError("give either a day or both since and until")
-    try:
-        override = zone_info(tz) if tz else None
-    except WindowError as exc:
-        raise CompileError(str(exc)) from None
+    override = _override(tz)
     with collector_paused():
         fetched, window, days = _fetch_window(db_path, day, since, until, tz, now_ms, "today")
         key = (_cache.entry_key(db_path, window.since_ms, window.until_ms, window.zone, inferred)
@@ -102,9 +99,7 @@ def compile_window(db_path: str | Path, *, day: str | None = None, since: str | 
                                        CompileOptions(zone=window.zone, inferred=inferred))
             if key is not None:
                 _cache.save(key, fetched.digest, document)
-    default_offset = (document.frames[0].utc_offset_min if document.frames
-                      else _offset_of(window.zone, window.since_ms))
-    return Compiled(document, window, TimeFormat(override, default_offset))
+    return Compiled(document, window, _times(document, window, override))
 
 
 def render(compiled: Compiled, fmt: str = "compact", *, budget: int = DEFAULT_BUDGET) -> bytes:
@@ -129,6 +124,22 @@ def _render(compiled: Compiled, fmt: str, budget: int) -> bytes:
     from .render.compact import render_compact
 
     return render_compact(compiled.document, compiled.times, window.label, budget, note=window.note)
+
+
+def _override(tz: str | None):
+    """The tzinfo --tz names, or None; an unknown zone is a CompileError."""
+    try:
+        return zone_info(tz) if tz else None
+    except WindowError as exc:
+        raise CompileError(str(exc)) from None
+
+
+def _times(document: Document, window: Window, override) -> TimeFormat:
+    """Times as the capture recorded them (the first frame's offset, else
+    the window zone's at its start), or in the --tz override."""
+    offset = (document.frames[0].utc_offset_min if document.frames
+              else _offset_of(window.zone, window.since_ms))
+    return TimeFormat(override, offset)
 
 
 def _offset_of(zone: str, ms: int) -> int:
@@ -290,10 +301,7 @@ def timeline(db_path: str | Path, fmt: str = "png", *, day: str | None = None,
 
     if fmt not in FORMATS:
         raise CompileError(f"unknown picture format {fmt!r}; choose from {', '.join(FORMATS)}")
-    try:
-        override = zone_info(tz) if tz else None
-    except WindowError as exc:
-        raise CompileError(str(exc)) from None
+    override = _override(tz)
     with collector_paused():
         fetched, window, _ = _fetch_window(db_path, day, since, until, tz, now_ms, "today")
         capture = _capture(fetched, db_path)
@@ -301,9 +309,7 @@ def timeline(db_path: str | Path, fmt: str = "png", *, day: str | None = None,
         spans = tuple(RoutineSpan(f"r-{routine.id}", o.actions[0].monitor, o.actions[0].ts_ms,
                                   o.actions[-1].end_ms)
                       for routine in mined_routines(capture)[:6] for o in routine.occurrences)
-    offset = (document.frames[0].utc_offset_min if document.frames
-              else _offset_of(window.zone, window.since_ms))
-    return render_timeline(document, TimeFormat(override, offset), window.label, spans, fmt)
+    return render_timeline(document, _times(document, window, override), window.label, spans, fmt)
 
 
 class RollUp(NamedTuple):
