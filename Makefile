@@ -1,9 +1,10 @@
-# Phantom — the two commands: `make demo` (the main job) and `make test`.
-# Both bootstrap everything on a fresh Debian 12 machine, idempotently:
-# Debian packages (only those missing), the venv at .venv made from
-# /usr/bin/python3 --system-site-packages (Debian's pyatspi and PyGObject are
-# not on PyPI), and the pinned pip packages (reinstalled only when
-# requirements.txt, constraints.txt or pyproject.toml change).
+# Phantom — the two commands: `make demo` (the main job) and `make test`;
+# `make lint` runs the checks (docs/LINT.md). All three bootstrap everything
+# on a fresh Debian 12 machine, idempotently: Debian packages (only those
+# missing), the venv at .venv made from /usr/bin/python3
+# --system-site-packages (Debian's pyatspi and PyGObject are not on PyPI),
+# and the pinned pip packages (reinstalled only when requirements.txt,
+# constraints.txt or pyproject.toml change).
 
 SHELL := /bin/bash
 VENV := .venv
@@ -13,13 +14,15 @@ PIP_STAMP := $(VENV)/.pip-$(shell cat requirements.txt constraints.txt pyproject
 APT_PACKAGES := xvfb xauth x11-utils xdotool dbus dbus-x11 at-spi2-core \
 	python3-pyatspi gir1.2-atspi-2.0 python3-gi gir1.2-gtk-3.0 python3-venv python3-pip \
 	python3-dev gcc libglib2.0-bin x11-xserver-utils gtk-3-examples openbox systemd \
-	mousepad gnome-calculator firefox-esr python3-pyqt5 tesseract-ocr tesseract-ocr-eng
+	mousepad gnome-calculator firefox-esr python3-pyqt5 tesseract-ocr tesseract-ocr-eng \
+	python3-gi-cairo
 
-.PHONY: demo test bench bootstrap apt clean help
+.PHONY: demo test lint bench bootstrap apt clean help
 
 help:
 	@echo "make demo   - run Phantom end to end on a private virtual desktop"
 	@echo "make test   - run the test suite (starts its own Xvfb, D-Bus and AT-SPI)"
+	@echo "make lint   - ruff, mypy (strict on core and compiler) and the import contracts"
 	@echo "make bench  - run the benchmarks and print their figures"
 
 demo: bootstrap
@@ -27,6 +30,13 @@ demo: bootstrap
 
 test: bootstrap
 	$(PY) -m pytest
+
+# Seconds, not minutes: ruff over the tree, mypy on the store and the
+# compiler (strict: pyproject.toml), the import contracts (docs/LINT.md).
+lint: bootstrap
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy -p core -p compiler
+	$(VENV)/bin/lint-imports --no-cache
 
 bench: bootstrap
 	$(PY) bench/run_all.py
@@ -52,4 +62,4 @@ $(PIP_STAMP): requirements.txt constraints.txt pyproject.toml
 	@touch $@
 
 clean:
-	rm -rf $(VENV) .pytest_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

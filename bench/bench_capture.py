@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -112,9 +113,10 @@ def main() -> int:
         while time.monotonic() < end:
             name = people[scenes % len(people)]
             user.typing_delay = typing_delay
-            for app, scene in (("phantom-form", lambda: user.fill_form(name, f"{name}@example.org")),
-                               ("phantom-notes", lambda: user.write_note(f"{name} notes")),
-                               ("phantom-browser", lambda: user.browse(f"https://example.org/{name}"))):
+            # partial binds this round's name now (a lambda would read it when called).
+            for app, scene in (("phantom-form", partial(user.fill_form, name, f"{name}@example.org")),
+                               ("phantom-notes", partial(user.write_note, f"{name} notes")),
+                               ("phantom-browser", partial(user.browse, f"https://example.org/{name}"))):
                 before = watcher.last_id()
                 window = desktop.wait_for_window(app)
                 switched = time.monotonic()

@@ -156,8 +156,9 @@ def bench_embedding(queries: int = 40) -> list[tuple[str, str]]:
          f"median {statistics.median(times['torch']):.1f} ms, p95 {percentile(times['torch'], 95):.1f} ms"),
         ("  largest score difference to torch", f"{max(differences):.1e}   (allowed 1e-4)"),
         ("the same query again (label cached)", f"median {statistics.median(repeats):.2f} ms"),
-        ("baseline: re-encoding the 200", f"median {statistics.median(uncached):.0f} ms   "
-                                          f"(cache saves {statistics.median(uncached) / statistics.median(ours):.0f}x)"),
+        ("baseline: re-encoding the 200",
+         f"median {statistics.median(uncached):.0f} ms   "
+         f"(cache saves {statistics.median(uncached) / statistics.median(ours):.0f}x)"),
     ]
 
 

@@ -24,7 +24,7 @@ from .window import Window, WindowError, zone_info
 from core.errors import PhantomError
 
 if TYPE_CHECKING:
-    from .routines import CostModel, Routine, RoutineReport
+    from .routines import CostModel, Routine, RoutineReport, report_dict
 
 __all__ = [
     "FORMATS",
@@ -50,7 +50,7 @@ MIN_BUDGET = 100
 _FROM_ROUTINES = ("CostModel", "report_dict")
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     """`CostModel` and `report_dict` come from the routines pipeline, loaded
     on first use."""
     if name in _FROM_ROUTINES:
@@ -145,12 +145,14 @@ def _times(document: Document, window: Window, override) -> TimeFormat:
 def _offset_of(zone: str, ms: int) -> int:
     from datetime import datetime, timezone
 
-    moment = datetime.fromtimestamp(ms / 1000, tz=timezone.utc).astimezone(zone_info(zone))
-    return int(moment.utcoffset().total_seconds() // 60)
+    offset = datetime.fromtimestamp(ms / 1000, tz=timezone.utc).astimezone(zone_info(zone)).utcoffset()
+    assert offset is not None  # an aware datetime always has one
+    return int(offset.total_seconds() // 60)
 
 
 def read_window(db_path: str | Path, *, day: str | None = None, since: str | None = None,
-                until: str | None = None, tz: str | None = None, now_ms: int | None = None):
+                until: str | None = None, tz: str | None = None,
+                now_ms: int | None = None) -> tuple[Capture, Window]:
     """(capture, window) for a day, a range, or — with neither — the whole
     history in the store."""
     with collector_paused():

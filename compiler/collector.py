@@ -19,11 +19,12 @@ history the action stream took 1.35–1.5 s with the collector on and about
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 
 @contextmanager
-def collector_paused():
+def collector_paused() -> Iterator[None]:
     was_enabled = gc.isenabled()
     gc.disable()
     try:

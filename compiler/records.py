@@ -68,7 +68,7 @@ class InputEvent(NamedTuple):
     end_ms: int
     monitor: int
     kind: str                 # key | text | click | scroll | copy
-    count: int
+    count: int  # type: ignore[assignment]  # the column's name; shadows tuple.count on purpose
     key: str | None
     x: int | None
     y: int | None
@@ -163,7 +163,7 @@ class PageVisit(NamedTuple):
 
     kind: str
     entity: str | None
-    count: int
+    count: int  # type: ignore[assignment]  # the document's key; shadows tuple.count on purpose
 
 
 class InputVolume(NamedTuple):
@@ -185,7 +185,7 @@ class ClickTarget(NamedTuple):
 
     role: str
     label: str
-    count: int
+    count: int  # type: ignore[assignment]  # the document's key; shadows tuple.count on purpose
 
 
 class Interruption(NamedTuple):
@@ -249,7 +249,7 @@ class BlindSpotNote(NamedTuple):
     start_ms: int | None
     end_ms: int | None
     detail: str
-    count: int = 1
+    count: int = 1  # type: ignore[assignment]  # the document's key; shadows tuple.count on purpose
 
 
 class Provenance(NamedTuple):

@@ -7,6 +7,7 @@ Arithmetic is on integer milliseconds; no clock, no process time zone."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta, timezone, tzinfo
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -55,7 +56,7 @@ def duration(ms: int) -> str:
     return f"{hours}h{mins:02d}m" if hours else f"{mins}m"
 
 
-def ranges(ids) -> str:
+def ranges(ids: Iterable[int]) -> str:
     """Evidence ids as compact ranges: 12-40,44,50-52."""
     parts = []
     ordered = sorted(ids)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import warnings
 from functools import lru_cache
+from typing import Any
 
 __all__ = ["ENCODING", "count_tokens"]
 
@@ -26,7 +27,7 @@ CHUNK_CHARS = 200_000  # well under the encoder's 200,000-token limit per call
 
 
 @lru_cache(maxsize=1)
-def _encoder():
+def _encoder() -> Any:  # bpe_openai's encoder (the package ships no types)
     with warnings.catch_warnings():
         # bpe-openai 0.1.4 reads its vocabulary with a deprecated importlib call
         # (on import and first encode); load it here, once, with that warning silenced.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.errors import PhantomError
@@ -38,7 +38,7 @@ class Window:
 _FIXED = re.compile(r"^UTC([+-])(\d{2}):(\d{2})$")
 
 
-def zone_info(name: str):
+def zone_info(name: str) -> tzinfo:
     """A tzinfo for an IANA name or one of Phantom's fixed-offset labels
     ('UTC+02:00', written when the system zone had no IANA name)."""
     if name in ("UTC", "Etc/UTC", "Z"):

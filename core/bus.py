@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import os
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import ERROR_KINDS, PhantomError
 
@@ -69,8 +70,8 @@ def session_bus_address() -> str | None:
     return None
 
 
-def call(service: BusService, method: str, signature: str = "", body: list | None = None, *,
-         timeout: float = CALL_TIMEOUT_S, activate: bool = False) -> list:
+def call(service: BusService, method: str, signature: str = "", body: list[Any] | None = None, *,
+         timeout: float = CALL_TIMEOUT_S, activate: bool = False) -> list[Any]:
     """Call one method of `service` and return its reply body. Raises
     `BusUnavailable` when there is no bus or no such service (and `activate`
     is false), `BusCallFailed` for a named error reply."""
@@ -79,8 +80,8 @@ def call(service: BusService, method: str, signature: str = "", body: list | Non
     return asyncio.run(_call(service, method, signature, body or [], timeout, activate))
 
 
-async def _call(service: BusService, method: str, signature: str, body: list, timeout: float,
-                activate: bool) -> list:
+async def _call(service: BusService, method: str, signature: str, body: list[Any], timeout: float,
+                activate: bool) -> list[Any]:
     from dbus_fast import Message, MessageType
     from dbus_fast.aio import MessageBus
     from dbus_fast.constants import MessageFlag

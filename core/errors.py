@@ -74,7 +74,8 @@ ERROR_KINDS: dict[str, ErrorKind] = {kind.code: kind for kind in (
     ErrorKind("unknown_program", 1, "UnknownProgram", "no stored program has that name or id"),
     ErrorKind("corrupt_program", 1, "CorruptProgram", "a stored program cannot be read"),
     ErrorKind("compile_failed", 1, "CompileFailed", "demonstrations or a routine could not become a program"),
-    ErrorKind("store_unavailable", 1, "StoreUnavailable", "the store is missing, damaged, read-only or of another kind"),
+    ErrorKind("store_unavailable", 1, "StoreUnavailable",
+              "the store is missing, damaged, read-only or of another kind"),
     ErrorKind("unavailable", 1, "Unavailable", "the desktop, a bus or a service is not reachable"),
     ErrorKind("not_recording", 1, "NotRecording", "no demonstration is being recorded"),
     ErrorKind("already_recording", 5, "AlreadyRecording", "a demonstration is already being recorded"),
@@ -82,6 +83,15 @@ ERROR_KINDS: dict[str, ErrorKind] = {kind.code: kind for kind in (
     ErrorKind("guard_mismatch", 4, "GuardMismatch", "the program's application or window is not on the screen"),
     ErrorKind("ambiguous_window", 4, "AmbiguousWindow", "several windows match the program; name one"),
     ErrorKind("busy", 5, "Busy", "another replay, or a recording, holds the desktop"),
+    ErrorKind("not_active", 4, "NotActive", "agents run only active programs; this one is not yet"),
+    ErrorKind("quarantined", 4, "Quarantined", "the program failed twice in a row; a verified run the "
+              "person starts brings it back"),
+    ErrorKind("deprecated", 4, "Deprecated", "the program was retired or replaced"),
+    ErrorKind("invalid_transition", 1, "InvalidTransition", "a lifecycle change the program's state "
+              "does not allow"),
+    ErrorKind("invalid_intent", 2, "InvalidIntent", "an intent that is empty, too long or not text"),
+    ErrorKind("no_compatible_program", 4, "NoCompatibleProgram", "no active program fits the intent "
+              "and the screen clearly enough"),
 )}
 
 

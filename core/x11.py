@@ -13,9 +13,15 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
 ATOM_NAMES = ("_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID", "UTF8_STRING", "WM_STATE",
               "_NET_SUPPORTING_WM_CHECK", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_DIALOG")
+
+# python-xlib ships no type information: these name what is passed (an
+# Xlib.display.Display, an Xlib window resource), not a checked shape.
+XDisplay = Any
+XWindow = Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,14 +63,14 @@ def executable_of(pid: int | None) -> str | None:
 class Atoms:
     """The atoms these reads need, interned once per connection."""
 
-    def __init__(self, connection) -> None:
-        self._ids = {name: connection.intern_atom(name) for name in ATOM_NAMES}
+    def __init__(self, connection: XDisplay) -> None:
+        self._ids: dict[str, int] = {name: connection.intern_atom(name) for name in ATOM_NAMES}
 
     def __getitem__(self, name: str) -> int:
         return self._ids[name]
 
 
-def title_of(window, atoms: Atoms) -> str:
+def title_of(window: XWindow, atoms: Atoms) -> str:
     prop = window.get_full_property(atoms["_NET_WM_NAME"], atoms["UTF8_STRING"])
     if prop is not None and prop.value:
         value = prop.value
@@ -75,14 +81,35 @@ def title_of(window, atoms: Atoms) -> str:
     return name or ""
 
 
-def pid_of(window, atoms: Atoms) -> int | None:
+def pid_of(window: XWindow, atoms: Atoms) -> int | None:
+    """The window's process: its _NET_WM_PID, else what the X server knows
+    of the client that made it (the X-Resource extension, local clients
+    only) — toolkits such as Xaw and Tk never set _NET_WM_PID."""
     from Xlib import Xatom
 
     prop = window.get_full_property(atoms["_NET_WM_PID"], Xatom.CARDINAL)
-    return int(prop.value[0]) if prop is not None and len(prop.value) else None
+    if prop is not None and len(prop.value):
+        return int(prop.value[0])
+    return _client_pid(window)
 
 
-def is_dialog(window, atoms: Atoms) -> bool:
+def _client_pid(window: XWindow) -> int | None:
+    from Xlib import error
+    from Xlib.ext import res
+
+    try:
+        window.display.get_extension_major(res.extname)     # KeyError: the server has no X-Resource
+        # The request helper takes anything with a `.display`: the window's own connection.
+        reply = res.query_client_ids(window, [{"client": window.id, "mask": res.LocalClientPIDMask}])
+    except (KeyError, error.XError):
+        return None
+    for found in reply.ids:
+        if found.spec.mask == res.LocalClientPIDMask and len(found.value):
+            return int(found.value[0])
+    return None
+
+
+def is_dialog(window: XWindow, atoms: Atoms) -> bool:
     from Xlib import X, Xatom
 
     if window.get_full_property(Xatom.WM_TRANSIENT_FOR, Xatom.WINDOW) is not None:
@@ -91,7 +118,7 @@ def is_dialog(window, atoms: Atoms) -> bool:
     return bool(kinds is not None and atoms["_NET_WM_WINDOW_TYPE_DIALOG"] in list(kinds.value))
 
 
-def window_manager_running(connection, atoms: Atoms) -> bool:
+def window_manager_running(connection: XDisplay, atoms: Atoms) -> bool:
     """A EWMH window manager announces itself on the root window."""
     from Xlib import X
 
@@ -99,7 +126,7 @@ def window_manager_running(connection, atoms: Atoms) -> bool:
     return root.get_full_property(atoms["_NET_SUPPORTING_WM_CHECK"], X.AnyPropertyType) is not None
 
 
-def client_of(frame):
+def client_of(frame: XWindow) -> XWindow | None:
     """The client window (the one with WM_CLASS) in a root child: the child
     itself, or one of its children when a window manager framed it."""
     if frame.get_wm_class() is not None:
@@ -110,12 +137,12 @@ def client_of(frame):
     return None
 
 
-def top_levels(connection, atoms: Atoms) -> list[TopLevel]:
+def top_levels(connection: XDisplay, atoms: Atoms) -> list[TopLevel]:
     """Every viewable top-level client window, bottom of the stack first."""
     from Xlib import X, error
 
     root = connection.screen().root
-    found = []
+    found: list[TopLevel] = []
     for frame in root.query_tree().children:
         try:
             if frame.get_attributes().map_state != X.IsViewable:
@@ -129,7 +156,7 @@ def top_levels(connection, atoms: Atoms) -> list[TopLevel]:
     return found
 
 
-def describe(client, frame, root, atoms: Atoms) -> TopLevel:
+def describe(client: XWindow, frame: XWindow, root: XWindow, atoms: Atoms) -> TopLevel:
     instance, klass = client.get_wm_class() or ("", "")
     pid = pid_of(client, atoms)
     geometry = client.get_geometry()

@@ -1,11 +1,17 @@
-"""The program side of the bridge: list stored programs, compile recordings
-into one, and replay one in-process.
+"""The program side of the bridge: list the active programs, find one by
+what to do in words, compile recordings into one, and replay one in-process.
+
+An agent sees and runs only `active` programs (a verified run or the
+person's promotion made them so); a candidate, quarantined or deprecated
+program is refused with the reason, before anything is sent. Parameters
+are described by their shape (kinds of characters, length range), never by
+the values the person typed.
 
 An escalated or refused replay is a *result*, not an error: the agent gets
 the step, the reason and the candidates the screen offered, and can carry
-on by hand from there. Only requests that cannot start — an unknown or
-corrupt program, wrong parameters, no desktop — are `ToolError`s, and for
-each nothing was sent."""
+on by hand from there. Only requests that cannot start — an unknown,
+corrupt or inactive program, wrong parameters, no desktop, no compatible
+program for an intent — are `ToolError`s, and for each nothing was sent."""
 
 from __future__ import annotations
 
@@ -16,6 +22,8 @@ from typing import Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 
+from core.errors import PhantomError
+
 from .errors import reports_errors
 
 log = logging.getLogger(__name__)
@@ -23,14 +31,18 @@ log = logging.getLogger(__name__)
 
 @reports_errors
 def list_stored(db: Path) -> dict[str, Any]:
+    """The active programs (the only ones an agent may run)."""
+    from compiler.programs.lifecycle import ACTIVE
     from compiler.programs.store import list_programs, load_program
     from core.errors import PhantomError
 
-    summaries = list_programs(db)
+    summaries = [s for s in list_programs(db) if s.standing.state == ACTIVE]
     programs = []
     for summary in summaries:
         entry = {"id": summary.id, "name": summary.name, "source": summary.source,
-                 "traces": summary.traces, "created": _utc_iso(summary.created_ms)}
+                 "traces": summary.traces, "created": _utc_iso(summary.created_ms),
+                 "description": summary.standing.description,
+                 "successes": summary.standing.successes}
         if summary.problem is not None:
             programs.append({**entry, "problem": f"unreadable: {summary.problem}"})
             continue
@@ -43,14 +55,30 @@ def list_stored(db: Path) -> dict[str, Any]:
 
 def describe(program) -> dict[str, Any]:
     """What an agent needs to call a program: its app, what each step does,
-    and every parameter with the field it fills and the values recorded."""
+    and every parameter with the field it fills and the shape of the
+    recorded values (never the values)."""
+    from replay.params import shape_of
+
     return {
         "app": program.app,
         "steps": len(program.steps),
         "outline": [_outline(step) for step in program.steps],
-        "parameters": [{"name": p.name, "field": p.field, "step": p.step, "samples": list(p.samples)}
+        "parameters": [{"name": p.name, "field": p.field, "step": p.step, "shape": shape_of(p.samples)}
                        for p in program.parameters],
     }
+
+
+@reports_errors
+def find(db: Path, intent: str) -> dict[str, Any]:
+    """The active program an intent describes and that can run on the
+    screen now (every gate, θ, no close second), with its parameters'
+    shapes; `no_compatible_program` with the candidates when none."""
+    from core.bus import session_bus_address
+    from replay.api import find as find_program
+    from replay.results import choice_dict
+
+    session_bus_address()  # pyatspi finds the accessibility bus through it
+    return choice_dict(find_program(db, intent))
 
 
 @reports_errors
@@ -71,6 +99,9 @@ def compile_recordings(db: Path, name: str) -> dict[str, Any]:
     save_program(db, report, created_ms=now_ms())
     program = report.program
     return {"id": program.id, "name": program.name, "traces": program.traces, **describe(program),
+            "state": "candidate",
+            "next": "agents may run it once the person has replayed it successfully (or promoted "
+                    "it with `phantom programs promote`)",
             "delta": DELTA,
             "distances": [{"step": d.step, "field": d.field, "distance": d.distance,
                            "parameterized": d.parameterized} for d in report.distances],
@@ -78,24 +109,31 @@ def compile_recordings(db: Path, name: str) -> dict[str, Any]:
 
 
 @reports_errors
-def replay(db: Path, name_or_id: str, parameters: dict[str, str], dry_run: bool) -> dict[str, Any]:
+def replay(db: Path, name_or_id: str | None, parameters: dict[str, str], dry_run: bool,
+           intent: str | None = None) -> dict[str, Any]:
     """Through replay's front door, like the CLI and the D-Bus service: a
-    request that cannot start (unknown or corrupt program, wrong parameters,
-    no desktop, a busy desktop) is a tool error, and nothing was sent."""
+    request that cannot start (unknown, corrupt or inactive program, wrong
+    parameters, no desktop, a busy desktop, no compatible program for the
+    intent) is a tool error, and nothing was sent."""
     from core.bus import session_bus_address
     from replay.api import ReplayRequest
     from replay.api import replay as run_replay
     from replay.results import result_dict
 
+    if (name_or_id is None) == (intent is None):
+        raise ToolError("usage: give either program or intent")
     session_bus_address()  # fills it in for pyatspi, which finds the accessibility bus through it
-    request = ReplayRequest(name_or_id, parameters, dry_run=dry_run, trigger="mcp")
+    request = ReplayRequest(name_or_id or "", parameters, dry_run=dry_run, trigger="mcp", intent=intent)
+    what = name_or_id if intent is None else repr(intent)
     try:
         return result_dict(run_replay(db, request))
     except ToolError:
         raise
+    except PhantomError:
+        raise
     except Exception as exc:  # noqa: BLE001 - the agent gets one line; the traceback goes to stderr
-        log.exception("replay of %s failed", name_or_id)
-        raise ToolError(f"replay of {name_or_id} failed: {exc.__class__.__name__}: {exc}") from None
+        log.exception("replay of %s failed", what)
+        raise ToolError(f"replay of {what} failed: {exc.__class__.__name__}: {exc}") from None
 
 
 def _outline(step) -> str:

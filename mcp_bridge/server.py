@@ -25,13 +25,18 @@ VERSION = "0.1.0"
 INSTRUCTIONS = (
     "Phantom is the user's local desktop memory. phantom_context gives a compact, deterministic "
     "account of what the user did in a time window (apps, sites, documents, input counts, gaps); "
-    "phantom_frames gives the same as measured data. phantom_search finds when words were on screen (titles, URLs, labels). phantom_routines lists repeated routines and "
+    "phantom_frames gives the same as measured data. phantom_search finds when words were on "
+    "screen (titles, URLs, labels). phantom_routines lists repeated routines and "
     "whether they are worth automating. To automate a task: phantom_record, let the user do it, "
-    "phantom_stop_record, twice or more, then phantom_compile_program. phantom_programs lists "
-    "programs and the parameters each takes; phantom_replay runs one on the live desktop and, "
-    "where the screen no longer matches, stops with the step, the reason and the candidates so "
-    "you can take over from there. Times are ISO 8601; without an offset they are in the zone "
-    "the capture recorded; words such as today, yesterday, now and -2h work too.")
+    "phantom_stop_record, twice or more, then phantom_compile_program (a new program is a "
+    "candidate: the user's own successful replay, or their promotion, makes it active). "
+    "phantom_programs lists the active programs and the parameters each takes; "
+    "phantom_find_program finds the one that does a task described in words and can run on the "
+    "screen as it is, or says why none can; phantom_replay runs one (by name or intent) on the "
+    "live desktop and, where the screen no longer matches, stops with the step, the reason and "
+    "the candidates so you can take over from there. Parameters are never guessed: pass every "
+    "one. Times are ISO 8601; without an offset they are in the zone the capture recorded; "
+    "words such as today, yesterday, now and -2h work too.")
 
 FORMS = ("now, today, yesterday, a date (2026-03-02), a time today (14:00), an offset back from "
          "now (-2h, 90m ago) or ISO 8601 (2026-03-02T09:00, or with an offset; without one, in the "
@@ -136,9 +141,25 @@ def build_server(db_path: str | Path):
     @server.tool(name="phantom_programs", title="Stored programs",
                  annotations=annotations("Stored programs", read))
     def phantom_programs() -> dict[str, Any]:
-        """The compiled programs in the store: id, name, app, what each step does, and the
-        parameters to pass to phantom_replay (name, the field it fills, recorded sample values)."""
+        """The active programs in the store (the only ones you may run): id, name, description,
+        app, what each step does, and the parameters to pass to phantom_replay (name, the field
+        it fills, and the shape of the values recorded: kinds of characters and length range)."""
         return programs.list_stored(db)
+
+    @server.tool(name="phantom_find_program", title="Find a program for a task",
+                 annotations=annotations("Find a program for a task", read))
+    def phantom_find_program(
+        intent: Annotated[str, Field(min_length=1, max_length=300, description="the task in words, "
+                                     "e.g. 'sign Grace up on the membership form'")],
+    ) -> dict[str, Any]:
+        """Find the active program that does this task and can run on the screen as it is now:
+        programs are ranked by how well their name, description and step labels fit the words,
+        then must pass every gate (its window is open, its whole plan fits the screen) with a
+        compatibility score of at least 0.75 and no close second. Returns the program, each
+        parameter's name, field and shape (never recorded values), the score and the other
+        candidates; an error listing the candidates and the gate each failed when none fits.
+        Sends no input."""
+        return programs.find(db, intent)
 
     @server.tool(name="phantom_record", title="Start recording a demonstration",
                  annotations=ToolAnnotations(title="Start recording a demonstration",
@@ -179,19 +200,23 @@ def build_server(db_path: str | Path):
                                              read_only_hint=False, destructive_hint=True,
                                              idempotent_hint=False, open_world_hint=True))
     def phantom_replay(
-        program: Annotated[str, Field(description="program name (latest with that name) or id "
-                                      "(p-...), see phantom_programs")],
         parameters: Annotated[dict[str, str], Field(
             default_factory=dict, description="a value for every parameter the program declares, "
             "e.g. {\"P0\": \"Ada Lovelace\"}")],
+        program: Annotated[str | None, Field(description="an active program's name (the newest "
+                                             "active one with that name) or id (p-...), see "
+                                             "phantom_programs; or give intent instead")] = None,
         dry_run: Annotated[bool, Field(description="check the guard and resolve every step on the "
                                        "current screen, sending no input")] = False,
+        intent: Annotated[str | None, Field(max_length=300, description="instead of program: the "
+                                            "task in words; the program phantom_find_program "
+                                            "would find runs, or nothing does")] = None,
     ) -> dict[str, Any]:
-        """Replay a program on the live desktop, step by step, only where the screen still
-        matches. The result has status success, escalated or refused (with the step, policy,
-        reason and on-screen candidates in `escalation`: take over from that step) or failed.
-        Sends real input to the user's applications."""
-        return programs.replay(db, program, parameters, dry_run)
+        """Replay an active program on the live desktop, step by step, only where the screen
+        still matches. The result has status success, escalated or refused (with the step,
+        policy, reason and on-screen candidates in `escalation`: take over from that step) or
+        failed. Sends real input to the user's applications."""
+        return programs.replay(db, program, parameters, dry_run, intent)
 
     @server.resource("phantom://context/today", name="today", title="Today's activity",
                      description="Today's compact activity block (as `phantom compile --day "

@@ -8,10 +8,21 @@ all replay through here, so every rule holds for all of them at once:
    process (`desktop_lock.py`) — else `Busy`;
 3. the program's window is found — exactly one window of its application
    whose title fits (`windows.py`) — and the whole plan is checked on it
-   before the first input (`preflight.py`);
+   before the first input (`preflight.py`); steps that need the visual rung
+   are checked on one picture of the window, taken once it has been raised
+   and given the keyboard (`visual/`);
 4. the window gets the keyboard, confirmed by X and AT-SPI (`scene.py`),
    and the steps run (`engine.py`), each XTest press re-checking where it goes;
-5. success is reported only for a verified end state (`verify.py`).
+5. success is reported only for a verified end state (`verify.py`);
+6. the run's outcome moves the program through its lifecycle
+   (`compiler/programs/lifecycle.py`): here, after every run, for every
+   interface. Who may run what is decided in `prepare`: an agent (MCP) only
+   active programs, a person anything not deprecated.
+
+A request may name a program or say what to do in words (`intent`): then
+`find` ranks the active programs by their intent keys (`intent.py`) and
+gates them on the live desktop (`compatibility.py`), and the chosen one goes
+through the same steps — its parameters still given, never guessed.
 
 Errors before a run starts are `PhantomError`s with a code; a run that
 starts ends as a `RunResult` (success, escalated, refused, failed, dry run),
@@ -27,6 +38,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from compiler.programs import lifecycle_store
+from compiler.programs.lifecycle import RunFacts
 from compiler.programs.records import Program
 from compiler.programs.store import load_program
 from core.a11y.toolkit import origin_for
@@ -35,8 +48,11 @@ from core.clock import now_ms
 from core.errors import PhantomError
 
 from . import live
+from .compatibility import Choice, NoCompatibleProgram, choose
 from .desktop_lock import Busy, DesktopLock
+from .embedding import LabelMatcher
 from .engine import ReplayEngine
+from .intent import IntentIndex, check_intent
 from .outcomes import Escalation, RunResult, StepOutcome
 from .params import ParameterError, bind
 from .policy import ESCALATE, REFUSED
@@ -45,6 +61,7 @@ from .scene import Scene
 from .telemetry import Telemetry
 from .tree_view import TreeView
 from .verify import verify
+from .visual.evidence import load_evidence, needs_evidence
 from .windows import AmbiguousWindow, FocusLost, GuardMismatch, XSession
 
 TRIGGERS = ("cli", "dbus", "mcp")
@@ -53,51 +70,95 @@ MAX_WINDOW_CHARS = 200
 
 @dataclass(frozen=True, slots=True)
 class ReplayRequest:
-    """What a caller asks for: a program by name or id, its parameters,
-    whether to only check (`dry_run`), who asks, and — when several windows
-    fit the program — a fragment of the title of the one to use."""
+    """What a caller asks for: a program by name or id — or, instead, an
+    `intent` in words — its parameters, whether to only check (`dry_run`),
+    who asks, and — when several windows fit the program — a fragment of
+    the title of the one to use."""
 
-    program: str
+    program: str = ""
     parameters: Mapping[str, str] = field(default_factory=dict)
     dry_run: bool = False
     trigger: str = "cli"
     window: str | None = None
+    intent: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Prepared:
     program: Program
     values: dict[str, str]
+    choice: Choice | None = None       # how an intent chose the program
 
 
-def prepare(db: str | os.PathLike[str], request: ReplayRequest) -> Prepared:
-    """Load the program and bind its parameters; raises a named error."""
+def prepare(db: str | os.PathLike[str], request: ReplayRequest, *,
+            matcher: LabelMatcher | None = None) -> Prepared:
+    """Load the program this caller may run (for a name, the newest one its
+    lifecycle state allows; for an intent, the one `find` chose) and bind
+    its parameters; raises a named error."""
     if request.trigger not in TRIGGERS:
         raise PhantomError(f"unknown trigger {request.trigger!r}", code="usage")
     if request.window is not None and not 0 < len(request.window) <= MAX_WINDOW_CHARS:
         raise PhantomError(f"a window title fragment is 1–{MAX_WINDOW_CHARS} characters", code="usage")
-    program = load_program(db, request.program)
+    if (request.intent is None) == (not request.program):
+        raise PhantomError("name a program or give an intent (one of them); nothing was sent",
+                           code="usage")
+    choice = None
+    wanted = request.program
+    if request.intent is not None:
+        choice = find(db, request.intent, window=request.window, matcher=matcher)
+        wanted = choice.chosen.hit.program_id
+    program = load_program(db, lifecycle_store.runnable(db, wanted, request.trigger))
     try:
         values = bind(program, request.parameters)
     except ParameterError as exc:
-        raise ParameterError(f"{exc}; nothing was sent", exc.name) from None
-    return Prepared(program, values)
+        chosen = f"the intent chose {program.name} ({program.id}): " if choice else ""
+        raise ParameterError(f"{chosen}{exc}; nothing was sent", exc.name) from None
+    return Prepared(program, values, choice)
+
+
+def find(db: str | os.PathLike[str], intent: str, *, window: str | None = None,
+         matcher: LabelMatcher | None = None) -> Choice:
+    """The active program a request in words is about and that can run on
+    the desktop as it is now (ranked by intent, then every gate and θ); a
+    `NoCompatibleProgram` listing the best candidates and the gate each
+    failed when there is none. Reads X and AT-SPI; sends nothing."""
+    intent = check_intent(intent)
+    matcher = matcher or LabelMatcher()
+    ranking = IntentIndex(db, matcher).rank(intent)
+    if not ranking.hits:
+        choice = choose(db, ranking, matcher, None)   # nothing to look at on the screen
+    else:
+        _display(None, "finding a program by intent looks at")
+        live.init()
+        session = XSession()
+        try:
+            choice = choose(db, ranking, matcher, session, window=window)
+        finally:
+            session.close()
+    if choice.chosen is None:
+        raise NoCompatibleProgram(f"{choice.describe()}; nothing was sent", choice=choice)
+    return choice
 
 
 def claim(display: str | None = None) -> DesktopLock:
     """The desktop for one run: refused (`Busy`) while a demonstration is
     recorded or another replay holds this display."""
-    display = display if display is not None else os.environ.get("DISPLAY", "")
-    if not display:
-        raise PhantomError("DISPLAY is not set: replay acts on an X11 desktop (an MCP client must "
-                           "pass DISPLAY and DBUS_SESSION_BUS_ADDRESS in the server's env); "
-                           "nothing was sent", code="unavailable")
+    display = _display(display, "replay acts on")
     recording = recording_in_progress()
     if recording is not None:
         raise Busy(f"a demonstration ({recording!r}) is being recorded; stop it with `phantom "
                    "record stop` before replaying, or the replay would become part of it; "
                    "nothing was sent")
     return DesktopLock(display).acquire()
+
+
+def _display(display: str | None, what: str) -> str:
+    display = display if display is not None else os.environ.get("DISPLAY", "")
+    if not display:
+        raise PhantomError(f"DISPLAY is not set: {what} an X11 desktop (an MCP client must pass "
+                           "DISPLAY and DBUS_SESSION_BUS_ADDRESS in the server's env); nothing was "
+                           "sent", code="unavailable")
+    return display
 
 
 def recording_in_progress() -> str | None:
@@ -113,7 +174,8 @@ def recording_in_progress() -> str | None:
 def replay(db: str | os.PathLike[str], request: ReplayRequest, *,
            engine: ReplayEngine | None = None, telemetry: Telemetry | None = None) -> RunResult:
     """The whole replay: prepare, claim (unless a dry run), run, release."""
-    prepared = prepare(db, request)
+    engine = engine or ReplayEngine()
+    prepared = prepare(db, request, matcher=engine.matcher)
     lock = None if request.dry_run else claim()
     try:
         return run(db, prepared, request, engine=engine, telemetry=telemetry)
@@ -146,15 +208,21 @@ def run(db: str | os.PathLike[str], prepared: Prepared, request: ReplayRequest, 
     engine.on_step = logged
     try:
         try:
-            result = _run(program, values, request, engine, logged)
+            evidence = load_evidence(db, program) if needs_evidence(program) else {}
+            result = _run(program, values, request, engine, logged, evidence)
         except live.LiveTreeError as exc:
             result = _result(program, "failed", (), Escalation(0, ESCALATE, str(exc)), False)
         result = replace(result, run_id=run_id, elapsed_ms=int((time.monotonic() - clock) * 1000))
+        if prepared.choice is not None:
+            result = replace(result, intent=prepared.choice.intent,
+                             compatibility=prepared.choice.chosen.score)
         if telemetry is not None and run_id is not None:
             done = sum(1 for s in result.steps if s.outcome == "ok")
             telemetry.finish_run(run_id, now_ms(), result.status, done,
                                  int(result.escalation is not None),
                                  result.escalation.reason if result.escalation else "")
+        if not request.dry_run:
+            result = _account(db, result, request.trigger)
         return result
     finally:
         engine.on_step = on_step
@@ -163,7 +231,7 @@ def run(db: str | os.PathLike[str], prepared: Prepared, request: ReplayRequest, 
 
 
 def _run(program: Program, values: dict[str, str], request: ReplayRequest, engine: ReplayEngine,
-         logged: Callable[[StepOutcome], None]) -> RunResult:
+         logged: Callable[[StepOutcome], None], evidence: dict) -> RunResult:
     live.init()
     session = XSession()
     try:
@@ -177,7 +245,9 @@ def _run(program: Program, values: dict[str, str], request: ReplayRequest, engin
             return _result(program, "refused", (), Escalation(0, REFUSED, reason), False,
                            code="guard_mismatch")
         origin = origin_for(accessible, match.window.x, match.window.y)
-        plan = preflight(program, TreeView(accessible, origin), engine.matcher)
+        scene = Scene(session, match)
+        eyes = _eyes(evidence, session, scene, request.dry_run)
+        plan = preflight(program, TreeView(accessible, origin), engine.matcher, eyes)
         if plan.blocked is not None:
             logged(plan.blocked)
             blocked = plan.blocked
@@ -186,12 +256,11 @@ def _run(program: Program, values: dict[str, str], request: ReplayRequest, engin
                            Escalation(blocked.index, blocked.policy, blocked.reason, plan.candidates), False)
         if request.dry_run:
             return _result(program, "dry_run", plan.outcomes, None, False)
-        scene = Scene(session, match)
         try:
             scene.activate()
         except FocusLost as exc:
             return _result(program, "refused", (), Escalation(0, REFUSED, str(exc)), False, code=exc.code)
-        steps = engine.run_steps(program, values, scene)
+        steps = engine.run_steps(program, values, scene, eyes.fresh() if eyes is not None else None)
         if steps.stopped is not None:
             return _result(program, steps.status or "escalated", steps.outcomes, steps.stopped, steps.sent)
         verdict = verify(program.end_state, values, scene)
@@ -202,6 +271,41 @@ def _run(program: Program, values: dict[str, str], request: ReplayRequest, engin
         return _result(program, "success", steps.outcomes, None, steps.sent, verification=verdict.how)
     finally:
         session.close()
+
+
+def _eyes(evidence: dict, session: XSession, scene: Scene, dry_run: bool):
+    """The visual rung for this run, when the program carries crops. The
+    picture is of the run's window that has the keyboard; the first look
+    (the pre-flight's) gives the program's window the keyboard first, as the
+    run would, except in a dry run, which only looks — and reports a window
+    that another one covers as not yet looked at."""
+    if not evidence:
+        return None
+    from .visual.rung import Eyes
+    from .visual.screen import Unseen, grab, windows_above
+
+    def look():
+        try:
+            if dry_run:
+                window = session.refresh(scene.main) or scene.main
+            else:
+                scene.activate()
+                window = scene.current()
+        except FocusLost as exc:
+            raise Unseen(str(exc)) from None
+        return grab(window, windows_above(session.connection, session.atoms, window))
+
+    return Eyes(evidence, look, defer_covered=dry_run)
+
+
+def _account(db: str | os.PathLike[str], result: RunResult, trigger: str) -> RunResult:
+    """The one place a run's outcome reaches its program's lifecycle: a
+    verified success counts for it, a failure that sent input against it."""
+    facts = RunFacts(result.run_id, result.status, result.sent_input, result.verification, trigger,
+                     now_ms())
+    standing, changes = lifecycle_store.record_run(db, result.program_id, facts)
+    return replace(result, state=standing.state,
+                   lifecycle=tuple(f"{who} {change.describe()}" for who, change in changes))
 
 
 def _result(program: Program, status: str, steps: tuple[StepOutcome, ...], escalation: Escalation | None,

@@ -1,7 +1,9 @@
 """Acting on an element: through AT-SPI first (an action, EditableText,
 grabFocus), with real XTest input as the fallback. A pointer action is
 never blind: before the button goes down, a hit test at the pointer must
-find the intended element, else nothing is clicked. Every XTest press goes
+find the intended element (for a click the visual rung re-aimed: the
+recorded surface, and nothing that would change what the step does), else
+nothing is clicked. Every XTest press goes
 through the input's `before_press` check (see `replay/windows.py`): the
 keyboard and the pointer must still belong to the program's window.
 
@@ -77,6 +79,22 @@ class Dispatcher:
         self.xinput.click(cx, cy, settle=0.0, hold=0.02)
         if self.xinput.pointer() != (cx, cy):
             raise DispatchError("the pointer was not where it was sent", sent=True)
+
+    def click_at(self, point: tuple[int, int], window,
+                 check: Callable[[live.LiveElement | None], str | None]) -> str:
+        """A re-aimed click (the visual rung): the pointer goes to `point`,
+        the element under it is asked again (`check` says why not, or
+        None), and only then the button goes down."""
+        x, y = point
+        self.xinput.move(x, y)
+        time.sleep(0.03)
+        problem = check(live.element_at(x, y, window))
+        if problem is not None:
+            raise DispatchError(f"refusing the re-aimed click: {problem}")
+        self.xinput.click(x, y, settle=0.0, hold=0.02)
+        if self.xinput.pointer() != (x, y):
+            raise DispatchError("the pointer was not where it was sent", sent=True)
+        return "xtest_pointer"
 
     def type_text(self, element: live.LiveElement, text: str, entry: str = "replace") -> str:
         """Enter `text` into the field, as `insert` or `replace` (see the module docstring)."""

@@ -3,8 +3,9 @@
 The front door (`replay/api.py`) has already found the program's window,
 checked the whole plan and given the window the keyboard. For each step the
 engine waits 250 ms (focus settles), decides the policy on a fresh view of
-the run's window that has the keyboard (direct → embedding →
-refuse/escalate), acts through AT-SPI or XTest with one retry on a timeout
+the run's window that has the keyboard (direct → embedding → visual →
+refuse/escalate; the visual rung on a fresh picture of it), acts through
+AT-SPI or XTest with one retry on a timeout
 (every XTest press re-checks the keyboard and pointer, see `scene.py`),
 waits 180 ms and checks the postcondition; anything else stops the run with
 the step, the reason and the candidates the screen offered.
@@ -29,6 +30,7 @@ from .outcomes import Escalation, StepOutcome, outcome_for
 from .policy import ESCALATE, REFUSED, Candidate, Decision, decide
 from .scene import Scene
 from .tree_view import TreeView
+from .visual.rung import hit_problem
 from .windows import FocusLost
 
 
@@ -63,7 +65,10 @@ class ReplayEngine:
     on_step: Callable[[StepOutcome], None] | None = None
     stop: threading.Event = field(default_factory=threading.Event)
 
-    def run_steps(self, program: Program, values: Mapping[str, str], scene: Scene) -> StepsRun:
+    def run_steps(self, program: Program, values: Mapping[str, str], scene: Scene,
+                  eyes=None) -> StepsRun:
+        """Run every step; `eyes` (a `replay.visual.rung.Eyes`) give the
+        visual rung to the steps that carry recorded crops."""
         dispatcher = Dispatcher(before_press=scene.before_press)
         outcomes: list[StepOutcome] = []
         sent = False
@@ -73,7 +78,7 @@ class ReplayEngine:
                     return StepsRun(tuple(outcomes), Escalation(step.index, ESCALATE, "the run was cancelled"),
                                     "escalated", sent)
                 time.sleep(self.timing.pre_step_s)
-                outcome, candidates = self._step(step, values, scene, dispatcher)
+                outcome, candidates = self._step(step, values, scene, dispatcher, eyes)
                 sent = sent or outcome.dispatch is not None or outcome.outcome == "postcondition_failed"
                 outcomes.append(outcome)
                 if self.on_step is not None:
@@ -87,13 +92,13 @@ class ReplayEngine:
         return StepsRun(tuple(outcomes), None, None, sent)
 
     def _step(self, step: ProgramStep, values: Mapping[str, str], scene: Scene,
-              dispatcher: Dispatcher) -> tuple[StepOutcome, tuple[Candidate, ...]]:
+              dispatcher: Dispatcher, eyes=None) -> tuple[StepOutcome, tuple[Candidate, ...]]:
         began = time.monotonic()
         waited = 0.0
         if step.action == "switch":
             return self._switch(step, scene, began), ()
         try:
-            window, decision = self._decide_when_shown(step, scene, began)
+            window, decision = self._decide_when_shown(step, scene, began, eyes)
         except (FocusLost, live.LiveTreeError) as exc:
             return outcome_for(step, Decision(ESCALATE, None, str(exc)), "escalated", None, 0, began), ()
         if not decision.may_act:
@@ -137,13 +142,14 @@ class ReplayEngine:
         return outcome_for(step, decision, "ok", dispatch, attempts, began, waited,
                            reason=decision.reason), ()
 
-    def _decide_when_shown(self, step: ProgramStep, scene: Scene, began: float) -> tuple[object, Decision]:
+    def _decide_when_shown(self, step: ProgramStep, scene: Scene, began: float,
+                           eyes=None) -> tuple[object, Decision]:
         """Decide on the window that has the keyboard; while the step cannot
         act, look again (the previous step may still be opening a dialog or
         turning a page) until `appear_timeout_s` has passed."""
         while True:
             view = scene.view_of_current()
-            decision = decide(step, view, self.matcher)
+            decision = decide(step, view, self.matcher, eyes.fresh() if eyes is not None else None)
             if decision.may_act or time.monotonic() - began >= self.timing.appear_timeout_s:
                 return view.window, decision
             time.sleep(self.timing.appear_poll_s)
@@ -161,6 +167,9 @@ class ReplayEngine:
 def _act(step: ProgramStep, decision: Decision, values: Mapping[str, str], window,
          dispatcher: Dispatcher) -> str:
     if step.action == "click":
+        if decision.point is not None:
+            return dispatcher.click_at(decision.point, window,
+                                       lambda hit: hit_problem(step, decision.anchor, hit))
         if decision.element is None:
             raise DispatchError("no element to click (the recording captured none)")
         return dispatcher.click(decision.element, window)

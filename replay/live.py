@@ -89,6 +89,17 @@ def _applications() -> list:
     return [a for a in apps if a is not None]
 
 
+def application_pids() -> set[int]:
+    """The process ids of every application on the accessibility bus."""
+    pids = set()
+    for app in _applications():
+        try:
+            pids.add(app.get_process_id())
+        except Exception:  # noqa: BLE001 - a dying app
+            continue
+    return pids
+
+
 def application_of(pid: int | None, name: str = ""):
     """The AT-SPI application of a process (else, when the window gave no
     pid, the one whose accessible name is `name`)."""

@@ -34,6 +34,7 @@ class StepOutcome:
     latency_ms: int            # engine time, fixed waits excluded
     started_ms: int
     reason: str
+    aim: object | None = None  # the visual rung's figures, when it looked (rung.Aim)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +60,10 @@ class RunResult:
     vlm_calls: int = 0
     verification: str = ""     # success only: BY_END_STATE or BY_NO_NEW_WINDOWS
     code: str | None = None    # a refusal before any input: its error kind (guard_mismatch, …)
+    state: str = ""            # the program's lifecycle state after the run ("" for a dry run)
+    lifecycle: tuple[str, ...] = ()   # the state changes the run caused, described
+    intent: str = ""                  # the request in words that chose the program, if any
+    compatibility: float | None = None  # its compatibility score
 
 
 def outcome_for(step: ProgramStep, decision: Decision, outcome: str, dispatch: str | None,
@@ -68,4 +73,4 @@ def outcome_for(step: ProgramStep, decision: Decision, outcome: str, dispatch: s
     target = step.target.display if step.target is not None else (step.key or step.app or "")
     return StepOutcome(step.index, step.action, target, decision.policy, outcome, dispatch,
                        decision.score, decision.runner_up, attempts, max(0, int(elapsed * 1000)),
-                       now_ms(), reason or decision.reason)
+                       now_ms(), reason or decision.reason, decision.aim)

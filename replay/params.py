@@ -32,8 +32,8 @@ def bind(program: Program, supplied: Mapping[str, object]) -> dict[str, str]:
                              f"(declared: {allowed})", unknown[0])
     for name, parameter in sorted(declared.items()):
         if name not in supplied:
-            example = f", e.g. {parameter.samples[0]!r}" if parameter.samples else ""
-            raise ParameterError(f"missing {name} (the {parameter.field or 'text'} field{example})", name)
+            raise ParameterError(f"missing {name} (the {parameter.field or 'text'} field: "
+                                 f"{describe_shape(shape_of(parameter.samples))})", name)
         value = supplied[name]
         if not isinstance(value, str):
             raise ParameterError(f"{name} must be a string, not {type(value).__name__}", name)
@@ -55,3 +55,28 @@ def parse_assignments(items: list[str]) -> dict[str, str]:
             raise ParameterError(f"{name} given twice", name)
         values[name] = value
     return values
+
+
+def shape_of(samples: tuple[str, ...]) -> dict:
+    """What the recorded values of a field looked like, never what they
+    were: the kinds of characters in them and the range of their lengths
+    (an agent learns that a field took "letters and a space, 11–12
+    characters", not the names a person typed)."""
+    classes = []
+    for kind, test in (("letters", str.isalpha), ("digits", str.isdigit), ("spaces", str.isspace)):
+        if any(test(c) for value in samples for c in value):
+            classes.append(kind)
+    symbols = sorted({c for value in samples for c in value if not (c.isalnum() or c.isspace())})
+    lengths = [len(value) for value in samples]
+    return {"classes": classes, "symbols": "".join(symbols),
+            "length": [min(lengths), max(lengths)] if lengths else None}
+
+
+def describe_shape(shape: dict) -> str:
+    """A shape in words, for error messages."""
+    kinds = list(shape["classes"]) + ([f"the symbols {shape['symbols']}"] if shape["symbols"] else [])
+    if shape["length"] is None:
+        return "no recorded values"
+    low, high = shape["length"]
+    span = f"{low} characters" if low == high else f"{low}–{high} characters"
+    return f"{', '.join(kinds) or 'empty'}; {span} when recorded"

@@ -2,14 +2,22 @@
 act on the screen as it is now — `direct` when the recorded path resolves to
 exactly one element, `embed_match_then_act` when the local model finds one
 same-role element whose label clearly matches and does the same thing,
+`visual_reaim` when neither found a click's target and its recorded crops
+are found again on the window (`replay/visual/rung.py`, docs/VISUAL.md),
 `refused` when the screen is ambiguous, else `escalate_to_agent`. A
-decision sends no input; it only says what may."""
+decision sends no input; it only says what may.
+
+The visual rung runs only where the accessibility rungs found nothing to
+click (`Decision.unresolved`), or found only the unnamed surface a click
+landed on (a drawing area, a panel): there the point inside it is what the
+person chose, and the surface's centre would be a blind guess."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from compiler.programs.records import ProgramStep
+from core.a11y.roles import CONTAINER_ROLES
 
 from . import live
 from .embedding import LabelMatcher
@@ -18,8 +26,11 @@ from .verbs import same_effect, verbs_of
 
 DIRECT = "direct"
 EMBED = "embed_match_then_act"
+VISUAL = "visual_reaim"
 ESCALATE = "escalate_to_agent"
 REFUSED = "refused"
+# Unnamed elements of these roles are surfaces: where a click lands in them matters.
+SURFACE_ROLES = CONTAINER_ROLES | {"drawing area", "canvas"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,15 +48,24 @@ class Decision:
     score: float | None = None
     runner_up: float | None = None
     candidates: tuple[Candidate, ...] = ()
+    unresolved: bool = False   # a click whose target the accessibility rungs did not find
+    point: tuple[int, int] | None = None   # visual_reaim: where to click (desktop)
+    anchor: live.LiveElement | None = None  # visual_reaim: the surface the click must land on
+    aim: object | None = None  # visual: the re-aim's figures (rung.Aim)
+    pending: bool = False      # visual: the window could not be looked at yet (a covered dry run)
 
     @property
     def may_act(self) -> bool:
-        return self.policy in (DIRECT, EMBED)
+        return self.policy in (DIRECT, EMBED, VISUAL)
 
 
-def decide(step: ProgramStep, view: TreeView, matcher: LabelMatcher) -> Decision:
-    """How `step` may act on the screen `view` shows (no input is sent)."""
+def decide(step: ProgramStep, view: TreeView, matcher: LabelMatcher, eyes=None) -> Decision:
+    """How `step` may act on the screen `view` shows (no input is sent).
+    `eyes` (a `replay.visual.rung.Eyes`) give the visual rung, for the
+    steps that carry recorded crops."""
     decision = _decide(step, view, matcher)
+    if eyes is not None and eyes.has(step) and _wants_visual(step, decision):
+        return _visual(step, decision, view, eyes)
     element = decision.element
     if decision.may_act and element is not None and "sensitive" not in element.states():
         # Acting on a disabled control does nothing and would look like success.
@@ -57,7 +77,8 @@ def decide(step: ProgramStep, view: TreeView, matcher: LabelMatcher) -> Decision
 def _decide(step: ProgramStep, view: TreeView, matcher: LabelMatcher) -> Decision:
     target = step.target
     if step.action in ("key", "switch") or target is None or step.precondition.kind == "always_true":
-        return Decision(DIRECT, None, "no target to check")
+        return Decision(DIRECT, None, "no target to check",
+                        unresolved=step.action == "click" and target is not None)
     if step.precondition.kind == "aria_path_resolves" and target.path:
         found = [live.describe(accessible, view) for accessible in view.resolve(target.path)]
         if len(found) == 1:
@@ -72,7 +93,7 @@ def _embedding(step: ProgramStep, view: TreeView, matcher: LabelMatcher) -> Deci
     target = step.target
     recorded = target.display
     if not recorded:
-        return Decision(ESCALATE, None, "the recorded target has no label to match")
+        return Decision(ESCALATE, None, "the recorded target has no label to match", unresolved=True)
     pool = [e for e in live.candidates(view, target.role) if e.display]
     # Embedded as "role label" on both sides: the shared role gives the model
     # context ("push button Submit" vs "push button Submit v2" scores 0.91,
@@ -83,7 +104,7 @@ def _embedding(step: ProgramStep, view: TreeView, matcher: LabelMatcher) -> Deci
     if match.index is None:
         policy = REFUSED if match.reason.startswith("ambiguous") else ESCALATE
         return Decision(policy, None, f"'{recorded}' not found by path; {match.reason.replace(target.role + ' ', '')}",
-                        match.score, match.runner_up, ranked)
+                        match.score, match.runner_up, ranked, unresolved=policy == ESCALATE)
     chosen = pool[match.index]
     if not same_effect(recorded, chosen.display):
         return Decision(ESCALATE, None,
@@ -93,6 +114,32 @@ def _embedding(step: ProgramStep, view: TreeView, matcher: LabelMatcher) -> Deci
     return Decision(EMBED, chosen, f"'{recorded}' → '{chosen.display}' (cosine {match.score:.3f}, "
                     f"runner-up {match.runner_up:.3f})",
                     match.score, match.runner_up, ranked)
+
+
+def _wants_visual(step: ProgramStep, decision: Decision) -> bool:
+    if step.action != "click":
+        return False
+    element = decision.element
+    surface = (decision.policy == DIRECT and element is not None and not element.display
+               and element.role in SURFACE_ROLES)
+    return decision.unresolved or surface
+
+
+def _visual(step: ProgramStep, decision: Decision, view: TreeView, eyes) -> Decision:
+    """The visual rung's decision, saying what the accessibility rungs saw."""
+    anchor = decision.element if decision.element is not None else None
+    found = "an unnamed " + anchor.role if anchor is not None else "no target"
+    seen = eyes.see(step, anchor, view.window)
+    reason = f"the accessibility tree shows {found} ({decision.reason}); {seen.reason}"
+    aim = seen.aim
+    score = aim.score if aim is not None else None
+    rival = aim.rival if aim is not None else None
+    if seen.verdict == "accepted":
+        return Decision(VISUAL, seen.hit, reason, score, rival, point=seen.point, anchor=seen.anchor,
+                        aim=aim)
+    policy = REFUSED if seen.verdict == "refused" else ESCALATE
+    return Decision(policy, None, reason, score, rival, decision.candidates, aim=aim,
+                    pending=seen.pending)
 
 
 def _text(role: str, label: str) -> str:

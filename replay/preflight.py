@@ -44,14 +44,21 @@ class Plan:
     candidates: tuple[Candidate, ...] = ()
 
 
-def preflight(program: Program, view: TreeView, matcher: LabelMatcher) -> Plan:
+def preflight(program: Program, view: TreeView, matcher: LabelMatcher, eyes=None) -> Plan:
+    """`eyes` (a `replay.visual.rung.Eyes` holding one picture of the
+    window) let the steps that need the visual rung be checked too: a
+    re-aim that fails on the starting screen stops the run like a missing
+    target. In a dry run on a window another one covers, they are pending."""
     outcomes: list[StepOutcome] = []
     screen_may_change = False
     for step in program.steps:
         began = time.monotonic()
-        decision = decide(step, view, matcher)
+        decision = decide(step, view, matcher, eyes)
         if decision.may_act:
             outcomes.append(outcome_for(step, decision, PLANNED, None, 0, began))
+        elif decision.pending:
+            outcomes.append(outcome_for(step, decision, PENDING, None, 0, began,
+                                        reason=f"not yet looked at: {decision.reason}"))
         elif screen_may_change:
             outcomes.append(outcome_for(step, decision, PENDING, None, 0, began,
                                         reason="not yet on screen: an earlier step may change it"))

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .outcomes import RunResult
+from .params import shape_of
+
+if TYPE_CHECKING:
+    from .compatibility import Choice
 
 EXIT_CODES = {"success": 0, "dry_run": 0, "escalated": 3, "refused": 4, "failed": 1}
 
@@ -18,11 +24,16 @@ def result_dict(result: RunResult) -> dict:
         "vlm_calls": result.vlm_calls,
         "verification": result.verification or None,
         "code": result.code,
+        "state": result.state or None,
+        "lifecycle": list(result.lifecycle),
+        "intent": result.intent or None,
+        "compatibility": result.compatibility,
         "steps": [{"index": s.index, "action": s.action, "target": s.target, "policy": s.policy,
                    "outcome": s.outcome, "dispatch": s.dispatch,
                    "score": None if s.score is None else round(s.score, 4),
                    "runner_up": None if s.runner_up is None else round(s.runner_up, 4),
-                   "attempts": s.attempts, "latency_ms": s.latency_ms, "reason": s.reason}
+                   "attempts": s.attempts, "latency_ms": s.latency_ms, "reason": s.reason,
+                   **({"visual": _aim(s.aim)} if s.aim is not None else {})}
                   for s in result.steps],
         "escalation": None if result.escalation is None else {
             "step": result.escalation.step, "policy": result.escalation.policy,
@@ -32,12 +43,24 @@ def result_dict(result: RunResult) -> dict:
     }
 
 
+def _aim(aim) -> dict:
+    """A visual re-aim's figures: scores, margin, scale, where it clicked and how far it moved."""
+    return {"verdict": aim.verdict, "score": round(aim.score, 4), "rival": round(aim.rival, 4),
+            "margin": aim.margin, "scale": round(aim.scale, 3),
+            "point": list(aim.point) if aim.point else None,
+            "shift": list(aim.shift) if aim.shift else None,
+            "variant": aim.variant, "region": aim.region}
+
+
 _VERIFIED = {"end_state": "the demonstrations' end state was reached",
              "no_new_windows": "no end state recorded: postconditions held and nothing unexpected is open"}
 
 
 def result_lines(result: RunResult) -> list[str]:
     lines = []
+    if result.intent:
+        lines.append(f"intent {result.intent!r} → {result.program} ({result.program_id}), "
+                     f"compatibility {result.compatibility:.3f}")
     for step in result.steps:
         score = f" {step.score:.3f}" if step.score is not None and step.policy != "direct" else ""
         lines.append(f"step {step.index:>2} {step.action:<6} {step.target[:40]:<40} "
@@ -49,6 +72,7 @@ def result_lines(result: RunResult) -> list[str]:
         lines.append(f"{result.status} at step {escalation.step}: {escalation.reason}")
         for candidate in escalation.candidates:
             lines.append(f"  candidate {candidate.role} '{candidate.label}' ({candidate.score:.3f})")
+    lines.extend(f"lifecycle: {change}" for change in result.lifecycle)
     summary = {"success": f"replayed and verified ({_VERIFIED.get(result.verification, '?')})",
                "dry_run": "dry run: every step on the starting screen can act"}.get(
         result.status, result.status)
@@ -56,3 +80,30 @@ def result_lines(result: RunResult) -> list[str]:
                  f"vlm_calls=0" + ("" if result.sent_input or result.status == "success"
                                    else ", no input sent"))
     return lines
+
+
+def choice_dict(choice: "Choice") -> dict:
+    """What a request in words found, as plain data: the program with what
+    a caller needs to run it (its parameters' names, fields and shapes —
+    never the recorded values), its compatibility, and every candidate the
+    gates looked at."""
+    chosen = choice.chosen
+    program = chosen.program
+    return {
+        "intent": choice.intent,
+        "verdict": choice.verdict,
+        "program": {
+            "id": program.id, "name": program.name, "app": program.app,
+            "description": chosen.hit.description, "steps": len(program.steps),
+            "parameters": [{"name": p.name, "field": p.field, "step": p.step, "shape": shape_of(p.samples)}
+                           for p in program.parameters],
+            "compatibility": chosen.score, "terms": dict(chosen.terms),
+        },
+        "candidates": [candidate_dict(item) for item in choice.assessed],
+    }
+
+
+def candidate_dict(item) -> dict:
+    return {"id": item.hit.program_id, "name": item.hit.name, "cosine": round(item.hit.cosine, 4),
+            "intent": round(item.hit.intent, 4), "failed_gate": item.failed, "reason": item.reason,
+            "score": item.score}

@@ -1,5 +1,6 @@
-"""`org.phantom.Replay1`: replay, context and routines over the session bus,
-for desktop shortcuts (`gdbus call …`) and any other local client.
+"""`org.phantom.Replay1`: replay (by name, or by what to do in words),
+context and routines over the session bus, for desktop shortcuts
+(`gdbus call …`) and any other local client.
 
 Started on demand by D-Bus activation (or its systemd unit), it exits after
 an idle timeout so the embedding model does not sit in memory. Replays go
@@ -19,27 +20,25 @@ import time
 from pathlib import Path
 from typing import Annotated
 
-from core.bus import REPLAY
-from core.errors import DBUS_ERROR_PREFIX, PhantomError, kind_of
 from dbus_fast import BusType, DBusError, NameFlag, RequestNameReply
 from dbus_fast.aio import MessageBus
 from dbus_fast.annotations import DBusBool, DBusSignature, DBusStr, DBusUInt32
 from dbus_fast.constants import PropertyAccess
 from dbus_fast.service import ServiceInterface, dbus_method, dbus_property, dbus_signal
 
+from core.bus import REPLAY
+from core.errors import PhantomError, kind_of
+
+from .dbus_errors import check_arguments, clip_message, dbus_error, named_error
+
 log = logging.getLogger(__name__)
 
 BUS_NAME, OBJECT_PATH, INTERFACE = REPLAY.name, REPLAY.path, REPLAY.interface
-ERROR = DBUS_ERROR_PREFIX
 DEFAULT_IDLE_TIMEOUT_S = 120.0
 
 StrDict = Annotated[dict[str, str], DBusSignature("a{ss}")]
 ProgramList = Annotated[list[tuple[str, str, int, int]], DBusSignature("a(ssuu)")]
 RunReply = Annotated[tuple[str, int, str], DBusSignature("sus")]
-
-
-def _error(name: str, message: str) -> DBusError:
-    return DBusError(ERROR + name, message)
 
 
 class ReplayInterface(ServiceInterface):
@@ -79,6 +78,24 @@ class ReplayInterface(ServiceInterface):
         """Replay and wait: (status, run id, result JSON)."""
         result = await self._service.replay(program, parameters, wait=True)
         return [result["status"], result["run_id"] or 0, json.dumps(result, sort_keys=True)]
+
+    @dbus_method()
+    async def ReplayIntent(self, intent: DBusStr, parameters: StrDict) -> RunReply:
+        """Replay the active program the words describe — the one that passes
+        every gate on the screen as it is, with a compatibility of at least
+        0.75 and no close second — and wait: (status, run id, result JSON).
+        Its parameters must all be given. No such program:
+        org.phantom.Error.NoCompatibleProgram, and nothing is sent."""
+        result = await self._service.replay("", parameters, wait=True, intent=intent)
+        return [result["status"], result["run_id"] or 0, json.dumps(result, sort_keys=True)]
+
+    @dbus_method()
+    async def FindProgram(self, intent: DBusStr) -> DBusStr:
+        """The active program the words describe that can run now, as JSON:
+        id, name, its parameters (name, field, shape — never recorded
+        values), the compatibility score and terms, and the other candidates
+        with the gate each failed. None fits: NoCompatibleProgram."""
+        return await self._service.find(intent)
 
     @dbus_method()
     async def ReplayAsync(self, program: DBusStr, parameters: StrDict) -> DBusUInt32:
@@ -123,34 +140,6 @@ class ReplayInterface(ServiceInterface):
     def RunFinished(self, token: int, status: str, result: str) -> Annotated[
             tuple[int, str, str], DBusSignature("uss")]:
         return [token, status, result]
-
-
-SIGNATURES = {"ListPrograms": "", "Describe": "s", "Replay": "sa{ss}", "ReplayAsync": "sa{ss}",
-              "Cancel": "", "Context": "sss", "ListRoutines": ""}
-
-
-def check_arguments(message) -> bool:
-    """A call to one of our methods with the wrong argument types gets
-    org.phantom.Error.InvalidArguments, naming what the method takes (the
-    library alone would answer UnknownMethod, which misleads a shortcut author)."""
-    from dbus_fast.constants import MessageType
-
-    if (message.message_type == MessageType.METHOD_CALL and message.path == OBJECT_PATH
-            and message.interface in (INTERFACE, None) and message.member in SIGNATURES
-            and message.signature != SIGNATURES[message.member]):
-        expected = SIGNATURES[message.member] or "no arguments"
-        raise _error("InvalidArguments", f"{message.member} takes ({expected}), "
-                     f"not ({message.signature or 'nothing'}); nothing was sent")
-    return False
-
-
-def dbus_error(exc: PhantomError) -> DBusError:
-    """The one mapping from Phantom's error family to a D-Bus error name."""
-    return DBusError(exc.kind.dbus_error, clip_message(str(exc)))
-
-
-def clip_message(text: str, limit: int = 500) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 class ReplayService:
@@ -216,20 +205,51 @@ class ReplayService:
         except PhantomError as exc:
             raise dbus_error(exc) from None
 
-    async def replay(self, name_or_id: str, parameters: dict[str, str], *, wait: bool):
+    def engine(self):
+        """The replay engine (and its embedding model) and the telemetry
+        connection, kept between calls."""
+        from replay.engine import ReplayEngine
+        from replay.telemetry import Telemetry
+
+        with self._lock:
+            if self._engine is None:
+                self._engine = ReplayEngine()
+                self._telemetry = Telemetry(self.db)
+            return self._engine
+
+    async def find(self, intent: str) -> str:
+        """FindProgram: rank, gate, and describe the choice."""
+        from replay.api import find
+        from replay.results import choice_dict
+
+        self.touch()
+        matcher = self.engine().matcher
+
+        def work() -> str:
+            try:
+                return json.dumps(choice_dict(find(self.db, intent, matcher=matcher)), sort_keys=True)
+            except PhantomError as exc:
+                raise dbus_error(exc) from None
+        return await self._loop.run_in_executor(None, work)
+
+    async def replay(self, name_or_id: str, parameters: dict[str, str], *, wait: bool,
+                     intent: str | None = None):
         """Prepare and claim the desktop here, so a bad call or a busy desktop
         is a named error; then run in a worker thread."""
+        from functools import partial
+
         from replay.api import ReplayRequest, claim, prepare
 
         self.touch()
-        request = ReplayRequest(name_or_id, parameters, trigger="dbus")
+        request = ReplayRequest(name_or_id, parameters, trigger="dbus", intent=intent)
         try:
-            prepared = await self._loop.run_in_executor(None, prepare, self.db, request)
+            prepared = await self._loop.run_in_executor(
+                None, partial(prepare, self.db, request, matcher=self.engine().matcher))
         except PhantomError as exc:
             raise dbus_error(exc) from None
         with self._lock:
             if self._busy:
-                raise _error("Busy", "a replay is already running; wait for RunFinished; nothing was sent")
+                raise named_error("Busy", "a replay is already running; wait for RunFinished; nothing was sent")
             self._busy = True
             self._token += 1
             token = self._token
@@ -259,17 +279,12 @@ class ReplayService:
     def _run(self, prepared, request, lock, token: int) -> dict:
         """Runs in a worker thread; signals go back through the loop."""
         from replay.api import run
-        from replay.engine import ReplayEngine
         from replay.results import result_dict
-        from replay.telemetry import Telemetry
 
         emit = self._loop.call_soon_threadsafe
         program = prepared.program
         try:
-            if self._engine is None:
-                self._engine = ReplayEngine()
-                self._telemetry = Telemetry(self.db)
-            engine = self._engine
+            engine = self.engine()
             engine.stop = self._stop
             engine.on_step = lambda outcome: emit(self.interface.StepFinished, token, outcome.index,
                                                   outcome.policy, outcome.outcome)
@@ -279,7 +294,8 @@ class ReplayService:
             log.exception("replay failed")
             result = {"run_id": None, "program_id": program.id, "program": program.name,
                       "status": "failed", "steps": [], "sent_input": False, "vlm_calls": 0,
-                      "elapsed_ms": 0, "verification": None, "code": None,
+                      "elapsed_ms": 0, "verification": None, "code": None, "state": None,
+                      "lifecycle": [], "intent": request.intent, "compatibility": None,
                       "escalation": {"step": 0, "policy": "escalate_to_agent",
                                      "reason": str(exc), "candidates": []}}
         finally:

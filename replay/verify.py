@@ -64,7 +64,8 @@ def _problem(end: EndState | None, values: Mapping[str, str], focused: TopLevel 
         return f"the run ended in {where}, not in {end.app} as the demonstrations did"
     missing = [w for w in end.title_tokens if not has_words(focused.title, (w,))]
     if missing:
-        return f"the window is titled {focused.title!r}, without {' '.join(missing)!r} as at the end of every demonstration"
+        return (f"the window is titled {focused.title!r}, without {' '.join(missing)!r} "
+                "as at the end of every demonstration")
     for name in end.title_parameters:
         value = values.get(name, "")
         if not contains_value(focused.title, value):

@@ -83,6 +83,10 @@ class XSession:
     def app_windows(self, app: str) -> list[TopLevel]:
         return [w for w in top_levels(self.connection, self.atoms) if w.app == app.casefold()]
 
+    def top_levels(self) -> list[TopLevel]:
+        """Every viewable top-level client window, bottom of the stack first."""
+        return top_levels(self.connection, self.atoms)
+
     def find(self, guard: Guard, choose: str | None = None) -> WindowMatch:
         """The one window the program may act in (see the module docstring)."""
         windows = self.app_windows(guard.app)

@@ -1,7 +1,7 @@
 """Write planned days as a nocta-recorder / screenpipe-family database
 (`frames`, `ui_events`, `elements`), the layout activity-frames 0.2.2 reads.
 
-Conventions (see /work/notes/nocta-layout.md): UTC ISO timestamps with 'T'
+Conventions (docs/DESIGN.md, the nocta layout): UTC ISO timestamps with 'T'
 and '+00:00'; one `device_name` per monitor; `browser_url` only on browser
 frames; a frame's accessibility tree is stored once, on the first frame that
 showed it, and later frames point at it through `elements_ref_frame_id`;
@@ -156,7 +156,7 @@ class NoctaSink:
         frame_rows, element_rows = [], []
         tree_frame: dict[int, int] = {}
         frame_times: dict[int, list[tuple[int, int, str]]] = {0: [], 1: []}
-        for ts, order, snap, trigger in frames:
+        for ts, _order, snap, trigger in frames:
             frame_id = self.next_frame
             self.next_frame += 1
             ref = None
@@ -206,7 +206,7 @@ class NoctaSink:
                 if key not in closing or closing[key].end_ms <= event.end_ms:
                     closing[key] = event
         times_by_monitor = {m: [s.ts_ms for s in plan.snapshots if s.monitor == m] for m in (0, 1)}
-        for n, ((monitor, i), event) in enumerate(sorted(closing.items(), key=lambda kv: kv[0])):
+        for n, ((monitor, _following), event) in enumerate(sorted(closing.items(), key=lambda kv: kv[0])):
             times = times_by_monitor[monitor]
             after = bisect.bisect_right(times, event.end_ms)
             room = (times[after] - event.end_ms) // 2 if after < len(times) else 150

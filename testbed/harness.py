@@ -6,8 +6,8 @@ runtime file in a private temporary directory (so the AT-SPI socket and dconf
 do not land in the real `~/.cache` or `~/.config`), records the PID of every
 process it starts, and on `stop()` ends exactly those — nothing else.
 
-Start order matters (see ENVIRONMENT.md): XDG dirs first, then Xvfb, then the
-session bus, then the AT-SPI bus launcher, then apps.
+Start order matters (docs/DESIGN.md, "The test desktop", says why): XDG dirs
+first, then Xvfb, then the session bus, then the AT-SPI bus launcher, then apps.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ FIXTURE_APPS = {
     "form": APPS_DIR / "form_app.py",
     "notes": APPS_DIR / "notes_app.py",
     "browser": APPS_DIR / "browser_app.py",
+    "canvas": APPS_DIR / "canvas_app.py",
 }
 AT_SPI_LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
 REQUIRED_TOOLS = ("Xvfb", "dbus-daemon", "gdbus", "xdpyinfo", "xdotool", "xrandr")
@@ -141,7 +142,7 @@ class VirtualDesktop:
 
     def launch_fixture(self, kind: str, *args: str, wait: bool = True,
                        timeout: float = 15.0) -> App:
-        """Start one of Phantom's fixture apps ('form', 'notes', 'browser') and
+        """Start one of Phantom's fixture apps ('form', 'notes', 'browser', 'canvas') and
         by default wait until its window is mapped."""
         if kind not in FIXTURE_APPS:
             raise ValueError(f"unknown fixture app {kind!r}; choose from {sorted(FIXTURE_APPS)}")

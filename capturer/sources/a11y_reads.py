@@ -2,7 +2,9 @@
 bounded walk of the focused window's tree (written to the store as tree and
 element rows), the element under a click, the field that has keyboard focus,
 and a browser's URL. Also which applications are hung: one that timed out is
-left alone for a while instead of stalling every call after it.
+left alone for a while instead of stalling every call after it. The
+stateless questions these reads ask of single live elements (focus, a
+document's URL, a field's length) are in `a11y_queries.py`.
 
 Every method here runs on the worker thread (see `a11y.py`); nothing is
 locked because nothing else touches this state.
@@ -22,6 +24,7 @@ from core.clock import now_ms
 from core.store import ElementRow, StoreWriter, TreeRow
 
 from ..input_counts import FieldRef
+from .a11y_queries import ancestors, characters, document_url, focused_descendant, is_container, showing_document_url
 from .base import A11yContext, FieldMask, HitResult, WindowInfo
 
 log = logging.getLogger(__name__)
@@ -63,6 +66,7 @@ class TreeReads:
         self._apps_by_pid: dict[int, object] = {}
         self._trees: OrderedDict[int, _CachedTree] = OrderedDict()
         self._hung_until: dict[int, float] = {}
+        self._exposures: dict[tuple[int, str], str] = {}
 
     # -- requests ---------------------------------------------------------------
     def context(self, window: WindowInfo, target: WindowInfo | None) -> A11yContext:
@@ -72,12 +76,12 @@ class TreeReads:
             return A11yContext("hung")
         cached = self.tree_for(window)
         if cached is None:
-            return A11yContext("no_app")
+            return A11yContext("no_app", detail=self._exposure(window))
         url = None
         if window.app in self._browsers:
             # Asked of the live document each time: a page navigated since the
             # walk replaced the document the cached walk holds.
-            url = _showing_document_url(self._frame_for(window)) or self._browser_url(cached)
+            url = showing_document_url(self._frame_for(window)) or self._browser_url(cached)
         return A11yContext("ok", cached.tree_id, url)
 
     def hit_test(self, window: WindowInfo, x: int, y: int) -> HitResult:
@@ -94,7 +98,7 @@ class TreeReads:
             return HitResult(None, "none")
         origin = origin_for(frame, window.x, window.y)
         chain = clicked_element(hit_test(frame, x, y, origin=origin))
-        if len(chain) < 2 or _is_container(chain[-1]):
+        if len(chain) < 2 or is_container(chain[-1]):
             # Right after a click the application may be re-laying itself out
             # (a label grew, the window resized) and report transient extents;
             # look once more after it has settled.
@@ -104,7 +108,7 @@ class TreeReads:
         if cached is not None and cached.key[::2] != window.key[::2]:
             cached = None   # a tree of an earlier window with this id (another process)
         deepest = chain[-1]
-        named = not _is_container(deepest)
+        named = not is_container(deepest)
         if len(chain) > 1 and named:
             return self._hit(chain, window, cached, "exact")
         if cached is not None:
@@ -129,7 +133,7 @@ class TreeReads:
         frame = self._frame_for(window)
         if frame is None:
             return None
-        focused = _focused_descendant(frame)
+        focused = focused_descendant(frame)
         if focused is None:
             return None
         role = focused.getRoleName()
@@ -142,9 +146,9 @@ class TreeReads:
             if index is not None:
                 element_id = cached.element_ids[index]
         if element_id is None:
-            element_id = self._element_for(_ancestors(focused), window, None)[0]
+            element_id = self._element_for(ancestors(focused), window, None)[0]
         secret = role == "password text"
-        return FieldRef(element_id, role, secret, None if secret else _characters(focused))
+        return FieldRef(element_id, role, secret, None if secret else characters(focused))
 
     def forget_trees(self) -> None:
         """Drop every cached walk: after a forget their rows are gone, and
@@ -292,7 +296,7 @@ class TreeReads:
         showing = self._pyatspi.STATE_SHOWING
         for node, accessible in zip(cached.walk.nodes, cached.walk.accessibles):
             if node.role in ("document web", "document frame") and accessible.getState().contains(showing):
-                url = _document_url(accessible)
+                url = document_url(accessible)
                 if url:
                     return url
         for node, accessible in zip(cached.walk.nodes, cached.walk.accessibles):
@@ -303,6 +307,21 @@ class TreeReads:
                 if text and " " not in text and ("." in text or "://" in text):
                     return text
         return None
+
+    def _exposure(self, window: WindowInfo) -> str:
+        """Why a window's process has no tree (its toolkit), read once per
+        process (keyed with the app, so a reused pid is read again)."""
+        if not window.pid:
+            return ""
+        key = (window.pid, window.app)
+        if key not in self._exposures:
+            from core.a11y.exposure import of_process
+
+            if len(self._exposures) > 256:
+                self._exposures.clear()
+            exposure = of_process(window.pid)
+            self._exposures[key] = exposure.describe() if exposure is not None else ""
+        return self._exposures[key]
 
     # -- hung applications ------------------------------------------------------------
     def is_hung(self, pid: int | None) -> bool:
@@ -321,38 +340,6 @@ def is_timeout(exc: Exception) -> bool:
         return True
     text = str(exc).lower()
     return "timeout" in text or "timed out" in text or "noreply" in text
-
-
-FOCUS_SEARCH_NODES = 400
-
-
-def _focused_descendant(frame):
-    """The element with keyboard focus: one Collection query where the
-    toolkit implements it (GTK), else a bounded breadth-first search of the
-    live tree for the `focused` state (Qt's bridge has no Collection)."""
-    from gi.repository import Atspi
-
-    rule = Atspi.MatchRule.new(
-        Atspi.StateSet.new([Atspi.StateType.FOCUSED]), Atspi.CollectionMatchType.ALL, {},
-        Atspi.CollectionMatchType.ALL, [], Atspi.CollectionMatchType.ALL, [],
-        Atspi.CollectionMatchType.ALL, False)
-    try:
-        matches = Atspi.Collection.get_matches(frame, rule, Atspi.CollectionSortOrder.CANONICAL, 1, True)
-        return matches[0] if matches else None
-    except Exception:  # noqa: BLE001 - no Collection interface: search
-        pass
-    queue, seen = [frame], 0
-    while queue and seen < FOCUS_SEARCH_NODES:
-        node = queue.pop(0)
-        seen += 1
-        for index in range(max(node.childCount, 0)):
-            child = node.getChildAtIndex(index)
-            if child is None:
-                continue
-            if child.getState().contains(Atspi.StateType.FOCUSED):
-                return child
-            queue.append(child)
-    return None
 
 
 def _field_masks(nodes, window: WindowInfo) -> tuple[FieldMask, ...]:
@@ -378,63 +365,6 @@ def _on_desktop(result: Walk, origin: tuple[int, int]) -> Walk:
     nodes = tuple(node if node.x is None or node.y is None else replace(node, x=node.x + dx, y=node.y + dy)
                   for node in result.nodes)
     return replace(result, nodes=nodes)
-
-
-def _showing_document_url(frame) -> str | None:
-    """DocURL of the window's showing web document, found with one
-    Collection query (a browser keeps a hidden document per tab)."""
-    if frame is None:
-        return None
-    from gi.repository import Atspi
-
-    rule = Atspi.MatchRule.new(
-        Atspi.StateSet.new([Atspi.StateType.SHOWING]), Atspi.CollectionMatchType.ALL, {},
-        Atspi.CollectionMatchType.ALL, [Atspi.Role.DOCUMENT_WEB], Atspi.CollectionMatchType.ANY, [],
-        Atspi.CollectionMatchType.ALL, False)
-    try:
-        matches = Atspi.Collection.get_matches(frame, rule, Atspi.CollectionSortOrder.CANONICAL, 1, True)
-    except Exception:  # noqa: BLE001 - a toolkit without Collection: the walk's document answers
-        return None
-    return _document_url(matches[0]) if matches else None
-
-
-def _document_url(accessible) -> str | None:
-    """DocURL of a document: the Document interface's attribute, else an
-    object attribute of that name (older toolkits)."""
-    try:
-        value = accessible.queryDocument().getAttributeValue("DocURL")
-        if value:
-            return value
-    except Exception:  # noqa: BLE001 - no Document interface
-        pass
-    for attribute in accessible.getAttributes() or ():
-        key, _, value = attribute.partition(":")
-        if key == "DocURL" and value:
-            return value
-    return None
-
-
-def _characters(accessible) -> int | None:
-    try:
-        return int(accessible.queryText().characterCount)
-    except Exception:  # noqa: BLE001 - no Text interface, or the app went away
-        return None
-
-
-def _is_container(accessible) -> bool:
-    return not accessible.name and accessible.getRoleName() in CONTAINER_ROLES
-
-
-def _ancestors(accessible) -> list:
-    chain = [accessible]
-    current = accessible
-    for _ in range(32):
-        parent = current.parent
-        if parent is None or parent.getRoleName() == "application":
-            break
-        chain.append(parent)
-        current = parent
-    return list(reversed(chain))
 
 
 def _element_row(node: Node, element_id: int, tree_id: int | None, parent_id: int | None) -> ElementRow:

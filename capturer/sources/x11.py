@@ -17,6 +17,8 @@ from dataclasses import replace
 
 from Xlib import X, Xatom, display, error
 
+from core.x11 import pid_of
+
 from .base import DisplayLost, Monitor, WindowInfo
 
 __all__ = ["DisplayLost", "Monitor", "WindowInfo", "X11Source"]
@@ -280,8 +282,7 @@ class X11Source:
         return name or ""
 
     def _pid(self, window) -> int | None:
-        prop = window.get_full_property(self._atoms["_NET_WM_PID"], Xatom.CARDINAL)
-        return int(prop.value[0]) if prop is not None and len(prop.value) else None
+        return pid_of(window, self._atoms)
 
 
 class _ConnectionGuard:

@@ -75,7 +75,8 @@ def attribute_linked(snapshots: tuple[Snapshot, ...], by_id: dict[int, Snapshot]
     return Attribution(groups, unattributed, by_nearest)
 
 
-def _follow_links(snapshots, by_id, inputs, linked, owners, found) -> None:
+def _follow_links(snapshots: tuple[Snapshot, ...], by_id: dict[int, Snapshot], inputs: tuple[InputEvent, ...],
+                  linked: list[int], owners: np.ndarray, found: np.ndarray) -> None:
     """Re-own linked events (in place): the receiving window's snapshot when
     it is in the frame stream, else the nearest snapshot of its application
     on the event's monitor within the session gap, else none."""
@@ -85,7 +86,8 @@ def _follow_links(snapshots, by_id, inputs, linked, owners, found) -> None:
         by_place.setdefault((snapshot.monitor, snapshot.app), []).append(snapshot)
     for position in linked:
         event = inputs[position]
-        target = by_id.get(event.snapshot_id)
+        snapshot_id = event.snapshot_id
+        target = by_id.get(snapshot_id) if snapshot_id is not None else None
         if target is None:           # linked to a snapshot outside the window: keep the nearest rule
             continue
         if target.id in in_stream:
@@ -99,7 +101,8 @@ def _follow_links(snapshots, by_id, inputs, linked, owners, found) -> None:
             found[position] = False
 
 
-def nearest_snapshots(snapshots, inputs) -> tuple[np.ndarray, np.ndarray]:
+def nearest_snapshots(snapshots: tuple[Snapshot, ...],
+                      inputs: tuple[InputEvent, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Two arrays aligned with `inputs`: the id of each event's nearest
     snapshot on its monitor (ties: the earlier), and whether one was found
     within the session gap (where not, the id is meaningless)."""

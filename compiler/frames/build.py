@@ -103,7 +103,7 @@ def _frame(index: int, item: FoldedRun, rows: _Gathered, volume: InputVolume,
         idle_snapshots=sum(map(bool, map(IDLE, snapshots))))
 
 
-def _pages(snapshots) -> tuple[PageVisit, ...]:
+def _pages(snapshots: tuple[Snapshot, ...]) -> tuple[PageVisit, ...]:
     """Page kinds in order of first sight; each distinct URL is typed once."""
     by_url = Counter(filter(None, map(URL, snapshots)))
     counts: dict[tuple[str, str | None], int] = {}
@@ -153,7 +153,7 @@ def _volumes(window: _WindowEvents) -> list[InputVolume]:
            for name, code in _RESOLUTION_CODES.items()},
     }
     table = np.stack([columns[field] for field in InputVolume._fields], axis=1)
-    busy = table.any(axis=1).tolist()
+    busy: list[bool] = np.any(table, axis=1).tolist()
     return [InputVolume(*row) if active else NO_INPUT for row, active in zip(table.tolist(), busy)]
 
 
@@ -173,6 +173,6 @@ def _targets(window: _WindowEvents) -> list[tuple[ClickTarget, ...]]:
             for tally in counts]
 
 
-def _most_clicked(item: tuple[tuple[str, str], int]) -> tuple:
+def _most_clicked(item: tuple[tuple[str, str], int]) -> tuple[int, tuple[str, str]]:
     """Ranking: most clicks first, then by (role, label)."""
     return -item[1], item[0]

@@ -38,8 +38,9 @@ def infer_actions(actions, frames: tuple[Frame, ...]) -> tuple[InferredItem, ...
         coverage = specific / routine.length
         confidence = ("high" if routine.support >= 5 and coverage >= 0.5
                       else "medium" if coverage >= 0.5 else "low")
-        frame_ids = sorted({locate(action.monitor, action.ts_ms) for occurrence in routine.occurrences
-                            for action in occurrence.actions} - {None})
+        located = {locate(action.monitor, action.ts_ms) for occurrence in routine.occurrences
+                   for action in occurrence.actions}
+        frame_ids = sorted(frame_id for frame_id in located if frame_id is not None)
         evidence = tuple(f"{occurrence.actions[0].evidence[0]}..{occurrence.actions[-1].evidence[-1]}"
                          for occurrence in routine.occurrences)
         label = " → ".join(step.describe() for step in routine.steps)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rapidfuzz.distance import Indel
 
@@ -102,7 +103,7 @@ def align_sequences(sequences: Sequence[Sequence[Hashable]],
 
 
 def align_traces(traces: Sequence[Trace], key: Callable[[Step], Hashable] = step_key,
-                 **primitives) -> AlignedTraces:
+                 **primitives: Any) -> AlignedTraces:
     """Align traces by their step keys; per program step, each trace's action."""
     alignment = align_sequences([[key(a.step) for a in trace.actions] for trace in traces], **primitives)
     steps = tuple(tuple(trace.actions[position] for trace, position in zip(traces, row))

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import orjson
 
@@ -120,7 +121,7 @@ def compile_aligned(name: str, traces: Sequence[Trace], aligned: AlignedTraces, 
                          _warnings(len(traces), distances, notes, aligned.dropped_steps))
 
 
-def report_dict(report: CompileReport) -> dict:
+def report_dict(report: CompileReport) -> dict[str, Any]:
     """JSON-safe builtins for canonical rendering."""
     return {
         "id": report.program.id,
@@ -193,14 +194,14 @@ def _compile_step(index: int, row: tuple[TraceAction, ...], following: tuple[Tra
                   and all(now.step.target and after.step.kind == "type"
                           and after.step.target == now.step.target
                           for now, after in zip(row, following)))
-    fields = dict(index=index, action=kind, target=target, precondition=precondition(kind, target),
+    fields: dict[str, Any] = dict(index=index, action=kind, target=target, precondition=precondition(kind, target),
                   postcondition=postcondition(kind, target, typed_next=typed_next))
     parameter = reported = None
     if kind == "type":
         label = _field_label(target)
         decision = _overruled(decide([traced.text for traced in row], reference), index, label,
                               [traced.text for traced in row], reference, choices)
-        if not decision.parameter and decision.literal.startswith("$P"):
+        if not decision.parameter and decision.literal is not None and decision.literal.startswith("$P"):
             # The format reads any text starting "$P" as a parameter, so such
             # a constant cannot be stored as a literal.
             notes.append(f"step {index}: the constant {decision.literal!r} typed into '{label}' "
@@ -228,7 +229,7 @@ def _compile_step(index: int, row: tuple[TraceAction, ...], following: tuple[Tra
         fields["app"] = chosen.step.app
     if unverified(kind, target):
         notes.append(f"step {index}: {_unverified_note(kind, target)}")
-    elif kind == "click" and not chosen.step.specific:
+    elif kind == "click" and target is not None and not chosen.step.specific:
         notes.append(f"step {index}: the click landed in a zone of '{target.path}', not on a named "
                      "element; replay relies on the recorded position inside it")
     return ProgramStep(**fields), parameter, reported, notes
@@ -270,10 +271,10 @@ def _start_words(traces: Sequence[Trace], app: str) -> tuple[str, ...]:
 def _end_state(traces: Sequence[Trace], parameters: list[Parameter], source: str,
                relax_title: bool) -> EndState | None:
     """Where every trace ended, when they all ended in the same application."""
-    ends = [t.end for t in traces]
-    if any(end is None for end in ends) or len({end.app for end in ends if end}) != 1:
+    ends = [t.end for t in traces if t.end is not None]
+    if len(ends) != len(traces) or len({end.app for end in ends}) != 1:
         return None
-    words = () if relax_title else shared_words(end.title for end in ends if end)
+    words = () if relax_title else shared_words(end.title for end in ends)
     titled = tuple(p.name for p in parameters if _in_end_titles(p, traces))
     return EndState(ends[0].app, words, "demonstrations" if source == "demonstration" else "capture",
                     titled)
@@ -317,7 +318,8 @@ def _target(traced: TraceAction) -> tuple[Target, str | None]:
     else:
         name, label = step.label, ""
     target = Target(app=step.app, path=step.target, role=step.role, name=name, label=label,
-                    index=index, x=traced.x, y=traced.y, crop=traced.crop)
+                    index=index, x=traced.x, y=traced.y, crop=traced.crop,
+                    visual=traced.visual if step.kind == "click" else None)
     return target, problem
 
 

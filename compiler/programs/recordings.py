@@ -16,6 +16,7 @@ import shlex
 
 from ..sources import CaptureSource, SourceError
 from .errors import ProgramCompileError
+from .evidence import read_store_evidence, with_store_evidence
 from .traces import Recording, Trace, recording_traces
 
 # Focused snapshots come at least every 30 s (150 s when idle); ten minutes
@@ -37,18 +38,18 @@ def traces_for_recordings(db_path: str | os.PathLike[str], name: str) -> tuple[T
                     "Phantom store")
             connection = source.connection
             recordings = tuple(Recording(*row) for row in connection.execute(_FINISHED, (name,)))
-            running = connection.execute(_RUNNING, (name,)).fetchone()[0]
+            running = connection.execute(_RUNNING, (name,)).get
             if not recordings:
                 hint = (f"a recording named {name!r} is still running — stop it with "
                         "`phantom record stop`" if running else
                         f"use `phantom record start {shlex.quote(name)}`, do the task, then "
                         "`phantom record stop`")
                 raise ProgramCompileError(f"no finished recording named {name!r}; {hint}")
-            traces = []
+            traces: list[Trace] = []
             for recording in recordings:
                 capture = source.read(recording.start_ms - LEAD_IN_MS, recording.end_ms + 1)
                 traces.extend(recording_traces(capture, (recording,)))
-            return tuple(traces)
+        return with_store_evidence(traces, read_store_evidence(db_path, traces))
     except SourceError as exc:
         raise ProgramCompileError(str(exc)) from None
     except ProgramCompileError:

@@ -22,7 +22,13 @@ the truth about the result (docs/REPLAY.md):
   `replace` sets the field's whole content — only when the demonstrations
   did (the field was empty every time);
 - the program's `end_state`: the application and title words of the window
-  the demonstrations ended in, which a run must reach to count as a success.
+  the demonstrations ended in, which a run must reach to count as a success;
+- a click target's `visual` evidence: crops of the screen around the click
+  (target, context, wide context; PNG blobs in the store, by sha256), where
+  each crop was and where the click lay inside it, and the window's
+  rectangle then — what replay's visual rung matches when the accessibility
+  tree cannot find the target (docs/VISUAL.md). A target without it is
+  written without the key, so bodies stored before keep their ids.
 A format-1 body still loads, hashes to the same id and replays as before
 (a type step replaces the field; success is checked by the weaker rule).
 """
@@ -31,6 +37,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Any
 
 import orjson
 
@@ -43,12 +50,39 @@ ACTIONS = ("click", "type", "key", "switch")
 PRECONDITIONS = ("always_true", "aria_path_resolves", "embedding_match")
 POSTCONDITIONS = ("state_delta", "none")
 EXPECTATIONS = ("focus", "value", "role_present")
+CROP_KINDS = ("target", "context", "wide")
 
 
 class ProgramFormatError(PhantomError, ValueError):
     """A stored program body that cannot be read (corrupt or from the future)."""
 
     code = "corrupt_program"
+
+
+@dataclass(frozen=True, slots=True)
+class Crop:
+    """One crop of a click's visual evidence: its kind, its PNG blob, where
+    it lay on the screen when recorded (desktop coordinates) and where the
+    click lay inside it, as a share of its width and height."""
+
+    kind: str                 # target | context | wide
+    blob: str                 # sha256 of the PNG in the store's blobs table
+    x: int
+    y: int
+    width: int
+    height: int
+    ratio_x: float
+    ratio_y: float
+
+
+@dataclass(frozen=True, slots=True)
+class Visual:
+    """A click's visual evidence: its crops, smallest first, and the
+    rectangle (x, y, width, height) of the window it was made in, when known
+    — replay looks first where the click falls in the window as it is now."""
+
+    crops: tuple[Crop, ...]
+    window: tuple[int, int, int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +98,7 @@ class Target:
     x: int | None = None      # recorded desktop coordinates of a click
     y: int | None = None
     crop: str | None = None   # sha256 of the recorded click-target crop blob
+    visual: Visual | None = None  # format 2: crops for the visual rung (docs/VISUAL.md)
 
     @property
     def display(self) -> str:
@@ -159,6 +194,9 @@ def to_json(program: Program) -> bytes:
     (the digest of this text) does not change."""
     body = _plain(program)
     body.pop("id", None)
+    for step in body["steps"]:
+        if step["target"] is not None and step["target"]["visual"] is None:
+            del step["target"]["visual"]
     if program.format == 1:
         body.pop("end_state", None)
         body["guard"].pop("title_tokens", None)
@@ -204,15 +242,43 @@ def from_json(data: bytes | str, *, expected_id: str | None = None) -> Program:
     return program
 
 
-def _step(raw: dict) -> ProgramStep:
+def _step(raw: dict[str, Any]) -> ProgramStep:
     target = raw.get("target")
     return ProgramStep(
         index=raw["index"], action=raw["action"],
-        target=Target(**target) if target is not None else None,
+        target=_target(target) if target is not None else None,
         text=raw.get("text"), key=raw.get("key"), app=raw.get("app", ""),
         precondition=Condition(**raw["precondition"]), postcondition=Condition(**raw["postcondition"]),
         distance=raw.get("distance"), samples=tuple(raw.get("samples", ())),
         entry=raw.get("entry"))
+
+
+def _target(raw: dict[str, Any]) -> Target:
+    fields = dict(raw)
+    visual = fields.pop("visual", None)
+    if visual is not None:
+        window = visual.get("window")
+        fields["visual"] = Visual(tuple(Crop(**crop) for crop in visual["crops"]),
+                                  None if window is None else tuple(window))
+    return Target(**fields)
+
+
+def _validate_visual(position: int, step: ProgramStep, format_: int) -> None:
+    visual = step.target.visual if step.target is not None else None
+    if visual is None:
+        return
+    if format_ == 1 or step.action != "click":
+        raise ProgramFormatError(f"step {position}: visual evidence on a format-{format_} "
+                                 f"{step.action} step")
+    if not visual.crops:
+        raise ProgramFormatError(f"step {position}: visual evidence without crops")
+    if visual.window is not None and (len(visual.window) != 4 or visual.window[2] <= 0
+                                      or visual.window[3] <= 0):
+        raise ProgramFormatError(f"step {position}: visual window {visual.window!r} is not x, y, w, h")
+    for crop in visual.crops:
+        if (crop.kind not in CROP_KINDS or len(crop.blob) != 64 or crop.width <= 0
+                or crop.height <= 0 or not (0 <= crop.ratio_x <= 1 and 0 <= crop.ratio_y <= 1)):
+            raise ProgramFormatError(f"step {position}: unreadable {crop.kind!r} crop")
 
 
 def _validate(program: Program) -> None:
@@ -238,6 +304,7 @@ def _validate(program: Program) -> None:
             raise ProgramFormatError(f"step {position}: entry {step.entry!r} on a {step.action} step")
         if program.format == 1 and step.entry is not None:
             raise ProgramFormatError(f"step {position}: format 1 has no entry mode")
+        _validate_visual(position, step, program.format)
         if step.parameter:
             names.add(step.parameter)
     declared = {parameter.name for parameter in program.parameters}
@@ -245,7 +312,7 @@ def _validate(program: Program) -> None:
         raise ProgramFormatError(f"parameters {sorted(declared)} do not match the steps' {sorted(names)}")
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """Frozen records to plain dicts/lists for JSON."""
     if hasattr(value, "__dataclass_fields__"):
         return {name: _plain(getattr(value, name)) for name in value.__dataclass_fields__}

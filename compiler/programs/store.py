@@ -2,7 +2,10 @@
 
 The `programs` table (schema v2, owned by `core.store`) keeps each
 program's canonical JSON under its digest id. Saving the same compilation
-twice replaces one row instead of adding a second. Writes go through
+twice replaces one row instead of adding a second. Saving also gives a new
+program its lifecycle row (`lifecycle_store.register`: a candidate, derived
+from the latest program of the same name), and listing reports each
+program's standing. Writes go through
 `open_store` (read-write, migrated), reads through `open_readonly`, so
 listing or loading can never change the store. The creation time is the
 caller's: nothing here reads a clock.
@@ -12,13 +15,16 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
 import apsw
 
 from core.store import StoreError, open_readonly, open_store
 
+from . import lifecycle_store
 from .build import CompileReport
 from .errors import UnknownProgram
+from .lifecycle import Standing
 from .records import Program, ProgramFormatError, from_json, program_id, to_json
 
 _BY_ID = "SELECT id, body FROM programs WHERE id = ?"
@@ -36,6 +42,7 @@ class ProgramSummary:
     parameters: int | None
     created_ms: int
     problem: str | None = None  # why the body cannot be read
+    standing: Standing = Standing()  # lifecycle state, description, lineage, counts
 
 
 def save_program(path: str | os.PathLike[str], report_or_program: CompileReport | Program, *,
@@ -52,6 +59,7 @@ def save_program(path: str | os.PathLike[str], report_or_program: CompileReport 
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (identity, program.name, program.source, int(created_ms), program.traces,
                  to_json(program).decode("utf-8")))
+            lifecycle_store.register(connection, identity, program.name, int(created_ms))
     except apsw.Error as exc:   # read-only file, disk full, locked past the timeout
         raise StoreError(f"cannot save program {identity} to {path} ({exc.__class__.__name__})",
                          path=str(path)) from None
@@ -89,7 +97,8 @@ def list_programs(path: str | os.PathLike[str]) -> tuple[ProgramSummary, ...]:
     others: its summary says what is wrong instead of counting steps."""
     connection = open_readonly(path)
     try:
-        rows = connection.execute(_ALL).fetchall() if _has_programs(connection) else []
+        rows: list[tuple[Any, ...]] = connection.execute(_ALL).fetchall() if _has_programs(connection) else []
+        standing = {identity: lifecycle_store.standing_of(connection, identity) for identity, *_ in rows}
     finally:
         connection.close()
     summaries = []
@@ -98,10 +107,11 @@ def list_programs(path: str | os.PathLike[str]) -> tuple[ProgramSummary, ...]:
             program = from_json(body, expected_id=identity)
         except ProgramFormatError as exc:
             summaries.append(ProgramSummary(identity, name, source, traces, None, None, created_ms,
-                                            str(exc)))
+                                            str(exc), standing[identity]))
             continue
         summaries.append(ProgramSummary(identity, name, source, traces, len(program.steps),
-                                        len(program.parameters), created_ms))
+                                        len(program.parameters), created_ms,
+                                        standing=standing[identity]))
     return tuple(summaries)
 
 
@@ -120,6 +130,9 @@ def delete_programs(path: str | os.PathLike[str], ids: tuple[str, ...]) -> bool:
                                    f"replay_runs WHERE program_id IN ({marks}))", ids)
                 connection.execute(f"DELETE FROM replay_runs WHERE program_id IN ({marks})", ids)
                 connection.execute(f"DELETE FROM programs WHERE id IN ({marks})", ids)
+                for table in _STANDING_TABLES:
+                    if _has_table(connection, table):
+                        connection.execute(f"DELETE FROM {table} WHERE program_id IN ({marks})", ids)
         return scrub(connection, path)
     except apsw.Error as exc:   # locked past the timeout, disk full
         raise StoreError(f"cannot delete programs from {path} ({exc.__class__.__name__})",
@@ -128,7 +141,15 @@ def delete_programs(path: str | os.PathLike[str], ids: tuple[str, ...]) -> bool:
         connection.close()
 
 
-def _has_programs(connection) -> bool:
+# What program memory keeps beside a body (schema v3): deleted with it.
+_STANDING_TABLES = ("program_memory", "program_transitions", "program_intents")
+
+
+def _has_programs(connection: apsw.Connection) -> bool:
     """A store still at schema v1 has no programs table (and no programs)."""
-    return connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'programs'"
-                              ).fetchone() is not None
+    return _has_table(connection, "programs")
+
+
+def _has_table(connection: apsw.Connection, name: str) -> bool:
+    return connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                              (name,)).fetchone() is not None

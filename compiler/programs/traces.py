@@ -28,6 +28,7 @@ from compiler.routines.actions import derive_actions
 from compiler.routines.mining import Routine
 
 from ..records import Action, Capture, Element, InputEvent, Snapshot, Step
+from .records import Visual
 
 # What followed a mined routine's occurrence, when nothing else happened first:
 # the after-state of its last step is read within this long after it.
@@ -54,6 +55,7 @@ class TraceAction:
     crop: str | None = None       # clicks: sha256 of the click-target crop
     element: Element | None = None
     field_chars: int | None = None  # text: characters already in the field (recordings only)
+    visual: Visual | None = None  # clicks: crops for the visual rung (`evidence.py`)
 
     @property
     def step(self) -> Step:
@@ -96,6 +98,7 @@ def recording_traces(capture: Capture, recordings: tuple[Recording, ...] | list[
     actions = derive_actions(capture)
     events = {f"input_events:{event.id}": event for event in capture.inputs}
     focused = _focused(capture.snapshots)
+    snapshots = {snapshot.id: snapshot for snapshot in capture.snapshots}
     traces = []
     for recording in recordings:
         kept = [action for action in actions if _belongs(action, recording)]
@@ -103,8 +106,8 @@ def recording_traces(capture: Capture, recordings: tuple[Recording, ...] | list[
         trimmed = _trim_recorder_control(traced)
         # The end state is read before the person turned to stop the recorder.
         end_ms = traced[len(trimmed)].action.ts_ms if len(trimmed) < len(traced) else recording.end_ms
-        traces.append(Trace(f"recording:{recording.id}", trimmed, _start_window(focused, trimmed),
-                            _window_at(focused, end_ms)))
+        traces.append(Trace(f"recording:{recording.id}", trimmed,
+                            _start_window(focused, trimmed, events, snapshots), _window_at(focused, end_ms)))
     return tuple(traces)
 
 
@@ -115,6 +118,7 @@ def routine_traces(routine: Routine, capture: Capture | None = None) -> tuple[Tr
     coordinates, crops and elements (looked up by evidence id)."""
     events = {f"input_events:{event.id}": event for event in capture.inputs} if capture else {}
     focused = _focused(capture.snapshots) if capture else ()
+    snapshots = {snapshot.id: snapshot for snapshot in capture.snapshots} if capture else {}
     later_inputs = sorted(event.ts_ms for event in capture.inputs) if capture else []
     traces = []
     for number, occurrence in enumerate(routine.occurrences, start=1):
@@ -126,7 +130,7 @@ def routine_traces(routine: Routine, capture: Capture | None = None) -> tuple[Tr
         if following < len(later_inputs):
             end_ms = min(end_ms, later_inputs[following] - 1)
         traces.append(Trace(f"routine:r-{routine.id}#{number}", traced,
-                            _start_window(focused, traced), _window_at(focused, end_ms)))
+                            _start_window(focused, traced, events, snapshots), _window_at(focused, end_ms)))
     return tuple(traces)
 
 
@@ -189,10 +193,22 @@ def _window_at(focused: tuple[Snapshot, ...], ts_ms: int, app: str | None = None
     return WindowSeen(snapshot.app, snapshot.title)
 
 
-def _start_window(focused: tuple[Snapshot, ...], traced: tuple[TraceAction, ...]) -> WindowSeen | None:
-    """The window the trace's first acting step (not a switch) went to."""
+def _start_window(focused: tuple[Snapshot, ...], traced: tuple[TraceAction, ...],
+                  events: dict[str, InputEvent], snapshots: dict[int, Snapshot]) -> WindowSeen | None:
+    """The window the trace's first acting step (not a switch) went to.
+
+    The input's own snapshot says so when the capture recorded the window that
+    received it: a click into an unfocused window lands before focus moves, so
+    the last focused snapshot is then the window the person left (or none yet,
+    when the daemon had only just started). Older rows fall back to it."""
     first = next((t for t in traced if t.step.kind != "switch"), None)
-    return None if first is None else _window_at(focused, first.action.ts_ms, first.step.app)
+    if first is None:
+        return None
+    event = events.get(first.action.evidence[0]) if first.action.evidence else None
+    receiver = snapshots.get(event.snapshot_id) if event is not None and event.snapshot_id else None
+    if receiver is not None and receiver.app == first.step.app:
+        return WindowSeen(receiver.app, receiver.title)
+    return _window_at(focused, first.action.ts_ms, first.step.app)
 
 
 def _belongs(action: Action, recording: Recording) -> bool:

@@ -63,8 +63,9 @@ def mean_pairwise_distance(values: Sequence[str]) -> float:
 
 def decide(values: Sequence[str | None], reference: int) -> FieldDecision:
     """Parameter or literal for the values one type step had in each trace."""
-    if any(value is None for value in values):
+    known = [value for value in values if value is not None]
+    if len(known) != len(values):
         return FieldDecision(True, None, (), None)
-    exact = exact_mean_pairwise_distance(values)
+    exact = exact_mean_pairwise_distance(known)
     varies = exact > _DELTA_EXACT
-    return FieldDecision(varies, None if varies else values[reference], tuple(values), float(exact))
+    return FieldDecision(varies, None if varies else known[reference], tuple(known), float(exact))

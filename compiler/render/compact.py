@@ -17,6 +17,8 @@ every line.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..budget import estimate_tokens
 from ..records import Document, Frame
 from ..timefmt import TimeFormat, duration
@@ -93,7 +95,8 @@ def _tail(document: Document) -> list[str]:
             f"{document.provenance.input_digest[:16]}"]
 
 
-def _assemble(head, frames, frame_lines, kept, dropped, spots, inferred, tail) -> str:
+def _assemble(head: list[str], frames: Sequence[Frame], frame_lines: dict[str, str], kept: set[str], dropped: int,
+              spots: list[str], inferred: list[str], tail: list[str]) -> str:
     lines = list(head)
     lines += [frame_lines[f.id] for f in frames if f.id in kept]
     if dropped:
@@ -110,11 +113,12 @@ def _head(document: Document, times: TimeFormat, label: str) -> list[str]:
     zone = document.provenance.zone
     head = [f"ACTIVITY {label} — local time {zone}; measured from screen capture, no interpretation "
             "above the 'inferred' line"]
-    if coverage.first_activity_ms is None:
+    first, last = coverage.first_activity_ms, coverage.last_activity_ms
+    if first is None or last is None:  # both or neither
         head.append("coverage: nothing captured in this window")
         return head
     apps = len({f.app for f in document.frames})
-    head.append(f"coverage: {times.hm(coverage.first_activity_ms)}-{times.hm(coverage.last_activity_ms)}, "
+    head.append(f"coverage: {times.hm(first)}-{times.hm(last)}, "
                 f"{duration(coverage.active_ms)} active over {duration(coverage.span_ms)}; "
                 f"{_n(len(coverage.monitors), 'monitor')}, {_n(apps, 'app')}, "
                 f"{_n(len(document.frames), 'frame')}")
@@ -138,21 +142,21 @@ def _frame_line(frame: Frame, times: TimeFormat) -> str:
 def _blind_lines(document: Document, times: TimeFormat) -> list[str]:
     """Stored blind spots grouped by (kind, reason): a few are listed with
     their times, many are summarized with a count and total duration."""
-    groups: dict[tuple[str, str], list] = {}
+    groups: dict[tuple[str, str], list[tuple[int, int]]] = {}   # (kind, reason) -> (start, end) spans
     lines = []
     for note in document.blind_spots:
         if note.start_ms is not None and note.end_ms is not None:
-            groups.setdefault((note.kind, note.detail), []).append(note)
+            groups.setdefault((note.kind, note.detail), []).append((note.start_ms, note.end_ms))
         else:
             lines.append(f"{note.count} {note.kind.replace('_', ' ')}")
     timed = []
-    for (kind, detail), notes in sorted(groups.items(), key=lambda item: item[1][0].start_ms):
+    for (kind, detail), spans in sorted(groups.items(), key=lambda item: item[1][0][0]):
         reason = f" ({detail})" if detail else ""
-        if len(notes) <= LISTED_SPOTS:
-            timed += [f"{kind} {times.hm(n.start_ms)}-{times.hm(n.end_ms)}{reason}" for n in notes]
+        if len(spans) <= LISTED_SPOTS:
+            timed += [f"{kind} {times.hm(start)}-{times.hm(end)}{reason}" for start, end in spans]
         else:
-            total = sum(n.end_ms - n.start_ms for n in notes)
-            timed.append(f"{kind}{reason} ×{len(notes)}, {duration(total)} in all")
+            total = sum(end - start for start, end in spans)
+            timed.append(f"{kind}{reason} ×{len(spans)}, {duration(total)} in all")
     return timed + lines
 
 

@@ -3,16 +3,18 @@ seconds, minutes with one decimal, local ISO times. Same document, same bytes.""
 
 from __future__ import annotations
 
+from typing import Any
+
 import orjson
 
 from ..records import BlindSpotNote, Document, Frame, InferredItem, InputVolume, Interruption
 from ..timefmt import TimeFormat, minutes, ranges, utc_iso
 
 
-def document_dict(document: Document, times: TimeFormat, label: str, note: str = "") -> dict:
+def document_dict(document: Document, times: TimeFormat, label: str, note: str = "") -> dict[str, Any]:
     provenance = document.provenance
     coverage = document.coverage
-    result = {
+    result: dict[str, Any] = {
         "schema": provenance.document_schema,
         "window": {"label": label, "since": utc_iso(provenance.since_ms),
                    "until": utc_iso(provenance.until_ms), "zone": provenance.zone},
@@ -52,7 +54,7 @@ def render_json(document: Document, times: TimeFormat, label: str, note: str = "
                         option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
 
 
-def _frame(frame: Frame, times: TimeFormat) -> dict:
+def _frame(frame: Frame, times: TimeFormat) -> dict[str, Any]:
     offset = frame.utc_offset_min
     volume = frame.input
     return {
@@ -76,7 +78,7 @@ def _frame(frame: Frame, times: TimeFormat) -> dict:
     }
 
 
-def _volume(volume: InputVolume) -> dict:
+def _volume(volume: InputVolume) -> dict[str, Any]:
     return {
         "keys": volume.keys, "clicks": volume.clicks, "scrolls": volume.scrolls,
         "copies": volume.copies, "text_bursts": volume.text_bursts,
@@ -85,9 +87,9 @@ def _volume(volume: InputVolume) -> dict:
     }
 
 
-def _interruption(interruption: Interruption, times: TimeFormat, offset: int) -> dict:
+def _interruption(interruption: Interruption, times: TimeFormat, offset: int) -> dict[str, Any]:
     """A detour; its own input (never the host frame's) when it had any."""
-    item = {"app": interruption.app, "site": interruption.site,
+    item: dict[str, Any] = {"app": interruption.app, "site": interruption.site,
             "start": times.iso(interruption.start_ms, offset),
             "seconds": (interruption.end_ms - interruption.start_ms + 500) // 1000,
             "evidence": {"snapshots": ranges(interruption.snapshots)}}
@@ -97,13 +99,13 @@ def _interruption(interruption: Interruption, times: TimeFormat, offset: int) ->
     return item
 
 
-def _blind(note: BlindSpotNote, times: TimeFormat) -> dict:
+def _blind(note: BlindSpotNote, times: TimeFormat) -> dict[str, Any]:
     return {"kind": note.kind, "source": note.source, "detail": note.detail, "count": note.count,
             "start": times.iso(note.start_ms) if note.start_ms is not None else None,
             "end": times.iso(note.end_ms) if note.end_ms is not None else None}
 
 
-def _inferred(item: InferredItem) -> dict:
+def _inferred(item: InferredItem) -> dict[str, Any]:
     return {"kind": item.kind, "label": item.label, "confidence": item.confidence,
             "basis": item.basis, "frames": list(item.frames), "evidence": list(item.evidence),
             "details": dict(item.details)}

@@ -13,11 +13,12 @@ def render_markdown(document: Document, times: TimeFormat, label: str, note: str
     lines = [f"# Activity — {label}", "", header_line(document, times, label), ""]
     if note:
         lines += [f"Window: {note}.", ""]
-    if coverage.first_activity_ms is None:
+    first, last = coverage.first_activity_ms, coverage.last_activity_ms
+    if first is None or last is None:  # both or neither
         lines += ["No activity was captured in this window.", ""]
     else:
-        lines += [f"- **Coverage:** {times.hm(coverage.first_activity_ms)}–"
-                  f"{times.hm(coverage.last_activity_ms)}, {duration(coverage.active_ms)} active "
+        lines += [f"- **Coverage:** {times.hm(first)}–"
+                  f"{times.hm(last)}, {duration(coverage.active_ms)} active "
                   f"over {duration(coverage.span_ms)}, {len(coverage.monitors)} "
                   f"monitor{'' if len(coverage.monitors) == 1 else 's'}"]
         for gap in coverage.gaps:

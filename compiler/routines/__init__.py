@@ -22,6 +22,13 @@ gate behind them.
 """
 
 from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .actions import derive_actions, sessions, step_key
+    from .gate import CostModel
+    from .mining import Routine, mine
+    from .report import RoutineReport, report_dict, report_routines
 
 _STAGE_OF = {
     "derive_actions": "actions", "sessions": "actions", "step_key": "actions",
@@ -32,7 +39,7 @@ _STAGE_OF = {
 }
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     stage = _STAGE_OF.get(name)
     if stage is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

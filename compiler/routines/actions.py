@@ -22,7 +22,10 @@ Rules (activity-frames §7, phantom.md §5):
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from enum import Enum
 from operator import attrgetter
+from typing import Final
 
 from compiler.collector import collector_paused
 from compiler.pages import site_of
@@ -32,7 +35,13 @@ SESSION_GAP_MS = 90_000
 # A switch is moved back to the first input of the window it switched to when
 # that input came at most this long before the focus snapshot.
 SWITCH_LEAD_MS = 5_000
-_MISSING = object()
+class _Missing(Enum):
+    """A typed sentinel: a memo miss (None is a memoized 'no step')."""
+
+    MISSING = 0
+
+
+_MISSING: Final = _Missing.MISSING
 NAVIGATION_KEYS = frozenset({"Tab", "Up", "Down", "Left", "Right", "Home", "End", "Page_Up",
                              "Page_Down", "space", "Caps_Lock", "Num_Lock", "Scroll_Lock",
                              "Insert", "Menu", "Print", "Pause"})
@@ -47,7 +56,8 @@ def derive_actions(capture: Capture) -> tuple[Action, ...]:
                 for run in capture.replay_runs]
     first_input: list[tuple[int, str]] = []   # linked inputs: (time, app)
     actions: list[Action] = []
-    steps: dict[tuple, Step | None] = {}  # the same element in the same app is the same Step
+    # the same element in the same app is the same Step: (kind, app, resolution, element id, key)
+    steps: dict[tuple[str, str, str | None, int | None, str | None], Step | None] = {}
     for event, app in zip(capture.inputs, apps):
         kind = event.kind
         if kind == "scroll":  # never an action; a third of a typical day's rows
@@ -143,7 +153,7 @@ def _input_step(event: InputEvent, app: str) -> Step | None:
     return None
 
 
-def _switches(snapshots: tuple[Snapshot, ...]):
+def _switches(snapshots: tuple[Snapshot, ...]) -> Iterator[Action]:
     """A switch wherever the focused app (or the browser site) changes."""
     last_target = None
     steps: dict[tuple[str, str], Step] = {}
@@ -161,7 +171,7 @@ def _switches(snapshots: tuple[Snapshot, ...]):
         yield Action(step, snapshot.ts_ms, snapshot.ts_ms, snapshot.monitor, (f"snapshots:{snapshot.id}",))
 
 
-def _apps_at(snapshots: tuple[Snapshot, ...], inputs) -> list[str]:
+def _apps_at(snapshots: tuple[Snapshot, ...], inputs: Sequence[InputEvent]) -> list[str]:
     """For each input event, the app of the snapshot its source linked it to
     (`InputEvent.snapshot_id`: the window that received it), else of the last
     focused snapshot on its monitor at or before it (the first one, for
@@ -177,7 +187,7 @@ def _apps_at(snapshots: tuple[Snapshot, ...], inputs) -> list[str]:
 _SNAPSHOT_ID = attrgetter("snapshot_id")
 
 
-def _apps_by_time(snapshots: tuple[Snapshot, ...], inputs) -> list[str]:
+def _apps_by_time(snapshots: tuple[Snapshot, ...], inputs: Sequence[InputEvent]) -> list[str]:
     """The last focused snapshot's app on each event's monitor at or before
     it — one vectorized binary search per monitor."""
     import numpy as np

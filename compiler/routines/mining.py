@@ -1,6 +1,6 @@
 """Routine mining: contiguous action n-grams that a user repeats.
 
-A routine (activity-frames §7, DESIGN.md thresholds) is a run of 3–60 UI
+A routine (activity-frames §7, docs/DESIGN.md Thresholds) is a run of 3–60 UI
 actions that recurs at least three times and names at least two distinct
 targets. Sessions are split upstream (`actions.sessions`, > 90 s
 idle) and an n-gram never spans two sessions: a pause that long means the
@@ -82,7 +82,7 @@ __all__ = [
     "routine_id",
 ]
 
-# activity-frames §7 / DESIGN.md thresholds: 3–60 actions, ≥ 3 occurrences,
+# activity-frames §7 / docs/DESIGN.md Thresholds: 3–60 actions, ≥ 3 occurrences,
 # ≥ 2 distinct targets.
 MIN_SUPPORT = 3
 MIN_LENGTH = 3
@@ -122,7 +122,7 @@ class Routine:
         return len(self.keys)
 
 
-def _step_order(step: Step) -> tuple:
+def _step_order(step: Step) -> tuple[str, str, str, str, str, bool]:
     return (step.kind, step.app, step.target, step.role, step.label, step.specific)
 
 
@@ -264,7 +264,8 @@ def _distinct_specific(seq: np.ndarray, is_specific: np.ndarray, first: np.ndarr
     marked = np.where(is_specific[keys], keys, -1)
     marked.sort(axis=1)
     new = (marked[:, 1:] != marked[:, :-1]) & (marked[:, 1:] >= 0)
-    return (marked[:, 0] >= 0).astype(np.int64) + new.sum(axis=1)
+    distinct: np.ndarray = (marked[:, 0] >= 0).astype(np.int64) + new.sum(axis=1)
+    return distinct
 
 
 def _found(level: _Level, maximal: np.ndarray, seq: np.ndarray, is_specific: np.ndarray,

@@ -35,13 +35,13 @@ class SessionIndex:
     def __init__(self, sessions: Sequence[Sequence[Action]], key: KeyFn = step_key) -> None:
         self.sessions = tuple(tuple(s) for s in sessions)
         self.keys = tuple(tuple(key(a.step) for a in s) for s in self.sessions)
-        self._tables: dict[int, dict[tuple, list[tuple[int, int]]]] = {}
+        self._tables: dict[int, dict[tuple[Hashable, ...], list[tuple[int, int]]]] = {}
 
     @property
     def total_actions(self) -> int:
         return sum(len(s) for s in self.sessions)
 
-    def _table(self, width: int) -> dict[tuple, list[tuple[int, int]]]:
+    def _table(self, width: int) -> dict[tuple[Hashable, ...], list[tuple[int, int]]]:
         table = self._tables.get(width)
         if table is None:
             table = {}

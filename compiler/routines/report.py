@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 from compiler.collector import collector_paused
-from compiler.records import Capture
+from compiler.records import Action, Capture
 from compiler.window import zone_info
 
 from .actions import derive_actions, sessions
@@ -59,7 +60,7 @@ def report_routines(capture: Capture, zone: str, costs: CostModel = CostModel(),
 
     counts = {f"input_events:{event.id}": event.count for event in capture.inputs}
 
-    def typed_length(action) -> int | None:
+    def typed_length(action: Action) -> int | None:
         return counts.get(action.evidence[0]) if action.step.kind == "type" else None
 
     actions = derive_actions(capture)
@@ -71,7 +72,7 @@ def report_routines(capture: Capture, zone: str, costs: CostModel = CostModel(),
     measures = measure_all(shown, all_sessions, day_of=day_of, typed_length=typed_length)
     entries = tuple(RoutineEntry(r, m, decide(measured_inputs(m), costs))
                     for r, m in zip(shown, measures))
-    by_day: dict[str, list] = {}
+    by_day: dict[str, list[tuple[Action, ...]]] = {}
     for session in all_sessions:
         by_day.setdefault(day_of(session[0].ts_ms), []).append(session)
     recurrence = holdout_recurrence(sorted(by_day.items())) if by_day else None
@@ -79,7 +80,7 @@ def report_routines(capture: Capture, zone: str, costs: CostModel = CostModel(),
                          len(all_sessions), recurrence, costs)
 
 
-def report_dict(report: RoutineReport) -> dict:
+def report_dict(report: RoutineReport) -> dict[str, Any]:
     """JSON-safe builtins for canonical rendering."""
     return {
         "actions": report.actions,

@@ -5,8 +5,11 @@ the same records, so existing capture history compiles at once."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
+
+import apsw
 
 from core.store import StoreError, is_phantom_store, open_sqlite_readonly
 
@@ -22,7 +25,7 @@ class SourceError(PhantomError, ValueError):
     code = "store_unavailable"
 
 
-def detect(connection) -> str:
+def detect(connection: apsw.Connection) -> str:
     """'phantom' or 'nocta', from what the database contains."""
     if is_phantom_store(connection):
         return "phantom"
@@ -39,17 +42,30 @@ class Fetched(NamedTuple):
     read them), which is what the compiled-document cache checks."""
 
     kind: str
-    rows: tuple
+    rows: phantom_store.Rows | nocta.Rows
     digest: str
 
     def capture(self) -> Capture:
-        return (phantom_store if self.kind == "phantom" else nocta).capture(self.rows)
+        if isinstance(self.rows, phantom_store.Rows):   # kind == "phantom"
+            return phantom_store.capture(self.rows)
+        return nocta.capture(self.rows)
+
+
+class _Reader(Protocol):
+    """What `phantom_store` and `nocta` each provide (the module is the reader)."""
+
+    def zone_near(self, connection: apsw.Connection, ts_ms: int) -> str | None: ...
+
+    def span(self, connection: apsw.Connection) -> tuple[int | None, int | None]: ...
+
+    def fetch(self, connection: apsw.Connection, since_ms: int,
+              until_ms: int) -> phantom_store.Rows | nocta.Rows: ...
 
 
 class CaptureSource:
     """An open, read-only capture database of either layout."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         try:
             self.connection = open_sqlite_readonly(self.path)
@@ -60,7 +76,7 @@ class CaptureSource:
             self.connection.close()
             raise SourceError(f"{self.path} is a SQLite database but neither a Phantom store nor "
                               "a nocta/screenpipe capture database")
-        self._reader = phantom_store if self.kind == "phantom" else nocta
+        self._reader: _Reader = phantom_store if self.kind == "phantom" else nocta
 
     def zone_near(self, ts_ms: int) -> str | None:
         """The capture zone recorded nearest this instant (None when empty)."""
@@ -84,5 +100,5 @@ class CaptureSource:
     def __enter__(self) -> "CaptureSource":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

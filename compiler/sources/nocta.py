@@ -38,7 +38,7 @@ from __future__ import annotations
 import hashlib
 from bisect import bisect_left
 from datetime import datetime, timedelta, timezone
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import apsw
 import orjson
@@ -94,13 +94,19 @@ def zone_near(connection: apsw.Connection, ts_ms: int) -> str | None:
 
 def span(connection: apsw.Connection) -> tuple[int | None, int | None]:
     """First and last instant of any frame or input event."""
-    first, last = connection.execute("SELECT min(timestamp), max(timestamp) FROM frames").fetchone()
-    instants = [_ms(t) for t in (first, last) if t]
+    bounds = list(_one_row(connection, "SELECT min(timestamp), max(timestamp) FROM frames"))
     if _has_table(connection, "ui_events"):
-        first, last = connection.execute("SELECT min(timestamp), max(timestamp) FROM ui_events").fetchone()
-        instants += [_ms(t) for t in (first, last) if t]
-    instants = [t for t in instants if t is not None]
+        bounds += _one_row(connection, "SELECT min(timestamp), max(timestamp) FROM ui_events")
+    parsed = [_ms(t) for t in bounds if t]
+    instants = [t for t in parsed if t is not None]
     return (min(instants), max(instants)) if instants else (None, None)
+
+
+def _one_row(connection: apsw.Connection, sql: str) -> tuple[Any, ...]:
+    """The row of an aggregate query (which always returns exactly one)."""
+    row = connection.execute(sql).fetchone()
+    assert row is not None
+    return tuple(row)
 
 
 class Rows(NamedTuple):
@@ -109,8 +115,8 @@ class Rows(NamedTuple):
 
     since_ms: int
     until_ms: int
-    frames: list[tuple]
-    events: list[tuple]
+    frames: list[tuple[Any, ...]]
+    events: list[tuple[Any, ...]]
     digest: str
 
 
@@ -161,7 +167,7 @@ def capture(rows: Rows) -> Capture:
     return Capture("nocta", 0, since_ms, until_ms, tuple(snapshots), _placed(raw, snapshots), ())
 
 
-def _opaque(value) -> str:
+def _opaque(value: Any) -> str:
     """A value orjson has no form for (a blob in a foreign table), as text."""
     return bytes(value).hex() if isinstance(value, (bytes, memoryview)) else repr(value)
 
@@ -218,15 +224,19 @@ def _placed(raw: tuple[tuple[InputEvent, int | None, str], ...],
 def _events_sql(connection: apsw.Connection) -> str:
     """The `ui_events` query for the columns this database has."""
     columns = _columns(connection, "ui_events")
-    pick = lambda name: name if name in columns else "NULL"  # noqa: E731
+
+    def pick(name: str) -> str:
+        return name if name in columns else "NULL"
+
     return (f"SELECT id, timestamp, event_type, {pick('x')}, {pick('y')}, {pick('text_content')}, "
             f"{pick('app_name')}, {pick('element_name')}, {pick('element_role')}, {pick('frame_id')} "
             "FROM ui_events WHERE timestamp >= ? AND timestamp < ? ORDER BY timestamp, id")
 
 
-def _inputs(rows: list[tuple], since_ms: int, until_ms: int) -> tuple[tuple[InputEvent, int | None, str], ...]:
+def _inputs(rows: list[tuple[Any, ...]], since_ms: int,
+            until_ms: int) -> tuple[tuple[InputEvent, int | None, str], ...]:
     """(event, frame_id, app_name) per usable `ui_events` row, in time order."""
-    events = []
+    events: list[tuple[InputEvent, int | None, str]] = []
     for r in rows:
         kind = _KINDS.get(r[2] or "")
         ts = _ms(r[1])

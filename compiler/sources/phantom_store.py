@@ -9,7 +9,7 @@ one IN query rather than joined row by row. URLs pass through
 from __future__ import annotations
 
 import hashlib
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import apsw
 import orjson
@@ -61,11 +61,13 @@ def span(connection: apsw.Connection) -> tuple[int | None, int | None]:
               if _has_table(connection, "rollup_days") else "")
     # max(end_ms) has no index: an input row ends at most a day after the
     # last one starts (bursts are seconds), so only that last day is read.
-    return connection.execute(
+    row = connection.execute(
         "SELECT min(a), max(b) FROM (SELECT min(ts_ms) AS a, max(ts_ms) AS b FROM snapshots "
         "UNION ALL SELECT min(ts_ms), NULL FROM input_events UNION ALL SELECT NULL, max(end_ms) "
         "FROM input_events WHERE ts_ms >= (SELECT max(ts_ms) FROM input_events) - 86400000"
         + rolled + ")").fetchone()
+    assert row is not None  # an aggregate query always returns one row
+    return row[0], row[1]
 
 
 class Rows(NamedTuple):
@@ -74,11 +76,11 @@ class Rows(NamedTuple):
     since_ms: int
     until_ms: int
     version: int
-    snapshots: list[tuple]
-    inputs: list[tuple]
-    elements: list[tuple]
-    blind_spots: list[tuple]
-    runs: list[tuple]
+    snapshots: list[tuple[Any, ...]]
+    inputs: list[tuple[Any, ...]]
+    elements: list[tuple[Any, ...]]
+    blind_spots: list[tuple[Any, ...]]
+    runs: list[tuple[Any, ...]]
     digest: str
 
 

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from . import Accessible
 
-def toolkit_of(accessible) -> tuple[str, str]:
+
+def toolkit_of(accessible: Accessible) -> tuple[str, str]:
     """(toolkit name, version) of the application an accessible belongs to."""
     try:
         application = accessible.get_application()
@@ -24,7 +26,7 @@ def toolkit_of(accessible) -> tuple[str, str]:
         return "", ""
 
 
-def window_relative(accessible) -> bool:
+def window_relative(accessible: Accessible) -> bool:
     """Whether the accessible's application reports window-relative extents."""
     name, version = toolkit_of(accessible)
     return _window_relative(name, version)
@@ -35,13 +37,13 @@ def _window_relative(name: str, version: str) -> bool:
     return name.upper() == "GTK" and version.split(".", 1)[0] == "4"
 
 
-def origin_for(accessible, window_x: int, window_y: int) -> tuple[int, int]:
+def origin_for(accessible: Accessible, window_x: int, window_y: int) -> tuple[int, int]:
     """What to add to this application's extents to get desktop coordinates:
     the X window's origin for a window-relative toolkit, else nothing."""
     return (window_x, window_y) if window_relative(accessible) else (0, 0)
 
 
-def on_screen(accessible, relaxed: bool) -> bool:
+def on_screen(accessible: Accessible, relaxed: bool) -> bool:
     """`showing`, or — for a toolkit that never sets it (`relaxed`) — `visible`."""
     import pyatspi
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from . import Accessible
 from .path import Segment, clip_name, join, number_siblings
 from .roles import CONTROL_ROLES, LABELLED_ROLES, PART_ROLES
 from .toolkit import on_screen, window_relative
@@ -49,10 +51,10 @@ class Node:
         return self.role == "password text"
 
     def contains(self, px: int, py: int, slack: int = 0) -> bool:
-        if None in (self.x, self.y, self.w, self.h) or self.w <= 0 or self.h <= 0:
+        x, y, w, h = self.x, self.y, self.w, self.h
+        if x is None or y is None or w is None or h is None or w <= 0 or h <= 0:
             return False
-        return (self.x - slack <= px < self.x + self.w + slack
-                and self.y - slack <= py < self.y + self.h + slack)
+        return x - slack <= px < x + w + slack and y - slack <= py < y + h + slack
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,12 +62,12 @@ class Walk:
     """The result of one bounded walk."""
 
     nodes: tuple[Node, ...]
-    accessibles: tuple          # live accessibles, parallel to nodes (not stored)
+    accessibles: tuple[Accessible, ...]  # live accessibles, parallel to nodes (not stored)
     truncated: str | None       # None | 'nodes' | 'depth' | 'time'
     elapsed_ms: int
 
 
-def read_label(accessible) -> str | None:
+def read_label(accessible: Accessible) -> str | None:
     """The name of the element that labels this one (LABELLED_BY), if any."""
     import pyatspi
 
@@ -75,13 +77,13 @@ def read_label(accessible) -> str | None:
     return None
 
 
-def read_states(accessible) -> str:
+def read_states(accessible: Accessible) -> str:
     import pyatspi
 
     return ",".join(sorted(pyatspi.stateToString(s) for s in accessible.getState().getStates()))
 
 
-def read_extents(accessible) -> tuple[int | None, int | None, int | None, int | None]:
+def read_extents(accessible: Accessible) -> tuple[int | None, int | None, int | None, int | None]:
     import pyatspi
 
     try:
@@ -100,17 +102,18 @@ def segment_for(role: str, name: str, label: str | None, depth: int) -> Segment:
     return Segment(role, name=name, label="" if name else (label or ""))
 
 
-def walk(window, app: str, limits: WalkLimits, clock=time.perf_counter) -> Walk:
+def walk(window: Accessible, app: str, limits: WalkLimits,
+         clock: Callable[[], float] = time.perf_counter) -> Walk:
     """Breadth-first walk from a top-level window, within `limits`."""
     started = clock()
     deadline = started + limits.budget_ms / 1000
     nodes: list[Node] = []
-    accessibles: list = []
+    accessibles: list[Accessible] = []
     truncated: str | None = None
     root = _read(window, None, 0, 0, None, app, [])
     nodes.append(root[0])
     accessibles.append(window)
-    queue: deque[tuple[int, object, list[Segment]]] = deque([(0, window, root[1])])
+    queue: deque[tuple[int, Accessible, list[Segment]]] = deque([(0, window, root[1])])
     while queue:
         parent_index, parent, parent_segments = queue.popleft()
         depth = nodes[parent_index].depth + 1
@@ -122,7 +125,7 @@ def walk(window, app: str, limits: WalkLimits, clock=time.perf_counter) -> Walk:
         if depth > limits.max_depth:
             truncated = truncated or "depth"
             continue
-        children = []
+        children: list[tuple[int, Accessible, str, str, str | None]] = []
         for ordinal in range(count):
             if len(nodes) + len(children) >= limits.max_nodes:
                 truncated = "nodes"
@@ -151,21 +154,24 @@ def walk(window, app: str, limits: WalkLimits, clock=time.perf_counter) -> Walk:
     return Walk(tuple(nodes), tuple(accessibles), truncated, elapsed)
 
 
-def _read(accessible, parent, depth, ordinal, label, app, parent_segments):
+def _read(accessible: Accessible, parent: int | None, depth: int, ordinal: int, label: str | None, app: str,
+          parent_segments: list[Segment]) -> tuple[Node, list[Segment]]:
     role, name = accessible.getRoleName(), clip_name(accessible.name)
     segment = segment_for(role, name, label, depth)
     segments = [*parent_segments, segment]
     return _node(accessible, parent, depth, ordinal, role, name, label, join(app, segments)), segments
 
 
-def _node(accessible, parent, depth, ordinal, role, name, label, path) -> Node:
+def _node(accessible: Accessible, parent: int | None, depth: int, ordinal: int, role: str, name: str,
+          label: str | None, path: str) -> Node:
     x, y, w, h = read_extents(accessible)
     return Node(key=accessible.path, parent=parent, depth=depth, ordinal=ordinal, role=role,
                 name=name, description=clip_name(accessible.description), labelled_by=label,
                 states=read_states(accessible), x=x, y=y, w=w, h=h, path=path)
 
 
-def hit_test(window, x: int, y: int, max_depth: int = 32, origin: tuple[int, int] = (0, 0)) -> list:
+def hit_test(window: Accessible, x: int, y: int, max_depth: int = 32,
+             origin: tuple[int, int] = (0, 0)) -> list[Accessible]:
     """The chain of accessibles under a desktop point, outermost first.
 
     GTK answers `getAccessibleAtPoint` with the direct child only, so the
@@ -197,7 +203,7 @@ def hit_test(window, x: int, y: int, max_depth: int = 32, origin: tuple[int, int
     return chain
 
 
-def clicked_element(chain: list) -> list:
+def clicked_element(chain: list[Accessible]) -> list[Accessible]:
     """The hit chain ending at the element a click acts on: a label or an
     icon inside a control (within two levels) stands for that control. GTK 4
     may answer a point with the label alone, skipping the levels between, so
@@ -230,7 +236,8 @@ def clicked_element(chain: list) -> list:
     return chain
 
 
-def _child_covering(parent, x: int, y: int, limit: int = 200, depth: int = 0, relaxed: bool = False):
+def _child_covering(parent: Accessible, x: int, y: int, limit: int = 200, depth: int = 0,
+                    relaxed: bool = False) -> Accessible | None:
     """The showing child whose extents contain the point (smallest first).
 
     Some containers report no extents of their own (GTK's notebook page in
@@ -238,13 +245,15 @@ def _child_covering(parent, x: int, y: int, limit: int = 200, depth: int = 0, re
     child counts as covering the point when one of its own children does,
     so the hit test goes through it instead of stopping at the notebook."""
     count = parent.childCount
-    best, best_area, hollow = None, None, None
+    best: Accessible | None = None
+    best_area: int | None = None
+    hollow: Accessible | None = None
     for index in range(min(max(count, 0), limit)):
         child = parent.getChildAtIndex(index)
         if child is None or not on_screen(child, relaxed):
             continue
         cx, cy, cw, ch = read_extents(child)
-        if None in (cx, cy, cw, ch) or cw <= 0 or ch <= 0:
+        if cx is None or cy is None or cw is None or ch is None or cw <= 0 or ch <= 0:
             if hollow is None and depth < 2 and _child_covering(child, x, y, limit, depth + 1, relaxed) is not None:
                 hollow = child
             continue
@@ -253,19 +262,19 @@ def _child_covering(parent, x: int, y: int, limit: int = 200, depth: int = 0, re
     return best if best is not None else hollow
 
 
-def path_of(chain: list, app: str) -> str:
+def path_of(chain: list[Accessible], app: str) -> str:
     """A path for an element reached by hit test (outside a cached walk).
 
     Sibling indexes are computed only where siblings share role and name,
     which costs a few calls per level; clicks are rare enough for that."""
-    segments = []
+    segments: list[Segment] = []
     for depth, accessible in enumerate(chain):
         role, name = accessible.getRoleName(), clip_name(accessible.name)
         label = read_label(accessible) if not name and role in LABELLED_ROLES else None
         segment = segment_for(role, name, label, depth)
         parent = chain[depth - 1] if depth else None
         if parent is not None and depth > 0:
-            same = []
+            same: list[str] = []
             for i in range(parent.childCount):
                 sibling = parent.getChildAtIndex(i)
                 if sibling is None or sibling.getRoleName() != role:
@@ -281,7 +290,7 @@ def path_of(chain: list, app: str) -> str:
     return join(app, segments)
 
 
-def node_for_hit(chain: list, app: str) -> Node:
+def node_for_hit(chain: list[Accessible], app: str) -> Node:
     """A Node for the deepest element of a hit-test chain."""
     accessible = chain[-1]
     role, name = accessible.getRoleName(), clip_name(accessible.name)

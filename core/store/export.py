@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterator
+from typing import Any
 
 import apsw
 
@@ -43,7 +44,7 @@ _TABLES: tuple[tuple[str, str], ...] = (
 
 
 def export_rows(connection: apsw.Connection, since_ms: int, until_ms: int, *,
-                images: bool = False) -> Iterator[dict]:
+                images: bool = False) -> Iterator[dict[str, Any]]:
     """Each row of the window as {"table": name, column: value, …}, in one
     read transaction (a daemon writing meanwhile cannot tear it)."""
     present = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -62,7 +63,7 @@ def export_rows(connection: apsw.Connection, since_ms: int, until_ms: int, *,
         connection.execute("COMMIT")
 
 
-def _shown(table: str, row: dict, images: bool) -> dict:
+def _shown(table: str, row: dict[str, Any], images: bool) -> dict[str, Any]:
     if table == "snapshots":
         row["url"] = sanitize_url(row["url"])
     if table == "blobs":

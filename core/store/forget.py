@@ -34,10 +34,12 @@ are really overwritten.)
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import apsw
 
@@ -104,7 +106,7 @@ class ForgetReport:
     scrubbed: bool | None = None       # None: not attempted (a plan)
     caches: int = 0                    # cache files removed
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def nothing(self) -> bool:
@@ -134,7 +136,7 @@ _TEMP_TABLES = ("forget_recordings", "forget_inputs", "forget_snapshots", "forge
                 "forget_programs", "forget_runs", "forget_elements", "forget_blobs")
 
 
-def _collect(connection: apsw.Connection, window: dict) -> None:
+def _collect(connection: apsw.Connection, window: dict[str, int]) -> None:
     """The window's rows, as temporary tables of ids (kept in memory: see
     `_memory_temp_store`)."""
     for name in _TEMP_TABLES:
@@ -177,22 +179,24 @@ def _memory_temp_store(connection: apsw.Connection) -> None:
     connection.pragma("temp_store", "memory")
 
 
-def _report(connection: apsw.Connection, window: dict, **extra) -> ForgetReport:
-    def count(sql: str, params=()) -> int:
-        return int(connection.execute(sql, params).fetchone()[0])
+def _report(connection: apsw.Connection, window: dict[str, int], **extra: Any) -> ForgetReport:
+    def count(sql: str, params: Any = ()) -> int:
+        row = connection.execute(sql, params).fetchone()
+        assert row is not None      # an aggregate returns one row
+        return int(row[0])
 
-    images, image_bytes = connection.execute(
-        "SELECT count(*), coalesce(sum(size), 0) FROM forget_blobs").fetchone()
+    images = count("SELECT count(*) FROM forget_blobs")
+    image_bytes = count("SELECT coalesce(sum(size), 0) FROM forget_blobs")
     derived = tuple((rows.table, count(f"SELECT count(*) FROM {rows.table} WHERE {rows.where}", window))
                     for rows in DERIVED_ROWS if _has_table(connection, rows.table))
-    fields = dict(
+    fields: dict[str, Any] = dict(
         since_ms=window["since"], until_ms=window["until"],
         snapshots=count("SELECT count(*) FROM forget_snapshots"),
         input_events=count("SELECT count(*) FROM forget_inputs"),
         typed_texts=count("SELECT count(*) FROM forget_inputs WHERE typed"),
         elements=count("SELECT count(*) FROM forget_elements"),
         trees=count("SELECT count(*) FROM forget_trees"),
-        images=int(images), image_bytes=int(image_bytes),
+        images=images, image_bytes=image_bytes,
         replay_runs=count("SELECT count(*) FROM forget_runs"),
         blind_spots=count(f"SELECT count(*) FROM ({_SPOTS})", window),
         recordings=tuple(row[0] for row in connection.execute(
@@ -300,6 +304,7 @@ def _cut_blind_spots(connection: apsw.Connection, since: int, until: int, cut: i
         f"FROM blind_spots WHERE id IN ({_SPOTS}) ORDER BY id",
         {"since": since, "until": until}).fetchall()
     for spot_id, start, end, offset, tz_name, monitor, kind, reason in rows:
+        assert isinstance(start, int) and (end is None or isinstance(end, int))
         before = start < since
         after = end is None or end > until
         if before and after:
@@ -316,7 +321,7 @@ def _cut_blind_spots(connection: apsw.Connection, since: int, until: int, cut: i
             connection.execute("DELETE FROM blind_spots WHERE id = ?", (spot_id,))
 
 
-def scrub(connection: apsw.Connection, db_path: Path) -> bool:
+def scrub(connection: apsw.Connection, db_path: str | os.PathLike[str]) -> bool:
     """Rewrite the database from its live rows and empty the WAL; True when
     the checkpoint could copy everything (a reader holding an old snapshot
     for longer than the retries blocks it — then the next checkpoint does)."""

@@ -8,9 +8,13 @@ the same batch without a round trip to the database.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from functools import cache
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from apsw import SQLiteValues
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +25,7 @@ class Row:
     # 'OR IGNORE' for content-addressed rows that may already exist.
     CONFLICT: ClassVar[str] = ""
 
-    def values(self) -> tuple:
+    def values(self) -> SQLiteValues:
         return tuple(getattr(self, f.name) for f in fields(self))
 
 
@@ -211,33 +215,33 @@ class RowBatch:
     if it fails, it fails whole and is dropped as one op."""
 
     row_type: type[Row]
-    rows: tuple[tuple, ...]
+    rows: tuple[SQLiteValues, ...]
 
     @classmethod
-    def of(cls, rows) -> "RowBatch":
+    def of(cls, rows: Iterable[Row]) -> RowBatch:
         """A batch from records of one type."""
-        rows = tuple(rows)
-        if not rows:
+        records = tuple(rows)
+        if not records:
             raise ValueError("an empty row batch")
-        row_type = type(rows[0])
-        if any(type(row) is not row_type for row in rows):
+        row_type = type(records[0])
+        if any(type(row) is not row_type for row in records):
             raise ValueError("a row batch holds rows of one type")
-        return cls(row_type, tuple(row.values() for row in rows))
+        return cls(row_type, tuple(row.values() for row in records))
 
     def check(self) -> None:
         """Refuse a batch the writer could not insert as given."""
         if not (isinstance(self.row_type, type) and issubclass(self.row_type, Row) and self.row_type.TABLE):
             raise TypeError(f"not a row type: {self.row_type!r}")
-        required, defaults = _shape(self.row_type)
+        required, defaults = _shape(self.row_type)  # type: ignore[arg-type]  # a class is hashable: python/mypy#11470
         width = required + len(defaults)
         for values in self.rows:
             if not isinstance(values, tuple) or not required <= len(values) <= width:
                 raise ValueError(f"a {self.row_type.__name__} batch row needs {required}–{width} "
                                  f"values: {values!r}")
 
-    def padded_rows(self) -> tuple[tuple, ...]:
+    def padded_rows(self) -> tuple[SQLiteValues, ...]:
         """The rows, each filled out with the defaults of the columns it stops before."""
-        required, defaults = _shape(self.row_type)
+        required, defaults = _shape(self.row_type)  # type: ignore[arg-type]  # a class is hashable: python/mypy#11470
         width = required + len(defaults)
         if all(len(values) == width for values in self.rows):
             return self.rows
@@ -245,7 +249,7 @@ class RowBatch:
 
 
 @cache
-def _shape(row_type: type[Row]) -> tuple[int, tuple]:
+def _shape(row_type: type[Row]) -> tuple[int, SQLiteValues]:
     """(number of columns without a default, the defaults of the rest)."""
     from dataclasses import MISSING
 

@@ -197,6 +197,66 @@ CREATE TABLE replay_steps (
 CREATE INDEX replay_steps_by_run ON replay_steps(run_id, step_index);
 """
 
+_V3_PROGRAMS = """
+-- A program's standing, beside its body: the body's id is a digest of what
+-- the program does, so what happens to it later cannot live in it. One row
+-- per program, made when the program is saved (a program without a row, in
+-- a store written before this migration, is a candidate).
+--   state          candidate → active (a verified run, or the person
+--                  promotes it) → quarantined (two counted failures in a row)
+--                  / deprecated (on request, or a successor became active)
+--   derived_from   the program this one was recompiled from (the latest
+--                  program of the same name when it was saved)
+--   replaced_by    the successor whose activation deprecated this one
+--   failure_streak run ids of the counted failures since the last success
+--                  (a failure counts only when the run sent input)
+--   verified_by    the strongest evidence it works: end_state |
+--                  no_new_windows (a verified run) | promotion (the person's word)
+CREATE TABLE program_memory (
+    program_id     TEXT PRIMARY KEY,
+    state          TEXT NOT NULL DEFAULT 'candidate'
+                     CHECK (state IN ('candidate', 'active', 'quarantined', 'deprecated')),
+    state_ms       INTEGER NOT NULL,
+    state_reason   TEXT NOT NULL DEFAULT '',
+    description    TEXT NOT NULL DEFAULT '',
+    derived_from   TEXT,
+    replaced_by    TEXT,
+    successes      INTEGER NOT NULL DEFAULT 0,
+    failures       INTEGER NOT NULL DEFAULT 0,
+    failure_streak TEXT NOT NULL DEFAULT '',
+    verified_by    TEXT NOT NULL DEFAULT ''
+                     CHECK (verified_by IN ('', 'end_state', 'no_new_windows', 'promotion')),
+    last_run_id    INTEGER,
+    last_outcome   TEXT NOT NULL DEFAULT '',
+    last_run_ms    INTEGER
+) WITHOUT ROWID;
+CREATE INDEX program_memory_by_state ON program_memory(state, program_id, description);
+
+-- The embedding of a program's intent keys (its title words, name,
+-- description and step labels), float32 unit vectors, and the model that
+-- made them: kept apart from the state rows so that reading who is active
+-- stays small. `description` is the one they were made with: a vector made
+-- before the description changed is made again.
+CREATE TABLE program_intents (
+    program_id  TEXT PRIMARY KEY,
+    description TEXT NOT NULL,
+    model       TEXT NOT NULL,
+    vectors     BLOB NOT NULL
+);
+
+-- Every change of a program's state, with the runs that caused it.
+CREATE TABLE program_transitions (
+    id         INTEGER PRIMARY KEY,
+    program_id TEXT NOT NULL,
+    ts_ms      INTEGER NOT NULL,
+    from_state TEXT,
+    to_state   TEXT NOT NULL,
+    reason     TEXT NOT NULL,
+    runs       TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX program_transitions_by_program ON program_transitions(program_id, ts_ms);
+"""
+
 _V3_CAPTURE = """
 -- Input knows the window that received it (the focused window for keys and
 -- text, the window under the pointer for clicks and scrolls): a reference to
@@ -309,13 +369,14 @@ CREATE TABLE rollup_days (
 CREATE INDEX rollup_days_by_time ON rollup_days(since_ms);
 """
 
-_V3 = _V3_CAPTURE + _V3_IMPORTS + _V3_PRIVACY + _V3_EVERYDAY
+_V3 = _V3_CAPTURE + _V3_IMPORTS + _V3_PRIVACY + _V3_PROGRAMS + _V3_EVERYDAY
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "capture tables", _V1_CAPTURE),
     Migration(2, "programs, replay runs and step telemetry", _V2_REPLAY),
     Migration(3, "input attributed to its window, click targets inline, import keys, "
-                 "forgotten blind spots, the search index, retention's day roll-ups", _V3),
+                 "forgotten blind spots, program lifecycle and intent keys, the search index, "
+                 "retention's day roll-ups", _V3),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

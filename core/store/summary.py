@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import apsw
 
@@ -24,11 +25,11 @@ def store_size_bytes(path: Path) -> int:
                if os.path.exists(f"{path}{suffix}"))
 
 
-def store_summary(connection: apsw.Connection, path: Path) -> dict:
-    def scalar(sql: str):
+def store_summary(connection: apsw.Connection, path: Path) -> dict[str, Any]:
+    def scalar(sql: str) -> Any:
         return connection.execute(sql).get
 
-    first, last = connection.execute("SELECT min(ts_ms), max(ts_ms) FROM snapshots").fetchone()
+    first, last = connection.execute("SELECT min(ts_ms), max(ts_ms) FROM snapshots").fetchone() or (None, None)
     last_app = connection.execute(
         "SELECT app FROM snapshots ORDER BY ts_ms DESC, id DESC LIMIT 1").fetchone()
     open_spots = [row[0] for row in connection.execute(

@@ -23,7 +23,7 @@ import time
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 import apsw
 
@@ -67,7 +67,7 @@ class _Perform:
 
     def __init__(self, work: Callable[[apsw.Connection], object]) -> None:
         self.work = work
-        self.future: Future = Future()
+        self.future: Future[object] = Future()
 
 
 _STOP = object()
@@ -101,8 +101,8 @@ class StoreWriter:
         self.ids = IdAllocator(self._connection)
         self._interval = commit_interval
         self._clock = clock
-        self._queue: queue.SimpleQueue = queue.SimpleQueue()
-        self._buffer: list = []
+        self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._buffer: list[object] = []
         self._deadline: float | None = None
         self._committed = 0
         self._dropped = 0
@@ -127,7 +127,7 @@ class StoreWriter:
         if urgent:
             self._queue.put(_COMMIT_NOW)
 
-    def submit_many(self, ops) -> None:
+    def submit_many(self, ops: Iterable[object]) -> None:
         for op in ops:
             self.submit(op)
 
@@ -137,7 +137,7 @@ class StoreWriter:
         self._queue.put(marker)
         return marker.done.wait(timeout)
 
-    def perform(self, work: Callable[[apsw.Connection], object]) -> Future:
+    def perform(self, work: Callable[[apsw.Connection], object]) -> Future[object]:
         """Commit everything submitted so far, then run `work(connection)` on
         the writer's thread — the one that writes — before anything
         submitted later. A forget runs so: it sees, and removes, whatever was
@@ -198,7 +198,7 @@ class StoreWriter:
         except BaseException as exc:  # noqa: BLE001 - handed to the caller
             request.future.set_exception(exc)
 
-    def _next_item(self):
+    def _next_item(self) -> object:
         if self._deadline is None:
             return self._queue.get()
         try:
@@ -257,11 +257,12 @@ class StoreWriter:
 
     def _apply(self, op: object) -> None:
         if isinstance(op, Row):
-            self._connection.execute(insert_sql(type(op)), op.values())
+            # mypy takes a row class for unhashable (python/mypy#11470): the three ignores.
+            self._connection.execute(insert_sql(type(op)), op.values())  # type: ignore[arg-type]
         elif isinstance(op, Replace):
-            self._connection.execute(insert_sql(type(op.row), True), op.row.values())
+            self._connection.execute(insert_sql(type(op.row), True), op.row.values())  # type: ignore[arg-type]
         elif isinstance(op, RowBatch):
-            self._connection.executemany(insert_sql(op.row_type), op.padded_rows())
+            self._connection.executemany(insert_sql(op.row_type), op.padded_rows())  # type: ignore[arg-type]
         elif isinstance(op, SetEnd):
             self._connection.execute(f"UPDATE {op.table} SET end_ms = ? WHERE id = ?",
                                      (op.end_ms, op.id))

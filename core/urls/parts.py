@@ -207,7 +207,9 @@ def split_url(text: str) -> UrlText | None:
     scheme, text = found
     # The RFC 3986 splitting regex always matches once a scheme is present,
     # and unlike urlsplit it never raises.
-    _, netloc, path, query, fragment = _URI_PARTS.match(text).groups()
+    parts = _URI_PARTS.match(text)
+    assert parts is not None
+    _, netloc, path, query, fragment = parts.groups()
     return UrlText(scheme, netloc, path, query, fragment)
 
 

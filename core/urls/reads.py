@@ -111,7 +111,7 @@ SITE_READS: tuple[SiteReads, ...] = (
 )
 
 
-def _index(rows: tuple[SiteReads, ...]) -> tuple[dict, dict, dict]:
+def _index(rows: tuple[SiteReads, ...]) -> tuple[dict[str, SiteReads], dict[str, SiteReads], dict[str, SiteReads]]:
     exact: dict[str, SiteReads] = {}
     brands: dict[str, SiteReads] = {}
     tenants: dict[str, SiteReads] = {}

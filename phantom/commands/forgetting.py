@@ -8,6 +8,7 @@ person's memory or read its raw rows."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import sys
@@ -208,7 +209,7 @@ def _forget_directly(db: Path, windows: list[tuple[int, int]]) -> list[dict]:
                 highest = connection.execute("SELECT coalesce(max(id), 0) FROM blind_spots").get
                 ids = itertools.count(int(highest) + 1)
                 report = forget_window(connection, db, since, until, now_ms=now_ms(),
-                                       next_blind_spot_id=lambda: next(ids))
+                                       next_blind_spot_id=functools.partial(next, ids))
                 reports.append(report)
         finally:
             connection.close()

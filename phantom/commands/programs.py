@@ -7,8 +7,10 @@ its id)."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 from datetime import datetime, timezone
+from pathlib import Path
 
 import orjson
 
@@ -41,14 +43,38 @@ def add_parsers(sub, common) -> None:
     p.set_defaults(handler=run_compile_program)
 
     p = sub.add_parser(
-        "programs", parents=[common], help="list compiled programs, or delete one",
-        description="List the programs stored in the capture store: id, name, source, number of "
-        "demonstrations, steps, parameters and when each was compiled (UTC).")
+        "programs", parents=[common], help="list compiled programs; promote, deprecate, describe or delete one",
+        description="List the programs stored in the capture store: id, lifecycle state, source, "
+        "steps, parameters, verified successful runs (ok), the last run's outcome, lineage (what a "
+        "recompile came from, what replaced it) and name. A compiled program is a candidate; a "
+        "verified run or `promote` makes it active (agents see and run only active programs); two "
+        "failed runs in a row that sent input quarantine it until a verified run you start; a "
+        "deprecated one (on request, or replaced by an active recompile) runs for nobody. "
+        "NAME is a program's name (the newest with it) or id.")
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.set_defaults(handler=run_programs)
     actions = p.add_subparsers(dest="programs_action", metavar="ACTION")
+    # --db may come before the action or after it; an action's own default
+    # must not erase one given before it.
+    db_after = argparse.ArgumentParser(add_help=False)
+    db_after.add_argument("--db", type=Path, default=argparse.SUPPRESS,
+                          help="store path (default: $PHANTOM_DB or $XDG_DATA_HOME/phantom/phantom.sqlite3)")
+    for action, text in (("promote", "make a program active: agents may run it (a quarantined one "
+                                     "comes back only through a verified run you start)"),
+                         ("deprecate", "retire a program: nobody runs it until it is promoted again")):
+        q = actions.add_parser(action, parents=[db_after], help=text,
+                               description=text[0].upper() + text[1:] + ".")
+        q.add_argument("name", metavar="NAME")
+        q.set_defaults(handler=run_lifecycle, action=action)
+    q = actions.add_parser("describe", parents=[db_after], help="say in words what a program does",
+                           description="Give a program a description (at most 500 characters; '' "
+                           "clears it). With its name and step labels it is what `phantom replay "
+                           "--intent` and agents' phantom_find_program match requests against.")
+    q.add_argument("name", metavar="NAME")
+    q.add_argument("text", metavar="TEXT")
+    q.set_defaults(handler=run_lifecycle, action="describe")
     delete = actions.add_parser(
-        "delete", parents=[common], help="delete a program (every version of a name) for good",
+        "delete", parents=[db_after], help="delete a program (every version of a name) for good",
         description="Delete the program with this id, or every stored version of a program with "
         "this name, with its replay runs and their telemetry; then the store is rewritten so no "
         "freed page keeps a copy (a program holds what was typed in its demonstrations). The "
@@ -95,7 +121,22 @@ def run_compile_program(args) -> int:
                                              option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n")
         return 0
     print(format_report(report))
+    print(_standing_line(db, report.program.id))
     return 0
+
+
+def _standing_line(db, identity: str) -> str:
+    """Where a freshly saved program stands in its lifecycle."""
+    from compiler.programs import lifecycle_store
+
+    standing = lifecycle_store.standings(db).get(identity)
+    if standing is None or standing.state != "candidate":
+        return f"state: {standing.state if standing else 'candidate'}"
+    line = ("state: candidate — agents may run it after a verified run you start or "
+            "`phantom programs promote`")
+    if standing.derived_from:
+        line += f"; a recompile of {standing.derived_from}, which stays in use until then"
+    return line
 
 
 def run_programs(args) -> int:
@@ -108,12 +149,45 @@ def run_programs(args) -> int:
     except StoreError as exc:
         raise CliError(f"phantom programs: {exc}") from None
     if args.format == "json":
-        rows = [{name: getattr(s, name) for name in s.__dataclass_fields__} for s in summaries]
+        rows = [_summary_row(s) for s in summaries]
         sys.stdout.buffer.write(orjson.dumps(rows, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2)
                                 + b"\n")
         return 0
     print(format_programs(summaries))
     return 0
+
+
+def run_lifecycle(args) -> int:
+    """`phantom programs promote|deprecate|describe NAME`."""
+    from compiler.programs import lifecycle_store
+    from core.clock import now_ms
+    from core.store.paths import resolve_db_path
+
+    db = resolve_db_path(args.db)
+    name = args.name.strip()
+    if not name:
+        raise CliError(f"phantom programs {args.action}: NAME must not be empty", EXIT_USAGE)
+    if not db.exists():
+        raise CliError(f"phantom programs {args.action}: no store at {db}")
+    if args.action == "promote":
+        identity, changes = lifecycle_store.promote(db, name, now_ms())
+        for who, change in changes:
+            print(f"{who} {change.describe()}")
+    elif args.action == "deprecate":
+        identity, change = lifecycle_store.deprecate(db, name, now_ms())
+        print(f"{identity} {change.describe()}")
+    else:
+        identity = lifecycle_store.describe(db, name, args.text, now_ms())
+        print(f"{identity} described" if args.text.strip() else f"{identity}: description cleared")
+    return 0
+
+
+def _summary_row(summary) -> dict:
+    row = {name: getattr(summary, name) for name in summary.__dataclass_fields__ if name != "standing"}
+    standing = summary.standing
+    row.update({name: getattr(standing, name) for name in standing.__dataclass_fields__})
+    row["failure_streak"] = list(standing.failure_streak)
+    return row
 
 
 def run_delete_program(args) -> int:
@@ -160,12 +234,14 @@ def _routine_traces(db, args):
     """The occurrences of one mined routine, in the window given (the whole
     history by default): its id is the same in every window containing it."""
     from compiler.api import find_routine
+    from compiler.programs.evidence import read_store_evidence, with_store_evidence
     from compiler.programs.traces import routine_traces
 
     from .windows import window_of
 
     found, capture = find_routine(db, args.routine, **window_of(args))
-    return routine_traces(found, capture)
+    traces = routine_traces(found, capture)
+    return with_store_evidence(traces, read_store_evidence(db, traces))
 
 
 def format_report(report) -> str:
@@ -205,19 +281,32 @@ def format_report(report) -> str:
 def format_programs(summaries) -> str:
     if not summaries:
         return "no programs stored; record a task twice and run `phantom compile-program NAME`"
-    header = (f"{'id':<15} {'source':<13} {'traces':>6} {'steps':>5} {'params':>6}  "
-              f"{'created (UTC)':<17}  name")
+    header = (f"{'id':<15} {'state':<11} {'source':<13} {'steps':>5} {'params':>6} {'ok':>3}  "
+              f"{'last outcome':<24} {'created (UTC)':<16}  {'lineage':<31} name")
     lines = [header, "-" * len(header)]
     for s in summaries:
         steps = "?" if s.steps is None else str(s.steps)
         params = "?" if s.parameters is None else str(s.parameters)
         created = datetime.fromtimestamp(s.created_ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M")
-        line = (f"{s.id:<15} {s.source:<13} {s.traces:>6} {steps:>5} {params:>6}  {created:<17}  "
-                f"{s.name}")
+        standing = s.standing
+        line = (f"{s.id:<15} {standing.state:<11} {s.source:<13} {steps:>5} {params:>6} "
+                f"{standing.successes:>3}  {(standing.last_outcome or '-')[:24]:<24} {created:<16}  "
+                f"{_lineage(standing):<31} {s.name}")
+        if standing.description:
+            line += f" — {_quote(standing.description[:60])}"
         if s.problem:
             line += f"  (unreadable: {s.problem})"
         lines.append(line)
     return "\n".join(lines)
+
+
+def _lineage(standing) -> str:
+    parts = []
+    if standing.derived_from:
+        parts.append(f"from {standing.derived_from}")
+    if standing.replaced_by:
+        parts.append(f"by {standing.replaced_by}")
+    return ", ".join(parts) or "-"
 
 
 def _describe(step) -> str:

@@ -19,9 +19,18 @@ def add_parsers(sub, common) -> None:
         "the keyboard first, re-checked before every key and click), only after the whole plan "
         "was checked, and success is reported only when the demonstrations' end state is reached. "
         "Exit 0 on success, 1 when the run failed its verification, 2 for bad parameters, 3 on "
-        "escalation, 4 when refused (wrong or ambiguous window, ambiguous screen), 5 when busy "
-        "(another replay or a recording holds the desktop).")
-    p.add_argument("program", help="program name (latest with that name) or id (p-…)")
+        "escalation, 4 when refused (wrong or ambiguous window, ambiguous screen, a deprecated "
+        "program, no compatible program for an intent), 5 when busy (another replay or a "
+        "recording holds the desktop). With --intent instead of a program, the active programs "
+        "are ranked by how well their name, description and step labels fit the words, and the "
+        "best one runs only if it passes every gate (its window is there, its whole plan fits "
+        "the screen) with a compatibility score of at least 0.75 and no close second; otherwise "
+        "nothing runs and the candidates are listed with the gate each failed.")
+    p.add_argument("program", nargs="?", default="",
+                   help="program name (the newest with that name that is not deprecated) or id (p-…)")
+    p.add_argument("--intent", metavar="WORDS",
+                   help="what to do, in words, instead of a program name, e.g. 'sign Grace up on "
+                   "the form'; every parameter of the program it finds must still be given")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="a parameter value, e.g. --param 'P0=Ada Lovelace' (repeatable)")
     p.add_argument("--dry-run", action="store_true",
@@ -48,8 +57,10 @@ def run_replay(args) -> int:
     from replay.params import parse_assignments
     from replay.results import EXIT_CODES, result_dict, result_lines
 
+    if bool(args.program) == (args.intent is not None):
+        raise CliError("phantom replay: give a program or --intent WORDS (one of them)", EXIT_USAGE)
     request = ReplayRequest(args.program, parse_assignments(args.param), dry_run=args.dry_run,
-                            trigger="cli", window=args.window)
+                            trigger="cli", window=args.window, intent=args.intent)
     result = replay(resolve_db_path(args.db), request)
     if args.format == "json":
         print(json.dumps(result_dict(result), sort_keys=True, indent=2))

@@ -13,7 +13,8 @@ from ..errors import EXIT_USAGE, CliError
 def add_parsers(sub, common) -> None:
     p = sub.add_parser(
         "replay-service", parents=[common], help="serve org.phantom.Replay1 on the session bus",
-        description="Serve org.phantom.Replay1 (ListPrograms, Describe, Replay, ReplayAsync, "
+        description="Serve org.phantom.Replay1 (ListPrograms, Describe, Replay, ReplayIntent, "
+        "FindProgram, ReplayAsync, "
         "Context, ListRoutines) until idle. D-Bus activation and the phantom-replay systemd unit "
         "start this; you rarely run it by hand.")
     p.add_argument("--idle-timeout", type=float, default=120.0,

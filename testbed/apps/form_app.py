@@ -7,6 +7,11 @@ Drift switches let tests change the form under a recorded program:
 target), `--no-submit` (removed target), `--geometry` (layout drift).
 `--rows N` adds N more labelled fields ("Field 1:" …) in a scrolled pane, for
 a window with hundreds of accessible nodes (the replay benchmark).
+`--submit-fails` makes Submit answer with an error dialog instead of
+submitting (a run that sent its input and still did not do the job).
+`--fields "Amount,Purpose"` replaces the Name/Email/Password fields with
+these (plain entries), so one app can stand for many kinds of form (the
+program-memory benchmark); the status line shows the first two.
 """
 
 from __future__ import annotations
@@ -38,8 +43,9 @@ def build(args) -> Gtk.Window:
     else:
         window.add(grid)
     entries = {}
-    for row, (label_text, secret) in enumerate((("Name", False), ("Email", False),
-                                                ("Password", True))):
+    fields = ([(label.strip(), False) for label in args.fields.split(",") if label.strip()]
+              if args.fields else [("Name", False), ("Email", False), ("Password", True)])
+    for row, (label_text, secret) in enumerate(fields):
         label = Gtk.Label(label=f"{label_text}:", xalign=1.0)
         entry = Gtk.Entry(hexpand=True)
         if secret:
@@ -54,8 +60,19 @@ def build(args) -> Gtk.Window:
     status = Gtk.Label(label="Ready", xalign=0.0)
     status.get_accessible().set_name("Status")
 
+    first, second = (list(entries.values()) + [None, None])[:2]
+
     def on_submit(_button) -> None:
-        status.set_text(f"Submitted: {entries['Name'].get_text()} <{entries['Email'].get_text()}>")
+        if args.submit_fails:
+            dialog = Gtk.MessageDialog(transient_for=window, modal=True,
+                                       message_type=Gtk.MessageType.ERROR,
+                                       buttons=Gtk.ButtonsType.OK, text="Could not submit")
+            dialog.format_secondary_text("The server did not answer.")
+            dialog.connect("response", lambda d, _r: d.destroy())
+            dialog.show()
+            return
+        shown = f" <{second.get_text()}>" if second is not None else ""
+        status.set_text(f"Submitted: {first.get_text()}{shown}")
         # The status label's accessible name is fixed; its text is the value.
         window.set_title(f"{args.title or 'Phantom Form'} — sent")
 
@@ -74,8 +91,8 @@ def build(args) -> Gtk.Window:
     clear = Gtk.Button(label="Clear")
     clear.connect("clicked", on_clear)
     buttons.pack_start(clear, False, False, 0)
-    grid.attach(buttons, 1, 3, 2, 1)
-    grid.attach(status, 0, 4, 3, 1)
+    grid.attach(buttons, 1, len(fields), 2, 1)
+    grid.attach(status, 0, len(fields) + 1, 3, 1)
     return window
 
 
@@ -84,7 +101,9 @@ def main() -> None:
     parser.add_argument("--submit-label", default="Submit")
     parser.add_argument("--duplicate-submit", action="store_true")
     parser.add_argument("--no-submit", action="store_true")
+    parser.add_argument("--submit-fails", action="store_true")
     parser.add_argument("--rows", type=int, default=0)
+    parser.add_argument("--fields", help="comma-separated field labels instead of Name,Email,Password")
     args = parser.parse_args()
     set_program("phantom-form")
     start("phantom-form", build(args), args.geometry)

@@ -10,9 +10,12 @@ from capturer.privacy import (DEFAULT_EXCLUSIONS, ExclusionRule, WindowIdentity,
 
 @pytest.mark.parametrize("window, rule_name", [
     (WindowIdentity("keepassxc", "keepassxc.KeePassXC", "Passwords.kdbx - KeePassXC"), "password manager (keepassxc)"),
-    (WindowIdentity("firefox", "Navigator.firefox", "Inbox — Mozilla Firefox Private Browsing"), "private browser window"),
-    (WindowIdentity("google-chrome", "google-chrome.Google-chrome", "New Tab - Google Chrome (Incognito)"), "private browser window"),
-    (WindowIdentity("pinentry-gtk-2", "pinentry-gtk-2.Pinentry-gtk-2", "Passphrase"), "passphrase or authentication prompt"),
+    (WindowIdentity("firefox", "Navigator.firefox", "Inbox — Mozilla Firefox Private Browsing"),
+     "private browser window"),
+    (WindowIdentity("google-chrome", "google-chrome.Google-chrome", "New Tab - Google Chrome (Incognito)"),
+     "private browser window"),
+    (WindowIdentity("pinentry-gtk-2", "pinentry-gtk-2.Pinentry-gtk-2", "Passphrase"),
+     "passphrase or authentication prompt"),
     (WindowIdentity("app", "app.App", "x", executable="/opt/bitwarden/bitwarden"), "password manager (bitwarden)"),
 ])
 def test_default_rules_exclude_sensitive_windows(window, rule_name):

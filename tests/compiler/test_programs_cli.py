@@ -40,6 +40,8 @@ def test_compile_program_text(store, capsys):
     assert "$P0" in out and '"Ada Lovelace", "Alan Turing"' in out
     assert "step   1" in out and "step   3" in out and "0.8333" in out and "literal" in out
     assert load_program(store, "sign up").steps[3].text == "ada@example.org"
+    assert out.endswith("state: candidate — agents may run it after a verified run you start or "
+                        "`phantom programs promote`\n")
 
 
 def test_compile_program_json_is_canonical_and_deterministic(store, capsys):

@@ -35,6 +35,19 @@ def test_app_comes_from_the_snapshot_before_the_recording():
     assert all(a.step.kind != "switch" for a in trace.actions)   # focus did not move
 
 
+def test_the_start_window_is_the_one_that_received_the_first_click():
+    """A click into an unfocused window lands before focus moves: the trace
+    starts in the window the click's own snapshot names, not the one left."""
+    builder = CaptureBuilder().snapshot(500, "Terminal", title="term")
+    builder.snapshot(1100, title="Sign up — Form", focused=False, trigger="input")   # the receiver
+    recording = fill_form(builder, 1000, 7, "Ada", "ada@example.org")
+    builder.snapshot(1200, title="Sign up — Form")                      # focus arrives after the click
+    receiver = builder.snapshots[1].id
+    builder.inputs[0] = builder.inputs[0]._replace(snapshot_id=receiver)
+    (trace,) = recording_traces(builder.build(), (recording,))
+    assert trace.start is not None and (trace.start.app, trace.start.title) == (APP, "Sign up — Form")
+
+
 def test_clicks_carry_position_crop_and_element():
     capture, recordings = form_capture([("Ada", "a@x")])
     first = recording_traces(capture, recordings)[0].actions[0]

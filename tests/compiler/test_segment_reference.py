@@ -25,39 +25,46 @@ def reference_runs(snapshots):
     result = []
     for monitor in sorted({s.monitor for s in snapshots}):
         stream = sorted((s for s in snapshots if s.monitor == monitor), key=lambda s: (s.ts_ms, s.id))
-        credit, breaks, idle_since = [], [], None
-        for i, s in enumerate(stream):
-            gap = stream[i + 1].ts_ms - s.ts_ms if i + 1 < len(stream) else None
-            credit.append(0 if s.idle or gap is None or gap > SESSION_GAP_MS else min(gap, DWELL_CAP_MS))
-            brk = i == 0 or s.ts_ms - stream[i - 1].ts_ms > SESSION_GAP_MS
-            if not s.idle and idle_since is not None and s.ts_ms - idle_since > SESSION_GAP_MS:
-                brk = True
-            idle_since = (idle_since if idle_since is not None else s.ts_ms) if s.idle else None
-            breaks.append(brk)
-        session, current = -1, []
+        result.extend(monitor_runs(monitor, stream))
+    return result
 
-        def close():
-            if current:
-                members = [stream[i] for i in current]
-                credits = [credit[i] for i in current]
-                first = members[0]
-                site = (site_of(first.url) or None) if first.url else None
-                active = [s.ts_ms + c for s, c in zip(members, credits) if not s.idle]
-                result.append((monitor, session, first.app, site, [s.id for s in members], credits,
-                               max(active) if active else first.ts_ms, sum(credits)))
-                current.clear()
 
-        def key(s):
-            return s.app, (site_of(s.url) or None) if s.url else None
+def monitor_runs(monitor, stream):
+    """The runs of one monitor's time-ordered stream, in reference_runs' shape."""
+    result = []
+    credit, breaks, idle_since = [], [], None
+    for i, s in enumerate(stream):
+        gap = stream[i + 1].ts_ms - s.ts_ms if i + 1 < len(stream) else None
+        credit.append(0 if s.idle or gap is None or gap > SESSION_GAP_MS else min(gap, DWELL_CAP_MS))
+        brk = i == 0 or s.ts_ms - stream[i - 1].ts_ms > SESSION_GAP_MS
+        if not s.idle and idle_since is not None and s.ts_ms - idle_since > SESSION_GAP_MS:
+            brk = True
+        idle_since = (idle_since if idle_since is not None else s.ts_ms) if s.idle else None
+        breaks.append(brk)
+    session, current = -1, []
 
-        for i, s in enumerate(stream):
-            if breaks[i]:
-                close()
-                session += 1
-            elif current and key(stream[current[0]]) != key(s):
-                close()
-            current.append(i)
-        close()
+    def close():
+        if current:
+            members = [stream[i] for i in current]
+            credits = [credit[i] for i in current]
+            first = members[0]
+            site = (site_of(first.url) or None) if first.url else None
+            active = [s.ts_ms + c for s, c in zip(members, credits) if not s.idle]
+            result.append((monitor, session, first.app, site, [s.id for s in members], credits,
+                           max(active) if active else first.ts_ms, sum(credits)))
+            current.clear()
+
+    def key(s):
+        return s.app, (site_of(s.url) or None) if s.url else None
+
+    for i, s in enumerate(stream):
+        if breaks[i]:
+            close()
+            session += 1
+        elif current and key(stream[current[0]]) != key(s):
+            close()
+        current.append(i)
+    close()
     return result
 
 

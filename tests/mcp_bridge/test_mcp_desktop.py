@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_harness import McpServer, error_text
 from support.apps import app_named, center, find, focus, form_state, type_into_form
+from support.cli import phantom
 from support.daemon import CaptureProcess, settle
+from support.mcp import McpServer, error_text
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 
@@ -44,9 +45,15 @@ def test_record_compile_replay_and_escalate_over_mcp(desktop, apps, user, tmp_pa
         assert not compiled.is_error, compiled
         report = compiled.structured_content
         assert [p["name"] for p in report["parameters"]] == ["P0"]
-        assert report["parameters"][0]["samples"] == ["Ada Lovelace", "Alan Turing"]
+        assert report["parameters"][0]["shape"]["length"] == [11, 12] and report["state"] == "candidate"
 
         plain = apps("form", *GEOMETRY)
+        # A new program is a candidate: the agent may run it once the person has vouched for it.
+        refused = error_text(server.call("phantom_replay", {"program": "fill form",
+                                                            "parameters": {"P0": "Grace Hopper"}}))
+        assert refused.startswith("not_active:") and form_state() == ("", "", "Ready")
+        promoted = phantom(desktop, "programs", "promote", "fill form", "--db", str(db))
+        assert promoted.returncode == 0, promoted.stderr
         replayed = server.call("phantom_replay", {"program": "fill form",
                                                   "parameters": {"P0": "Grace Hopper"}})
         assert not replayed.is_error, replayed

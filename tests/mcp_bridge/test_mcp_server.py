@@ -15,10 +15,10 @@ import threading
 
 import pytest
 
-from mcp_harness import FIXTURE_STORE, PHANTOM, REPO, SINCE, UNTIL, McpServer, error_text, server_env
+from support.mcp import FIXTURE_STORE, PHANTOM, REPO, SINCE, UNTIL, McpServer, error_text, server_env
 
 READ_TOOLS = {"phantom_context", "phantom_frames", "phantom_routines", "phantom_programs",
-              "phantom_search"}
+              "phantom_find_program", "phantom_search"}
 ACTING_TOOLS = {"phantom_record", "phantom_stop_record", "phantom_compile_program", "phantom_replay"}
 NO_BUS = "unix:path=/nonexistent/phantom-test-bus"
 
@@ -56,7 +56,9 @@ def test_exactly_the_phantom_tools_with_hints_and_typed_schemas(fixture_server):
     assert "now" in context["properties"]["until"]["description"]
     assert context["properties"]["format"]["enum"] == ["compact", "json", "markdown"]
     replay = tools["phantom_replay"].input_schema
-    assert replay["required"] == ["program"]
+    assert not replay.get("required")             # a program or an intent, checked by the tool
+    assert {"program", "intent", "parameters", "dry_run"} <= set(replay["properties"])
+    assert tools["phantom_find_program"].input_schema["required"] == ["intent"]
     assert replay["properties"]["parameters"]["type"] == "object"
     assert replay["properties"]["parameters"]["additionalProperties"] == {"type": "string"}
     assert tools["phantom_routines"].input_schema["properties"]["limit"]["type"] == "integer"
@@ -183,6 +185,9 @@ def program_store(tmp_path_factory):
                                                  ("Alan Turing", "turing@bletchley.uk")])
     fixtures.write_store(db, capture, recordings)
     saved = _saved_program(db)
+    from compiler.programs import lifecycle_store
+
+    lifecycle_store.promote(db, saved, 1_796_000_000_001)   # the person vouched for it: agents may run it
     return db, saved
 
 
@@ -203,8 +208,8 @@ def test_programs_list_parameters_an_agent_can_fill(program_server, program_stor
     assert program["app"] == "Notes" and program["steps"] == 3
     assert program["outline"] == ["click text 'Title'", "type $P0 into text 'Title'",
                                   "click push button 'Save'"]
-    assert program["parameters"] == [{"name": "P0", "field": "Title", "step": 1,
-                                      "samples": ["Groceries", "Quarterly plan"]}]
+    assert program["parameters"] == [{"name": "P0", "field": "Title", "step": 1, "shape": {
+        "classes": ["letters", "spaces"], "symbols": "", "length": [9, 14]}}]   # never the values
     assert program["created"] == "2026-11-30T00:53:20+00:00"
 
 
@@ -214,16 +219,21 @@ def test_compile_program_from_recordings_then_listed(program_server):
     report = compiled.structured_content
     assert report["id"].startswith("p-") and report["traces"] == 2
     assert [p["name"] for p in report["parameters"]] == ["P0", "P1"]
-    assert report["parameters"][0]["samples"] == ["Ada Lovelace", "Alan Turing"]
+    assert report["parameters"][0]["shape"]["length"] == [11, 12]
+    assert report["state"] == "candidate" and "Ada" not in json.dumps(report["parameters"])
     assert [d["step"] for d in report["distances"]] == [p["step"] for p in report["parameters"]]
     assert all(d["parameterized"] and d["distance"] > report["delta"] for d in report["distances"])
     assert report["warnings"]  # two demonstrations only: said so
     names = [p["name"] for p in program_server.call("phantom_programs").structured_content["programs"]]
-    assert sorted(names) == ["save note", "sign up"]
+    assert names == ["save note"]                 # a candidate is not shown to agents
+    refused = error_text(program_server.call("phantom_replay", {"program": "sign up", "parameters": {
+        "P0": "Grace Hopper", "P1": "grace@navy.mil"}}))
+    assert refused.startswith(f"not_active: program {report['id']} is a candidate: agents run only "
+                              "active programs") and "nothing was sent" in refused
 
 
 @pytest.mark.parametrize("parameters, message", [
-    ({}, "missing P0 (the Title field, e.g. 'Groceries'); nothing was sent"),
+    ({}, "missing P0 (the Title field: letters, spaces; 9–14 characters when recorded); nothing was sent"),
     ({"P0": "x", "P9": "y"}, "has no parameter P9"),
     ({"P0": "bad\x07value"}, "P0 contains control characters"),
     ({"P0": "Holiday"}, "DISPLAY is not set"),
@@ -251,6 +261,43 @@ def test_corrupt_program_is_listed_with_its_problem_and_refused(program_server, 
         text = error_text(server.call("phantom_replay", {"program": saved,
                                                          "parameters": {"P0": "x"}}))
         assert saved in text and "\n" not in text
+
+
+def test_a_quarantined_program_is_refused_to_agents_with_its_reason(program_store, tmp_path):
+    from compiler.programs import lifecycle_store
+    from compiler.programs.lifecycle import RunFacts
+
+    db, saved = program_store
+    copy = tmp_path / "quarantine.sqlite3"
+    shutil.copy(db, copy)
+    for run_id in (4, 5):   # two runs that sent input and failed their verification
+        lifecycle_store.record_run(copy, saved, RunFacts(run_id, "failed", True, "", "cli", run_id))
+    with McpServer(copy, env=server_env(DBUS_SESSION_BUS_ADDRESS=NO_BUS)) as server:
+        assert server.call("phantom_programs").structured_content == {"programs": []}
+        text = error_text(server.call("phantom_replay", {"program": "save note",
+                                                         "parameters": {"P0": "Holiday"}}))
+        assert text.startswith(f"quarantined: program {saved} is quarantined (failed 2 times in a row "
+                               "(runs 4, 5))") and "nothing was sent" in text
+        text = error_text(server.call("phantom_find_program", {"intent": "write down a new note"}))
+        assert text.startswith("no_compatible_program:") and "there are no active programs" in text
+
+
+@pytest.mark.parametrize("tool, arguments, message", [
+    ("phantom_find_program", {"intent": "   "}, "invalid_intent: the intent is empty"),
+    ("phantom_find_program", {"intent": "bad\x07intent"}, "invalid_intent:"),
+    ("phantom_replay", {"intent": "  ", "parameters": {"P0": "x"}}, "invalid_intent: the intent is empty"),
+    ("phantom_replay", {"program": "save note", "intent": "a note"}, "give either program or intent"),
+    ("phantom_replay", {}, "give either program or intent"),
+    ("phantom_replay", {"intent": "file a note called Holiday"}, "DISPLAY"),
+])
+def test_bad_intents_are_tool_errors_and_nothing_is_sent(program_server, tool, arguments, message):
+    text = error_text(program_server.call(tool, arguments))
+    assert message in text and "\n" not in text
+
+
+def test_intent_schema_violations_are_tool_errors(program_server):
+    assert program_server.call("phantom_find_program", {"intent": ""}).is_error
+    assert program_server.call("phantom_find_program", {"intent": "x" * 301}).is_error
 
 
 # -- stdout is the protocol, logs are on stderr ------------------------------------------------
@@ -290,7 +337,7 @@ def test_raw_stdio_carries_only_json_rpc_and_logs_go_to_stderr():
         assert stdout.reply(1)["result"]["serverInfo"]["name"] == "phantom"
         send({"method": "notifications/initialized"})
         send({"id": 2, "method": "tools/list"})
-        assert len(stdout.reply(2)["result"]["tools"]) == 9
+        assert len(stdout.reply(2)["result"]["tools"]) == 10
         send({"id": 3, "method": "tools/call", "params": {
             "name": "phantom_replay", "arguments": {"program": "nope"}}})  # logged by the SDK
         assert stdout.reply(3)["result"]["isError"] is True

@@ -416,9 +416,11 @@ class NotificationServer:
             def __init__(self) -> None:
                 super().__init__("org.freedesktop.Notifications")
 
+            # dbus-fast reads string annotations as D-Bus type signatures, which are
+            # not Python names ("s") or expressions ("as", "a{sv}"): hence F821 and F722.
             @dbus_method()
             def Notify(self, app: "s", replaces: "u", icon: "s", summary: "s", body: "s",  # noqa: F821
-                       actions: "as", hints: "a{sv}", timeout: "i") -> "u":  # noqa: F821
+                       actions: "as", hints: "a{sv}", timeout: "i") -> "u":  # noqa: F821, F722
                 received.append((summary, body))
                 return len(received)
 

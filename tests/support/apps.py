@@ -3,8 +3,10 @@ shares the session desktop's accessibility bus)."""
 
 from testbed.scripted_user import app_named, center, find, text_of
 
-__all__ = ["app_named", "center", "desktop_center", "find", "focus", "form_state", "text_of",
-           "type_into_form"]
+__all__ = ["CANVAS_MARGIN", "app_named", "canvas_pressed", "center", "desktop_center", "find", "focus",
+           "form_state", "text_of", "type_into_form"]
+
+CANVAS_MARGIN = 8      # the canvas fixture's box margin: its drawing area starts there
 
 
 def desktop_center(accessible, app: str) -> tuple[int, int]:
@@ -54,3 +56,12 @@ def type_into_form(user, name: str, email: str) -> None:
     user.type(email)
     user.click(*center(find(form, "push button", name="Submit")))
     time.sleep(0.8)
+
+
+def canvas_pressed(pid: int) -> str:
+    """The canvas fixture's status label ("Pressed: red blue …"), by the app's pid."""
+    from replay import live
+    from testbed.waiting import wait_until
+
+    app = wait_until(lambda: live.application_of(pid), timeout=10, what="the canvas app")
+    return text_of(find(app, "label", name="Status"))

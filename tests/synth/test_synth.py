@@ -246,7 +246,8 @@ def test_each_planted_routine_occurs_exactly_as_often_as_planted(corpus):
     for routine in routines:
         pattern = tuple(step_key(step) for step in routine.steps)
         assert count_non_overlapping(sequences, pattern) == routine.occurrences, routine.name
-    manifest = orjson.loads(open_sqlite_readonly(corpus).execute("SELECT value FROM meta WHERE key = 'synth_manifest'").get)
+    manifest = orjson.loads(
+        open_sqlite_readonly(corpus).execute("SELECT value FROM meta WHERE key = 'synth_manifest'").get)
     assert Counter(o["routine"] for o in manifest["occurrences"]) == {r.name: r.occurrences for r in routines}
 
 

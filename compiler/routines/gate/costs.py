@@ -44,7 +44,7 @@ class CostModel:
 
     ``agent_tokens_per_step = 2500`` — c_v.  The modelled screenshot-driven agent cost
     per step at a 1512×982 capture: 1,979 image + 350 context-read + 180 reasoning
-    tokens (activity-frames.md, "Cost model"; DESIGN.md thresholds table).  It is an
+    tokens (activity-frames.md, "Cost model"; docs/DESIGN.md, Thresholds).  It is an
     upper bound (fresh screenshots, no prompt caching), which flatters replay; the
     other defaults lean the other way.
 

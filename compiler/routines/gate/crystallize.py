@@ -34,6 +34,7 @@ gives JSON-safe builtins with floats rounded to 6 decimals for canonical renderi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..canonical import rounded
 from .costs import CostModel, break_even_threshold
@@ -42,7 +43,7 @@ from .inputs import GateInputs
 
 __all__ = ["Criterion", "GateDecision", "decide"]
 
-# Structural thresholds, phantom.md §6.4 (also DESIGN.md "Thresholds").  All bounds are
+# Structural thresholds, phantom.md §6.4 (also docs/DESIGN.md, Thresholds).  All bounds are
 # inclusive, as the paper writes them (≥ 3, ≥ 2, ≥ 0.7, ≤ 0.4).
 MIN_STEPS = 3  # §6.4 criterion 1, length gate
 MIN_TRACES = 2  # §6.4 criterion 2, recurrence gate
@@ -64,7 +65,7 @@ class Criterion:
     comparison: str  # ">=" or "<="
     passed: bool
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "value": rounded(self.value),
@@ -112,7 +113,7 @@ class GateDecision:
         """True when adding the Gittins gate changed the heuristic's verdict."""
         return self.heuristic_pass != self.crystallize
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-safe builtins only; floats rounded to 6 decimals (canonical JSON)."""
         return {
             "criteria": [c.to_dict() for c in self.criteria],

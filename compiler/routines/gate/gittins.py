@@ -57,6 +57,7 @@ from __future__ import annotations
 import bisect
 import math
 import numbers
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -187,7 +188,7 @@ def _check_horizon(horizon: object) -> int:
     return h
 
 
-def _validated_key(alpha: object, beta: object, gamma: object, horizon: object):
+def _validated_key(alpha: object, beta: object, gamma: object, horizon: object) -> tuple[float, float, float, int]:
     return (
         _check_positive("alpha", alpha),
         _check_positive("beta", beta),
@@ -199,7 +200,7 @@ def _validated_key(alpha: object, beta: object, gamma: object, horizon: object):
 # --------------------------------------------------------------------------- computation
 
 
-def _root_excess(a: float, b: float, gamma: float, horizon: int):
+def _root_excess(a: float, b: float, gamma: float, horizon: int) -> Callable[[float], float]:
     """Return ``f(λ)``: value of pulling at the root minus value of retiring, horizon-H.
 
     ``f(λ) > 0`` exactly when the index exceeds λ.  One call is one backward induction
@@ -259,7 +260,7 @@ def _root_excess(a: float, b: float, gamma: float, horizon: int):
     return f
 
 
-def _bisect(f, low: float, high: float, f_high: float, steps: int, slope_floor: float,
+def _bisect(f: Callable[[float], float], low: float, high: float, f_high: float, steps: int, slope_floor: float,
             margin: float, use_bounds: bool = True) -> float:
     """Bisection on λ for the root of the convex, decreasing ``f``; returns the midpoint.
 

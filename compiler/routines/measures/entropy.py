@@ -91,7 +91,7 @@ def h_task(routine: Routine, typed_length: TypedLength | None = None) -> tuple[f
     the values typed there — high means the content is a parameter. Each
     position is normalised by log2(occurrences) like `h_ui`.
 
-    Passive capture records counts, not content (DESIGN.md, Privacy), so the
+    Passive capture records counts, not content (docs/DESIGN.md, Privacy), so the
     typed text is usually absent (`Action.text is None`). Then the typed
     *length* stands in for the value, bucketed 1–3, 4–10, 11–30, 31+ keys:
     a field that takes "ok" one day and a paragraph the next is a

@@ -10,9 +10,11 @@ routine, which is why it lives apart from the per-routine measures.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
+from typing import Any
 
 from compiler.records import Action
 
@@ -27,7 +29,7 @@ __all__ = ["TRAIN_FRACTION", "Recurrence", "coverage", "holdout_recurrence", "tr
 TRAIN_FRACTION = 0.7
 
 
-def _covered(lengths: Sequence[int], spans) -> int:
+def _covered(lengths: Sequence[int], spans: Iterable[tuple[int, int, int]]) -> int:
     """Positions covered by the union of (session, start, length) spans."""
     marks = [bytearray(n) for n in lengths]
     for si, start, n in spans:
@@ -74,7 +76,7 @@ class Recurrence:
     routines_in_sample: int
     routines_train: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "h_in_sample": rounded(self.h_in_sample),
             "h_out_of_sample": None if self.h_out_of_sample is None
@@ -127,12 +129,12 @@ def holdout_recurrence(sessions_by_day: Sequence[tuple[str, Sequence[Sequence[Ac
     labels = [day for day, _ in days]
     if len(set(labels)) != len(labels):
         raise ValueError("sessions_by_day names a day more than once")
-    params = dict(min_support=min_support, min_length=min_length, max_length=max_length,
-                  min_specific=min_specific, key=key)
+    mine_all = partial(mine, min_support=min_support, min_length=min_length, max_length=max_length,
+                       min_specific=min_specific, key=key)
     keep = select if select is not None else (lambda routine: True)
 
     every = [s for _, sess in days for s in sess]
-    all_routines = [r for r in mine(every, **params) if keep(r)]
+    all_routines = [r for r in mine_all(every) if keep(r)]
     total = sum(len(s) for s in every)
     covered_all = _covered([len(s) for s in every],
                            ((o.session_index, o.start, len(o.actions))
@@ -141,7 +143,7 @@ def holdout_recurrence(sessions_by_day: Sequence[tuple[str, Sequence[Sequence[Ac
     n_train = train_days_for(len(days), train_fraction)
     train = [s for _, sess in days[:n_train] for s in sess]
     test = [s for _, sess in days[n_train:] for s in sess]
-    train_routines = [r for r in mine(train, **params) if keep(r)] if train else []
+    train_routines = [r for r in mine_all(train) if keep(r)] if train else []
     index = SessionIndex(test, key)
     test_total = index.total_actions
     spans = ((si, start, r.length) for r in train_routines for si, start in index.find(r.keys))

@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from compiler.records import Action
 
@@ -154,7 +155,7 @@ class RoutineMeasures:
     successes: int
     trials: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-safe builtins; floats rounded to 6 decimals (canonical JSON)."""
         return {
             "routine_id": self.routine_id,

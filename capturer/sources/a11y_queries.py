@@ -1,0 +1,101 @@
+"""One-off questions the accessibility worker asks of the live AT-SPI tree:
+which element has keyboard focus, the URL of a browser's showing document,
+how many characters a field holds, whether an element is an unnamed
+container, and an element's ancestry. Each is a few AT-SPI calls and keeps
+no state; they live apart from `a11y_reads.py`, whose `TreeReads` owns the
+worker's caches (walked trees, applications by pid, hung applications), so
+that each module reads as one job. Like everything the worker does, these
+run on its thread only.
+"""
+
+from __future__ import annotations
+
+from core.a11y.roles import CONTAINER_ROLES
+
+FOCUS_SEARCH_NODES = 400
+
+
+def focused_descendant(frame):
+    """The element with keyboard focus: one Collection query where the
+    toolkit implements it (GTK), else a bounded breadth-first search of the
+    live tree for the `focused` state (Qt's bridge has no Collection)."""
+    from gi.repository import Atspi
+
+    rule = Atspi.MatchRule.new(
+        Atspi.StateSet.new([Atspi.StateType.FOCUSED]), Atspi.CollectionMatchType.ALL, {},
+        Atspi.CollectionMatchType.ALL, [], Atspi.CollectionMatchType.ALL, [],
+        Atspi.CollectionMatchType.ALL, False)
+    try:
+        matches = Atspi.Collection.get_matches(frame, rule, Atspi.CollectionSortOrder.CANONICAL, 1, True)
+        return matches[0] if matches else None
+    except Exception:  # noqa: BLE001 - no Collection interface: search
+        pass
+    queue, seen = [frame], 0
+    while queue and seen < FOCUS_SEARCH_NODES:
+        node = queue.pop(0)
+        seen += 1
+        for index in range(max(node.childCount, 0)):
+            child = node.getChildAtIndex(index)
+            if child is None:
+                continue
+            if child.getState().contains(Atspi.StateType.FOCUSED):
+                return child
+            queue.append(child)
+    return None
+
+
+def showing_document_url(frame) -> str | None:
+    """DocURL of the window's showing web document, found with one
+    Collection query (a browser keeps a hidden document per tab)."""
+    if frame is None:
+        return None
+    from gi.repository import Atspi
+
+    rule = Atspi.MatchRule.new(
+        Atspi.StateSet.new([Atspi.StateType.SHOWING]), Atspi.CollectionMatchType.ALL, {},
+        Atspi.CollectionMatchType.ALL, [Atspi.Role.DOCUMENT_WEB], Atspi.CollectionMatchType.ANY, [],
+        Atspi.CollectionMatchType.ALL, False)
+    try:
+        matches = Atspi.Collection.get_matches(frame, rule, Atspi.CollectionSortOrder.CANONICAL, 1, True)
+    except Exception:  # noqa: BLE001 - a toolkit without Collection: the walk's document answers
+        return None
+    return document_url(matches[0]) if matches else None
+
+
+def document_url(accessible) -> str | None:
+    """DocURL of a document: the Document interface's attribute, else an
+    object attribute of that name (older toolkits)."""
+    try:
+        value = accessible.queryDocument().getAttributeValue("DocURL")
+        if value:
+            return value
+    except Exception:  # noqa: BLE001 - no Document interface
+        pass
+    for attribute in accessible.getAttributes() or ():
+        key, _, value = attribute.partition(":")
+        if key == "DocURL" and value:
+            return value
+    return None
+
+
+def characters(accessible) -> int | None:
+    try:
+        return int(accessible.queryText().characterCount)
+    except Exception:  # noqa: BLE001 - no Text interface, or the app went away
+        return None
+
+
+def is_container(accessible) -> bool:
+    return not accessible.name and accessible.getRoleName() in CONTAINER_ROLES
+
+
+def ancestors(accessible) -> list:
+    chain = [accessible]
+    current = accessible
+    for _ in range(32):
+        parent = current.parent
+        if parent is None or parent.getRoleName() == "application":
+            break
+        chain.append(parent)
+        current = parent
+    return list(reversed(chain))

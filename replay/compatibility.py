@@ -1,0 +1,223 @@
+"""The compatibility gate (EchoPath §B.2, Table 3; docs/PROGRAM_MEMORY.md §3):
+of the programs a request in words may be about (`intent.py`), which one can
+run on the desktop as it is now — or none, said with the reasons.
+
+Each shortlisted program must pass every binary gate, cheapest first:
+
+    lifecycle    it is active;
+    validation   its body reads and hashes to its id, and it was validated
+                 (a verified run, or the person's promotion);
+    support      every step is one replay performs (a click or typing with
+                 a recorded target, a key, a switch to a named application);
+    application  its application runs with exactly one window that fits
+                 (`XSession.find`) and that window is accessible;
+    screen       the whole-plan pre-flight on that window stops nowhere
+                 (`preflight.py`: no missing, ambiguous or changed target).
+
+Then the weighted score: intent 0.40 (`intent.intent_score`), lifecycle 0.15
+(1 with no failure since its last success, 0.5 after one), validation 0.15
+(1 when a run reached the demonstrations' end state, 0.5 when it was checked
+only by the weaker rule or only promoted), starting screen 0.30 (the share
+of the steps pre-flight could check on the starting window that resolved by
+their recorded path rather than by an embedding match; 1 when there is none
+to check). A program runs only when its score is at least θ = 0.75 and no
+other program that passed every gate is within 0.05 of it: two close
+candidates are a guess, and replay never guesses.
+
+Nothing here sends input: the gates read X and AT-SPI only.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from compiler.programs import lifecycle_store
+from compiler.programs.lifecycle import ACTIVE, Standing
+from compiler.programs.records import Program
+from compiler.programs.store import load_program
+from core.errors import PhantomError
+
+from . import live
+from .embedding import LabelMatcher
+from .intent import Hit, Ranking
+from .outcomes import PLANNED
+from .policy import DIRECT
+from .preflight import preflight
+from .tree_view import TreeView
+from .windows import AmbiguousWindow, GuardMismatch, XSession
+
+WEIGHTS = {"intent": 0.40, "lifecycle": 0.15, "validation": 0.15, "screen": 0.30}
+THETA = 0.75
+MARGIN = 0.05
+GATES = ("lifecycle", "validation", "support", "application", "screen")
+# A candidate whose score could not reach θ even with a perfect starting
+# screen is not looked at on the screen; it is reported as failing "score".
+
+
+class NoCompatibleProgram(PhantomError, LookupError):
+    """No active program fits the request and the screen clearly enough;
+    `choice` holds the candidates and the gate each failed."""
+
+    code = "no_compatible_program"
+
+    def __init__(self, message: str, *, choice: "Choice") -> None:
+        super().__init__(message)
+        self.choice = choice
+
+
+@dataclass(frozen=True, slots=True)
+class Assessment:
+    """One shortlisted program: the gate it failed (if any) and why, its
+    score's terms and the score."""
+
+    hit: Hit
+    failed: str | None                 # the first gate it failed
+    reason: str                        # why it failed, or how it scored
+    terms: dict[str, float] = field(default_factory=dict)
+    score: float | None = None
+    program: Program | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.failed is None
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The program to run (None: no compatible program) and every
+    shortlisted program's assessment, best first."""
+
+    intent: str
+    chosen: Assessment | None
+    assessed: tuple[Assessment, ...]
+    verdict: str                       # why this one, or why none
+
+    def describe(self) -> str:
+        lines = [self.verdict]
+        for item in self.assessed[:3]:
+            what = f"score {item.score:.3f}" if item.score is not None else f"{item.failed} gate"
+            lines.append(f"{item.hit.name} ({item.hit.program_id}): {what} — {item.reason}")
+        return "; ".join(lines)
+
+
+def choose(db: str | os.PathLike[str], ranking: Ranking, matcher: LabelMatcher,
+           session: XSession | None, *, window: str | None = None) -> Choice:
+    """Assess the shortlist on the live desktop and pick one program, or none."""
+    if not ranking.hits:
+        return Choice(ranking.intent, None, (), _nothing_close(ranking))
+    return decide(ranking.intent, [assess(db, hit, matcher, session, window=window)
+                                   for hit in ranking.hits])
+
+
+def decide(intent: str, assessed) -> Choice:
+    """The rule over assessed candidates: the best-scoring one that passed
+    every gate, if it reaches θ and no other that passed is within MARGIN."""
+    order = sorted(assessed, key=lambda a: (a.score is None or not a.passed, -(a.score or 0.0),
+                                            -a.hit.similarity))
+    passing = [a for a in order if a.passed]
+    if not passing:
+        return Choice(intent, None, tuple(order),
+                      f"no compatible program for {intent!r}: no candidate passed every gate")
+    best = passing[0]
+    if best.score < THETA:
+        return Choice(intent, None, tuple(order),
+                      f"no compatible program for {intent!r}: the best, {best.hit.name}, "
+                      f"scores {best.score:.3f} < θ = {THETA}")
+    if len(passing) > 1 and best.score - passing[1].score < MARGIN:
+        return Choice(intent, None, tuple(order),
+                      f"no compatible program for {intent!r}: {best.hit.name} "
+                      f"({best.score:.3f}) and {passing[1].hit.name} ({passing[1].score:.3f}) are "
+                      f"within {MARGIN}; name the one you mean")
+    return Choice(intent, best, tuple(order),
+                  f"{intent!r} → {best.hit.name} ({best.hit.program_id}), compatibility "
+                  f"{best.score:.3f} ≥ {THETA}")
+
+
+def assess(db: str | os.PathLike[str], hit: Hit, matcher: LabelMatcher, session: XSession, *,
+           window: str | None = None) -> Assessment:
+    """Run the gates on one program and score it."""
+    standing = _standing(db, hit.program_id)
+    if standing.state != ACTIVE:
+        return Assessment(hit, "lifecycle", f"it is {standing.state}, not active")
+    try:
+        program = load_program(db, hit.program_id)
+    except PhantomError as exc:
+        return Assessment(hit, "validation", str(exc))
+    if not standing.verified_by:
+        return Assessment(hit, "validation", "no verified run and no promotion", program=program)
+    unsupported = _unsupported(program)
+    if unsupported:
+        return Assessment(hit, "support", unsupported, program=program)
+    terms = {"intent": hit.intent, "lifecycle": 1.0 if not standing.failure_streak else 0.5,
+             "validation": 1.0 if standing.verified_by == "end_state" else 0.5}
+    ceiling = sum(WEIGHTS[k] * v for k, v in terms.items()) + WEIGHTS["screen"]
+    if ceiling < THETA:   # no need to look at the screen: it cannot make up the difference
+        return Assessment(hit, "score", f"at most {ceiling:.3f} < θ even on a matching screen "
+                          f"(intent {hit.intent:.2f}, cosine {hit.cosine:.3f})", terms, None, program)
+    try:
+        match = session.find(program.guard, window)
+    except (GuardMismatch, AmbiguousWindow) as exc:
+        return Assessment(hit, "application", str(exc).removesuffix("; nothing was sent"),
+                          program=program)
+    accessible = live.accessible_window(match.window)
+    if accessible is None:
+        return Assessment(hit, "application", f"{match.window.describe()} has no accessible window",
+                          program=program)
+    plan = preflight(program, TreeView(accessible), matcher)
+    if plan.blocked is not None:
+        blocked = plan.blocked
+        return Assessment(hit, "screen", f"step {blocked.index} ({blocked.target}): {blocked.reason}",
+                          program=program)
+    terms["screen"] = screen_match(program, plan.outcomes)
+    score = round(sum(WEIGHTS[k] * v for k, v in terms.items()), 4)
+    how = ", ".join(f"{k} {v:.2f}" for k, v in terms.items())
+    return Assessment(hit, None, how, terms, score, program)
+
+
+def screen_match(program: Program, outcomes) -> float:
+    """The share of the steps pre-flight checked on the starting window
+    (planned, with a target to look for) that resolved by their recorded
+    path; 1.0 when no step could be checked there."""
+    checked = [o for o in outcomes if o.outcome == PLANNED and _has_target(program.steps[o.index])]
+    if not checked:
+        return 1.0
+    return sum(1 for o in checked if o.policy == DIRECT) / len(checked)
+
+
+def _has_target(step) -> bool:
+    return (step.action in ("click", "type") and step.target is not None
+            and step.precondition.kind != "always_true")
+
+
+def _unsupported(program: Program) -> str:
+    """Why some step is not one replay performs ('' when every step is)."""
+    for step in program.steps:
+        if step.action in ("click", "type") and (step.target is None or not (step.target.path
+                                                                           or step.target.display)):
+            return f"step {step.index} ({step.action}) has no recorded target"
+        if step.action == "key" and not step.key:
+            return f"step {step.index} has no key"
+        if step.action == "switch" and not step.app:
+            return f"step {step.index} switches to no application"
+    return ""
+
+
+def _standing(db, program_id: str) -> Standing:
+    from core.store import open_readonly
+
+    connection = open_readonly(db)
+    try:
+        return lifecycle_store.standing_of(connection, program_id)
+    finally:
+        connection.close()
+
+
+def _nothing_close(ranking: Ranking) -> str:
+    if ranking.searched == 0:
+        return (f"no compatible program for {ranking.intent!r}: there are no active programs (a "
+                "program becomes active after a verified run or `phantom programs promote`)")
+    closest = ranking.best_below
+    near = (f"; the closest, {closest.name}, has cosine {closest.cosine:.3f} < λ" if closest else "")
+    return (f"no compatible program for {ranking.intent!r}: none of the {ranking.searched} active "
+            f"programs is about this{near}")

@@ -1,0 +1,44 @@
+"""How `org.phantom.Replay1` answers a bad call: the methods' argument
+signatures, checked before dbus-fast dispatches (it would answer a wrong
+signature with UnknownMethod, which misleads a shortcut author), and the one
+mapping from Phantom's error family to `org.phantom.Error.*` names."""
+
+from __future__ import annotations
+
+from dbus_fast import DBusError
+
+from core.bus import REPLAY
+from core.errors import DBUS_ERROR_PREFIX, PhantomError
+
+
+def named_error(name: str, message: str) -> DBusError:
+    return DBusError(DBUS_ERROR_PREFIX + name, message)
+
+
+SIGNATURES = {"ListPrograms": "", "Describe": "s", "Replay": "sa{ss}", "ReplayAsync": "sa{ss}",
+              "ReplayIntent": "sa{ss}", "FindProgram": "s", "Cancel": "", "Context": "sss",
+              "ListRoutines": ""}
+
+
+def check_arguments(message) -> bool:
+    """A call to one of our methods with the wrong argument types gets
+    org.phantom.Error.InvalidArguments, naming what the method takes (the
+    library alone would answer UnknownMethod, which misleads a shortcut author)."""
+    from dbus_fast.constants import MessageType
+
+    if (message.message_type == MessageType.METHOD_CALL and message.path == REPLAY.path
+            and message.interface in (REPLAY.interface, None) and message.member in SIGNATURES
+            and message.signature != SIGNATURES[message.member]):
+        expected = SIGNATURES[message.member] or "no arguments"
+        raise named_error("InvalidArguments", f"{message.member} takes ({expected}), "
+                          f"not ({message.signature or 'nothing'}); nothing was sent")
+    return False
+
+
+def dbus_error(exc: PhantomError) -> DBusError:
+    """The one mapping from Phantom's error family to a D-Bus error name."""
+    return DBusError(exc.kind.dbus_error, clip_message(str(exc)))
+
+
+def clip_message(text: str, limit: int = 500) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"

@@ -1,0 +1,133 @@
+"""Visual evidence in programs (format 2): crops, where they lay and where the
+click lay in them, carried per click step; lifted from the daemon's click
+crop where the store shows it is centred on the click; bodies without it
+keep their ids; format 1 never has it."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from compiler.programs.build import compile_program
+from compiler.programs.errors import ProgramCompileError
+from compiler.programs.evidence import (read_store_evidence, store_crop_visual, visual_of,
+                                        with_store_evidence, with_visual)
+from compiler.programs.records import Crop, ProgramFormatError, Visual, from_json, to_json
+from compiler.programs.recordings import traces_for_recordings
+from compiler.programs.traces import recording_traces
+from test_programs_fixtures import CROP_SUBMIT, form_capture, write_store
+
+TARGET = Crop("target", "d" * 64, 268, 368, 64, 64, 0.5078, 0.5078)
+CONTEXT = Crop("context", "e" * 64, 236, 336, 128, 128, 0.5039, 0.5039)
+
+
+def program():
+    capture, recordings = form_capture([("Ada Lovelace", "a@x"), ("Alan Turing", "a@x")])
+    return compile_program("sign up", recording_traces(capture, recordings),
+                           source="demonstration").program
+
+
+def test_a_program_without_visual_evidence_writes_no_visual_key():
+    body = orjson.loads(to_json(program()))
+    assert all("visual" not in step["target"] for step in body["steps"] if step["target"])
+
+
+def test_visual_evidence_round_trips_and_changes_the_id():
+    plain = program()
+    seen = with_visual(plain, {4: Visual((TARGET, CONTEXT), (0, 0, 800, 600))})
+    assert seen.id != plain.id
+    assert seen.steps[4].target.visual == Visual((TARGET, CONTEXT), (0, 0, 800, 600))
+    again = from_json(to_json(seen), expected_id=seen.id)
+    assert again == seen and again.steps[4].target.visual.crops[1].kind == "context"
+
+
+def test_only_click_steps_carry_visual_evidence():
+    with pytest.raises(ProgramCompileError, match="step 1 is a type step"):
+        with_visual(program(), {1: Visual((TARGET,))})
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda crop: {**crop, "kind": "huge"}, "unreadable 'huge' crop"),
+    (lambda crop: {**crop, "ratio_x": 1.5}, "unreadable 'target' crop"),
+    (lambda crop: {**crop, "blob": "abc"}, "unreadable 'target' crop"),
+])
+def test_an_unreadable_crop_is_a_corrupt_program(change, message):
+    body = orjson.loads(to_json(with_visual(program(), {4: Visual((TARGET,))})))
+    body["steps"][4]["target"]["visual"]["crops"][0] = change(body["steps"][4]["target"]["visual"]["crops"][0])
+    with pytest.raises(ProgramFormatError, match=message):
+        from_json(orjson.dumps(body))
+
+
+def test_format_one_has_no_visual_evidence():
+    body = orjson.loads(to_json(with_visual(program(), {4: Visual((TARGET,))})))
+    body["format"] = 1
+    body["guard"].pop("title_tokens")
+    body.pop("end_state")
+    for step in body["steps"]:
+        step.pop("entry", None)
+    with pytest.raises(ProgramFormatError, match="visual evidence on a format-1 click step"):
+        from_json(orjson.dumps(body))
+
+
+def test_the_daemons_crop_is_lifted_only_when_it_is_surely_centred_on_the_click():
+    lifted = store_crop_visual(300, 400, CROP_SUBMIT, (64, 64), (0, 0, 800, 600))
+    assert lifted == Visual((Crop("target", CROP_SUBMIT, 268, 368, 64, 64, 0.5078, 0.5078),),
+                            (0, 0, 800, 600))
+    assert store_crop_visual(300, 400, CROP_SUBMIT, (64, 64), None) is None        # window unknown
+    assert store_crop_visual(20, 400, CROP_SUBMIT, (64, 64), (0, 0, 800, 600)) is None  # clamped
+    assert store_crop_visual(300, 400, None, None, (0, 0, 800, 600)) is None
+
+
+def test_the_capture_hooks_crops_become_program_evidence():
+    from core.visual_evidence import crop_variants
+    import numpy as np
+
+    shot = np.zeros((600, 800, 3), np.uint8)
+    shot[::7] = 200
+    variants = crop_variants(shot, 400, 300, (0, 0, 800, 600))
+    visual = visual_of(variants, (0, 0, 800, 600))
+    assert [c.kind for c in visual.crops] == ["target", "context", "wide"]
+    assert visual.crops[0].blob == variants[0].sha256 and visual.window == (0, 0, 800, 600)
+    assert visual_of((), None) is None
+
+
+def add_window(db, width=800, height=600):
+    """Give every snapshot a walked tree whose root (the window) has extents."""
+    from core.store import open_store
+
+    connection = open_store(db)
+    try:
+        with connection:
+            connection.execute("INSERT INTO a11y_trees(id, ts_ms, app, node_count, walk_ms) "
+                               "VALUES (900, 0, 'Form', 1, 1)")
+            connection.execute("INSERT INTO elements(id, tree_id, depth, ordinal, role, x, y, w, h, "
+                               "path) VALUES (901, 900, 0, 0, 'frame', 0, 0, ?, ?, 'Form/frame')",
+                               (width, height))
+            connection.execute("UPDATE snapshots SET tree_id = 900")
+            connection.execute("UPDATE blobs SET width = 64, height = 64")
+    finally:
+        connection.close()
+
+
+def test_compiling_from_a_store_lifts_the_click_crops_of_a_known_window(tmp_path):
+    capture, recordings = form_capture([("Ada Lovelace", "a@x"), ("Alan Turing", "a@x")])
+    db = tmp_path / "store.sqlite3"
+    write_store(db, capture, recordings)
+    add_window(db)
+    traces = traces_for_recordings(db, "sign up")
+    compiled = compile_program("sign up", traces, source="demonstration").program
+    clicks = [s for s in compiled.steps if s.action == "click"]
+    assert [s.target.visual.crops[0].blob for s in clicks] == [s.target.crop for s in clicks]
+    submit = clicks[-1].target.visual
+    assert submit.window == (0, 0, 800, 600)
+    assert (submit.crops[0].x, submit.crops[0].y, submit.crops[0].ratio_x) == (268, 368, 0.5078)
+
+
+def test_a_store_without_the_window_gives_no_evidence_and_the_same_program(tmp_path):
+    capture, recordings = form_capture([("Ada Lovelace", "a@x"), ("Alan Turing", "a@x")])
+    db = tmp_path / "store.sqlite3"
+    write_store(db, capture, recordings)
+    traces = traces_for_recordings(db, "sign up")
+    assert read_store_evidence(db, traces)
+    assert with_store_evidence(traces, read_store_evidence(db, traces)) == traces
+    assert compile_program("sign up", traces, source="demonstration").program == program()
