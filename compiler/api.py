@@ -13,18 +13,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from core.errors import PhantomError
+
+from . import cache as _cache
 from .collector import collector_paused
 from .records import Capture, Document
 from .render.compact import DEFAULT_BUDGET
-from . import cache as _cache
 from .sources import CaptureSource, Fetched, SourceError
 from .timefmt import TimeFormat
 from .window import Window, WindowError, zone_info
 
-from core.errors import PhantomError
-
 if TYPE_CHECKING:
+    from datetime import tzinfo
+
+    from .resolve import Default
+    from .rolled import RolledDay
     from .routines import CostModel, Routine, RoutineReport, report_dict
+    from .search import SearchResult
 
 __all__ = [
     "FORMATS",
@@ -126,7 +131,7 @@ def _render(compiled: Compiled, fmt: str, budget: int) -> bytes:
     return render_compact(compiled.document, compiled.times, window.label, budget, note=window.note)
 
 
-def _override(tz: str | None):
+def _override(tz: str | None) -> tzinfo | None:
     """The tzinfo --tz names, or None; an unknown zone is a CompileError."""
     try:
         return zone_info(tz) if tz else None
@@ -134,7 +139,7 @@ def _override(tz: str | None):
         raise CompileError(str(exc)) from None
 
 
-def _times(document: Document, window: Window, override) -> TimeFormat:
+def _times(document: Document, window: Window, override: tzinfo | None) -> TimeFormat:
     """Times as the capture recorded them (the first frame's offset, else
     the window zone's at its start), or in the --tz override."""
     offset = (document.frames[0].utc_offset_min if document.frames
@@ -161,7 +166,8 @@ def read_window(db_path: str | Path, *, day: str | None = None, since: str | Non
 
 
 def _fetch_window(db_path: str | Path, day: str | None, since: str | None, until: str | None,
-                  tz: str | None, now_ms: int | None, default: str):
+                  tz: str | None, now_ms: int | None,
+                  default: Default) -> tuple[Fetched, Window, list[RolledDay]]:
     """(rows, window, rolled-up days inside it) — see rolled.py for the last."""
     from .resolve import resolve
     from .rolled import rolled_days
@@ -178,7 +184,7 @@ def _fetch_window(db_path: str | Path, day: str | None, since: str | None, until
         raise CompileError(f"cannot read {db_path}: {exc}") from None
 
 
-def _with_rollups(fetched: Fetched, window: Window, days, db_path: str | Path,
+def _with_rollups(fetched: Fetched, window: Window, days: list[RolledDay], db_path: str | Path,
                   inferred: bool) -> tuple[Document, Window]:
     """A window reaching into rolled-up days: the day's roll-up itself, or
     the raw rows merged with the roll-ups (rolled.py), and the note says so."""
@@ -272,13 +278,14 @@ def find_routine(db_path: str | Path, routine: str, *, day: str | None = None,
 
 def search(db_path: str | Path, text: str, *, day: str | None = None, since: str | None = None,
            until: str | None = None, tz: str | None = None, now_ms: int | None = None,
-           limit: int = 20):
+           limit: int = 20) -> tuple[SearchResult, Window]:
     """(SearchResult, window): stretches of time when `text` was in a title,
     a URL or an element label (see `compiler.search`), newest first, in a
     window (the whole history by default). Reads the index as it is; the
     caller brings it up to date first (`core.store.search_index.catch_up`)."""
     from .resolve import resolve
-    from .search import SearchError, search as find_text
+    from .search import SearchError
+    from .search import search as find_text
 
     try:
         with collector_paused(), CaptureSource(db_path) as source:

@@ -19,7 +19,7 @@ edge; with none, words that need it are refused.
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
-from typing import Literal
+from typing import Literal, Protocol
 
 from .when import Instant, day_of, resolve_day, resolve_instant, start_of_day
 from .window import Window, WindowError, checked_window, day_window, zone_info
@@ -32,7 +32,15 @@ def local_iso(ms: int, zone: str) -> str:
     return moment.isoformat(timespec="seconds")
 
 
-def resolve(source, day: str | None, since: str | None, until: str | None, tz: str | None,
+class Source(Protocol):
+    """What resolving needs of a capture source (`sources.CaptureSource`)."""
+
+    def zone_near(self, ts_ms: int) -> str | None: ...
+
+    def span(self) -> tuple[int | None, int | None]: ...
+
+
+def resolve(source: Source, day: str | None, since: str | None, until: str | None, tz: str | None,
             now_ms: int | None, *, default: Default = "all", clamp: bool = True) -> Window:
     """The window a request names in `source` (a `CaptureSource`)."""
     if day is not None and (since is not None or until is not None):
@@ -60,6 +68,7 @@ def resolve(source, day: str | None, since: str | None, until: str | None, tz: s
     if until is not None:
         end = resolve_instant(until, now_ms, zone_at)
     else:
+        assert now_ms is not None  # refused above
         end = Instant(now_ms, True)
     if since is not None:
         start = resolve_instant(since, now_ms, zone_at)

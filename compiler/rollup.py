@@ -22,11 +22,25 @@ from __future__ import annotations
 
 import hashlib
 import zlib
+from typing import Any
 
 import orjson
 
-from .records import (Action, BlindSpotNote, ClickTarget, Coverage, Document, Frame, Gap,
-                      InferredItem, InputVolume, Interruption, PageVisit, Provenance, Step)
+from .records import (
+    Action,
+    BlindSpotNote,
+    ClickTarget,
+    Coverage,
+    Document,
+    Frame,
+    Gap,
+    InferredItem,
+    InputVolume,
+    Interruption,
+    PageVisit,
+    Provenance,
+    Step,
+)
 
 FORMAT = 1
 SESSION_GAP_MS = 300_000
@@ -36,17 +50,17 @@ class RollupError(ValueError):
     """A roll-up that cannot be read (another format, damaged)."""
 
 
-def _plain(value):
+def _plain(value: object) -> object:
     if isinstance(value, tuple):
         return [_plain(item) for item in value]
     return value
 
 
-def _pack(value) -> bytes:
+def _pack(value: object) -> bytes:
     return zlib.compress(orjson.dumps(_plain(value)), 6)
 
 
-def _unpack(blob: bytes):
+def _unpack(blob: bytes) -> Any:
     try:
         return orjson.loads(zlib.decompress(blob))
     except (zlib.error, orjson.JSONDecodeError) as exc:
@@ -86,18 +100,21 @@ def _check(fmt: int) -> None:
 def decode_document(blob: bytes, fmt: int = FORMAT) -> Document:
     _check(fmt)
     coverage, frames, spots, provenance, inferred = _unpack(blob)
+    first, last, active, span, gaps, monitors = coverage
+    schema, version, source, store_schema, since, until, zone, digest, rows = provenance
     return Document(
-        coverage=Coverage(*coverage[:4], tuple(Gap(*g) for g in coverage[4]), tuple(coverage[5])),
+        coverage=Coverage(first, last, active, span, tuple(Gap(*g) for g in gaps), tuple(monitors)),
         frames=tuple(_frame(f) for f in frames),
         blind_spots=tuple(BlindSpotNote(*s) for s in spots),
-        provenance=Provenance(*provenance[:8], tuple(tuple(r) for r in provenance[8])),
+        provenance=Provenance(schema, version, source, store_schema, since, until, zone, digest,
+                              tuple((table, count) for table, count in rows)),
         inferred=None if inferred is None else tuple(
             InferredItem(kind, label, confidence, basis, tuple(f), tuple(e),
                          tuple(tuple(d) for d in details))
             for kind, label, confidence, basis, f, e, details in inferred))
 
 
-def _frame(raw: list) -> Frame:
+def _frame(raw: list[Any]) -> Frame:
     (identity, monitor, app, site, start, end, active, offset, zone, titles, pages, volume,
      targets, interruptions, snapshots, inputs, idle) = raw
     return Frame(identity, monitor, app, site, start, end, active, offset, zone, tuple(titles),
@@ -120,17 +137,19 @@ def merge(parts: list[Document], since_ms: int, until_ms: int, zone: str,
         frames += part.frames
     frames.sort(key=lambda f: (f.start_ms, f.monitor, f.snapshot_ids[:1]))
     renamed = tuple(f._replace(id=f"f-{n:04d}") for n, f in enumerate(frames, start=1))
-    covered = [p.coverage for p in parts if p.coverage.first_activity_ms is not None]
+    covered = [(p.coverage.first_activity_ms, p.coverage.last_activity_ms, p.coverage)
+               for p in parts if p.coverage.first_activity_ms is not None
+               and p.coverage.last_activity_ms is not None]
     gaps: list[Gap] = []
-    for before, after in zip(covered, covered[1:]):
+    for (_, before_last, before), (after_first, _, _) in zip(covered, covered[1:]):
         gaps += before.gaps
-        if after.first_activity_ms - before.last_activity_ms > SESSION_GAP_MS:
-            gaps.append(Gap(before.last_activity_ms, after.first_activity_ms, "away"))
+        if after_first - before_last > SESSION_GAP_MS:
+            gaps.append(Gap(before_last, after_first, "away"))
     if covered:
-        gaps += covered[-1].gaps
-        first, last = covered[0].first_activity_ms, covered[-1].last_activity_ms
-        coverage = Coverage(first, last, sum(c.active_ms for c in covered), last - first,
-                            tuple(gaps), tuple(sorted({m for c in covered for m in c.monitors})))
+        gaps += covered[-1][2].gaps
+        first, last = covered[0][0], covered[-1][1]
+        coverage = Coverage(first, last, sum(c.active_ms for _, _, c in covered), last - first,
+                            tuple(gaps), tuple(sorted({m for _, _, c in covered for m in c.monitors})))
     else:
         coverage = Coverage(None, None, 0, 0, (), ())
     digest = hashlib.sha256("".join(p.provenance.input_digest for p in parts).encode()).hexdigest()

@@ -13,11 +13,13 @@ Newest first. Read-only, and deterministic for the same rows and words.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 import apsw
 
 from .timefmt import ranges
+from .window import Window
 
 STRETCH_GAP_MS = 300_000
 _WORDS = re.compile(r"\w+", re.UNICODE)
@@ -109,11 +111,15 @@ def search(connection: apsw.Connection, text: str, since_ms: int, until_ms: int,
     return SearchResult(text, stretches, len(runs), hits, True)
 
 
-def _runs(rows) -> tuple[list[list[tuple]], int]:
+Hit = tuple[Any, ...]   # a row of _HITS
+
+
+def _runs(rows: Iterable[Hit]) -> tuple[list[list[Hit]], int]:
     """The ordered hits cut into stretches; and how many hits there were."""
-    runs: list[list[tuple]] = []
-    current: list[tuple] = []
-    key, last, count = None, 0, 0
+    runs: list[list[Hit]] = []
+    current: list[Hit] = []
+    key: Hit | None = None
+    last, count = 0, 0
     for row in rows:
         count += row[9]
         if row[:3] != key or row[3] - last > STRETCH_GAP_MS:
@@ -125,14 +131,14 @@ def _runs(rows) -> tuple[list[list[tuple]], int]:
     return runs, count
 
 
-def _stretch(connection: apsw.Connection, run: list[tuple], words: list[str], since_ms: int,
+def _stretch(connection: apsw.Connection, run: list[Hit], words: list[str], since_ms: int,
              until_ms: int) -> Stretch:
     monitor, app, kind, first, _, _, _, offset, ref, _ = run[0]
     snapshots: tuple[int, ...] = tuple(sorted({hit[5] for hit in run if hit[5] is not None}))
     if kind in ("title", "url"):
-        title, url = connection.execute("SELECT title, coalesce(url, '') FROM snapshots WHERE id = ?",
-                                        (ref,)).fetchone()
-        shown = title if kind == "title" else url
+        row = connection.execute("SELECT title, coalesce(url, '') FROM snapshots WHERE id = ?",
+                                 (ref,)).fetchone()
+        shown = "" if row is None else str(row[0] if kind == "title" else row[1])
     elif kind == "label":
         shown = _label(connection, ref, words)
         trees = ",".join(str(int(hit[8])) for hit in run)
@@ -152,7 +158,7 @@ def _label(connection: apsw.Connection, tree: int, words: list[str]) -> str:
     index matched the walk as a whole: the words may be on different
     elements), else the first holding the first word."""
     starts = [re.compile(rf"(?<!\w){re.escape(word)}", re.IGNORECASE) for word in words]
-    names = [name for (name,) in connection.execute(
+    names = [str(name) for (name,) in connection.execute(
         "SELECT DISTINCT CASE WHEN name != '' THEN name ELSE coalesce(labelled_by, '') END "
         "FROM elements WHERE tree_id = ? ORDER BY 1", (tree,))]
     for name in names:
@@ -181,7 +187,7 @@ def local_iso(ms: int, offset_min: int, tz: str | None = None) -> str:
                              ).isoformat(timespec="seconds")
 
 
-def search_dict(result: SearchResult, window, tz: str | None = None) -> dict:
+def search_dict(result: SearchResult, window: Window, tz: str | None = None) -> dict[str, Any]:
     """JSON-safe builtins, as `phantom search --format json` and the MCP
     tool give them."""
     return {"query": result.query, "window": {"label": window.label, "zone": window.zone},

@@ -111,7 +111,10 @@ def resolve_instant(text: str, now_ms: int | None, zone_at: ZoneAt) -> Instant:
 
 
 def _at_clock(day: date, clock: str, zone_at: ZoneAt) -> int:
-    hours, minutes, seconds = _CLOCK.match(clock).groups()
+    match = _CLOCK.match(clock)
+    if match is None:
+        raise WindowError(f"not a time of day: {clock!r} (00:00 to 23:59)")
+    hours, minutes, seconds = match.groups()
     if int(hours) > 23 or int(minutes) > 59 or int(seconds or 0) > 59:
         raise WindowError(f"not a time of day: {clock!r} (00:00 to 23:59)")
     if not FIRST_DAY <= day <= LAST_DAY:

@@ -13,11 +13,12 @@ with the routine miner's rules); `phantom routines` mines the whole history.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 
+from compiler.records import Action, Capture, Frame, InferredItem
 from compiler.routines.actions import derive_actions, sessions
 from compiler.routines.cycles import distinct
 from compiler.routines.mining import mine
-from compiler.records import Capture, Frame, InferredItem
 
 MAX_ROUTINES = 10
 
@@ -26,7 +27,7 @@ def infer(capture: Capture, frames: tuple[Frame, ...]) -> tuple[InferredItem, ..
     return infer_actions(derive_actions(capture), frames)
 
 
-def infer_actions(actions, frames: tuple[Frame, ...]) -> tuple[InferredItem, ...]:
+def infer_actions(actions: Sequence[Action], frames: tuple[Frame, ...]) -> tuple[InferredItem, ...]:
     """The tier from an action stream in time order (a capture's, or a
     window's raw actions with the rolled-up days' before them)."""
     stream = sessions(tuple(actions))

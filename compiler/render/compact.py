@@ -76,10 +76,10 @@ def _render_days(document: Document, times: TimeFormat, head: list[str], budget:
     """A window over several days: by day (see days.py), with a dated
     coverage line instead of the day's one and no window-wide gaps line."""
     coverage = document.coverage
-    dated = (f"{times.local(coverage.first_activity_ms).date().isoformat()} "
-             f"{times.hm(coverage.first_activity_ms)} – "
-             f"{times.local(coverage.last_activity_ms).date().isoformat()} "
-             f"{times.hm(coverage.last_activity_ms)}")
+    first, last = coverage.first_activity_ms, coverage.last_activity_ms
+    assert first is not None and last is not None  # a document with frames has activity
+    dated = (f"{times.local(first).date().isoformat()} {times.hm(first)} – "
+             f"{times.local(last).date().isoformat()} {times.hm(last)}")
     apps = len({f.app for f in document.frames})
     at = next(i for i, line in enumerate(head) if line.startswith("coverage: "))
     head = head[:at] + [f"coverage: {dated}, {duration(coverage.active_ms)} active; "

@@ -33,7 +33,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from ..budget import estimate_tokens
-from ..records import Document, Frame, Gap
+from ..records import Document, Frame, Gap, InferredItem
 from ..timefmt import TimeFormat, duration
 from .text import frame_summary, where
 
@@ -58,7 +58,8 @@ def _date(times: TimeFormat, ms: int, offset: int | None = None) -> date:
 
 
 def render_days(document: Document, times: TimeFormat, head: list[str], spots: list[str],
-                inferred_items, tail: list[str], budget: int) -> bytes:
+                inferred_items: tuple[InferredItem, ...] | None, tail: list[str],
+                budget: int) -> bytes:
     provenance = document.provenance
     first = _date(times, provenance.since_ms)
     last = _date(times, provenance.until_ms - 1)
@@ -184,7 +185,8 @@ class _Day:
                 + [self.kept[f.id] for f in self.frames if f.id in self.kept])
 
 
-def _sections(first: date, last: date, frames_by_day, gaps_by_day, times: TimeFormat) -> list[_Day]:
+def _sections(first: date, last: date, frames_by_day: dict[date, list[Frame]],
+              gaps_by_day: dict[date, list[Gap]], times: TimeFormat) -> list[_Day]:
     sections: list[_Day] = []
     empty_from: date | None = None
     day = first
@@ -241,7 +243,7 @@ def _frame_line(frame: Frame, times: TimeFormat) -> str:
             f"({duration(frame.active_ms)}): {summary}")
 
 
-def _inferred(items) -> list[str]:
+def _inferred(items: tuple[InferredItem, ...] | None) -> list[str]:
     if not items:
         return []
     lines = ["inferred (interpretation; each item cites its evidence in the JSON document):"]

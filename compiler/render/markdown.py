@@ -41,11 +41,11 @@ def render_markdown(document: Document, times: TimeFormat, label: str, note: str
     lines += ["", "## Blind spots", ""]
     if not document.blind_spots:
         lines.append("None recorded.")
-    for note in document.blind_spots:
-        when = (f"{times.hm(note.start_ms)}–{times.hm(note.end_ms)} "
-                if note.start_ms is not None and note.end_ms is not None else "")
-        count = f" ×{note.count}" if note.count > 1 else ""
-        lines.append(f"- {when}**{note.kind}**{count}: {note.detail} ({note.source})")
+    for spot in document.blind_spots:
+        when = (f"{times.hm(spot.start_ms)}–{times.hm(spot.end_ms)} "
+                if spot.start_ms is not None and spot.end_ms is not None else "")
+        count = f" ×{spot.count}" if spot.count > 1 else ""
+        lines.append(f"- {when}**{spot.kind}**{count}: {spot.detail} ({spot.source})")
     if document.inferred is not None:
         lines += ["", "## Inferred (interpretation, not measurement)", ""]
         if not document.inferred:

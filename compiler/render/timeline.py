@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 from collections import defaultdict
+from collections.abc import Callable
 from typing import NamedTuple
 
 from ..records import Document
@@ -58,9 +59,9 @@ def render_timeline(document: Document, times: TimeFormat, label: str,
     lanes = _lanes(document)
     routine_ids = sorted({r.routine for r in routines})
     rows = len(lanes) + (1 if routine_ids else 0)
-    settings = {"font.family": "DejaVu Sans", "font.size": 8, "svg.hashsalt": "phantom-timeline",
-                "svg.fonttype": "path", "axes.titlesize": 10}
-    with matplotlib.rc_context(settings):
+    with matplotlib.rc_context({"font.family": "DejaVu Sans", "font.size": 8,
+                                "svg.hashsalt": "phantom-timeline", "svg.fonttype": "path",
+                                "axes.titlesize": 10}):
         figure = Figure(figsize=(WIDTH_IN, 1.3 + LANE_IN * max(rows, 3)), dpi=DPI)
         FigureCanvasAgg(figure)
         axes = figure.add_subplot()
@@ -118,11 +119,11 @@ def _lanes(document: Document) -> list[tuple[int, str]]:
     return sorted(active, key=lambda lane: (lane[0], -active[lane], lane[1]))
 
 
-def _hour_range(document: Document, hours) -> tuple[float, float]:
+def _hour_range(document: Document, hours: Callable[[int], float]) -> tuple[float, float]:
     """The activity's span with a margin: whole hours for a working day, a
     few seconds either side of a capture of a minute."""
     coverage = document.coverage
-    if coverage.first_activity_ms is None:
+    if coverage.first_activity_ms is None or coverage.last_activity_ms is None:
         return 0.0, 24.0
     first, last = hours(coverage.first_activity_ms), hours(coverage.last_activity_ms)
     if last - first >= 2:

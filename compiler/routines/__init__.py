@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .actions import derive_actions, sessions, step_key
+    from .cycles import distinct, find
     from .gate import CostModel
     from .mining import Routine, mine
     from .report import RoutineReport, report_dict, report_routines

@@ -24,13 +24,13 @@ by the miner's own rule.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from compiler.records import Action, Step
 
 from .actions import step_key
 from .ids import canonical_rotation, routine_id
-from .mining import MIN_LENGTH, MIN_SUPPORT, Routine
+from .mining import MIN_LENGTH, MIN_SUPPORT, KeyFn, Routine
 from .occurrences import SessionIndex
 
 __all__ = ["distinct", "find", "natural_starts"]
@@ -88,14 +88,14 @@ def distinct(routines: Sequence[Routine], sessions: Sessions) -> tuple[Routine, 
 
 
 def find(wanted: str, routines: Sequence[Routine], sessions: Sessions,
-         key=step_key) -> Routine | None:
+         key: KeyFn = step_key) -> Routine | None:
     """The routine with id `wanted` (`r-` already stripped) in `sessions`,
     whose mined routines are `routines`; None when it does not recur there."""
     members = [r for r in routines if r.id == wanted]
     if members:
         return _choice(members, sessions)
     index = SessionIndex(sessions, key)
-    seen: set[tuple] = set()
+    seen: set[tuple[Hashable, ...]] = set()
     for routine in routines:
         for start in range(routine.length):
             for end in range(start + MIN_LENGTH, routine.length + 1):
@@ -104,17 +104,17 @@ def find(wanted: str, routines: Sequence[Routine], sessions: Sessions,
                     continue
                 seen.add(keys)
                 if routine_id(keys) == wanted:
-                    found = [_counted(rotation, index) for rotation in _rotations(keys)]
-                    found = [r for r in found if r is not None]
+                    counted = [_counted(rotation, index) for rotation in _rotations(keys)]
+                    found = [r for r in counted if r is not None]
                     return _choice(found, sessions) if found else None
     return None
 
 
-def _rotations(keys: tuple) -> list[tuple]:
+def _rotations(keys: tuple[Hashable, ...]) -> list[tuple[Hashable, ...]]:
     return list(dict.fromkeys(keys[i:] + keys[:i] for i in range(len(keys))))
 
 
-def _counted(keys: tuple, index: SessionIndex) -> Routine | None:
+def _counted(keys: tuple[Hashable, ...], index: SessionIndex) -> Routine | None:
     """A routine for `keys` counted by the miner's rule, its steps the most
     common full step at each position (ties: the smallest by its fields)."""
     occurrences = index.occurrences(keys)

@@ -19,9 +19,9 @@ from compiler.records import Action, Capture
 from compiler.window import zone_info
 
 from .actions import derive_actions, sessions
+from .cycles import distinct
 from .gate import CostModel, GateDecision, decide, measured_inputs
 from .measures import Recurrence, RoutineMeasures, holdout_recurrence, measure_all
-from .cycles import distinct
 from .mining import Routine, mine
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -50,7 +50,8 @@ class RoutineReport:
 
 @collector_paused()
 def report_routines(capture: Capture, zone: str, costs: CostModel = CostModel(), *,
-                    limit: int | None = None, extra_actions: tuple = ()) -> RoutineReport:
+                    limit: int | None = None,
+                    extra_actions: tuple[Action, ...] = ()) -> RoutineReport:
     """`extra_actions`: actions kept for days whose raw rows retention
     removed (they count as the capture's own)."""
     tz = zone_info(zone)

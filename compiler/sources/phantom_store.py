@@ -44,7 +44,7 @@ def zone_near(connection: apsw.Connection, ts_ms: int) -> str | None:
         row = connection.execute("SELECT zone FROM rollup_days WHERE since_ms <= ? AND until_ms > ? "
                                  "ORDER BY since_ms DESC LIMIT 1", (ts_ms, ts_ms)).fetchone()
         if row is not None:
-            return row[0]
+            return str(row[0])
     row = connection.execute(
         "SELECT tz_name FROM snapshots WHERE ts_ms >= ? ORDER BY ts_ms LIMIT 1", (ts_ms,)).fetchone()
     if row is None:

@@ -49,7 +49,7 @@ class Removed:
     def __add__(self, other: "Removed") -> "Removed":
         return Removed(*(a + b for a, b in zip(asdict(self).values(), asdict(other).values())))
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, int]:
         return asdict(self)
 
 
@@ -69,7 +69,7 @@ def _columns(connection: apsw.Connection, table: str) -> set[str]:
     return {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
 
 
-def _collect(connection: apsw.Connection, window: dict) -> None:
+def _collect(connection: apsw.Connection, window: dict[str, int]) -> None:
     for name in ("ret_snapshots", "ret_inputs", "ret_trees", "ret_elements", "ret_blobs"):
         connection.execute(f"DROP TABLE IF EXISTS temp.{name}")
     linked = "snapshot_id" in _columns(connection, "input_events")
@@ -88,8 +88,9 @@ def _collect(connection: apsw.Connection, window: dict) -> None:
         "input_events WHERE crop IS NOT NULL AND id NOT IN (SELECT id FROM ret_inputs))")
 
 
-def _count(connection: apsw.Connection, sql: str, params=()) -> int:
-    return int(connection.execute(sql, params).fetchone()[0])
+def _count(connection: apsw.Connection, sql: str, params: apsw.Bindings | None = None) -> int:
+    row = connection.execute(sql, params).fetchone()
+    return int(row[0]) if row is not None else 0
 
 
 def plan_raw(connection: apsw.Connection, since_ms: int, until_ms: int) -> Removed:
@@ -104,8 +105,9 @@ def plan_raw(connection: apsw.Connection, since_ms: int, until_ms: int) -> Remov
         connection.execute("ROLLBACK")
 
 
-def _tally(connection: apsw.Connection, window: dict) -> Removed:
-    images, size = connection.execute("SELECT count(*), coalesce(sum(size), 0) FROM ret_blobs").fetchone()
+def _tally(connection: apsw.Connection, window: dict[str, int]) -> Removed:
+    images = _count(connection, "SELECT count(*) FROM ret_blobs")
+    size = _count(connection, "SELECT coalesce(sum(size), 0) FROM ret_blobs")
     return Removed(_count(connection, "SELECT count(*) FROM ret_snapshots"),
                    _count(connection, "SELECT count(*) FROM ret_inputs"),
                    _count(connection, "SELECT count(*) FROM ret_trees"),
@@ -146,7 +148,7 @@ def remove_raw(connection: apsw.Connection, since_ms: int, until_ms: int,
     return removed
 
 
-def _remove(connection: apsw.Connection, window: dict) -> Removed:
+def _remove(connection: apsw.Connection, window: dict[str, int]) -> Removed:
     _collect(connection, window)
     removed = _tally(connection, window)
     if has_index(connection):
@@ -178,8 +180,9 @@ def _remove(connection: apsw.Connection, window: dict) -> Removed:
 def prune_images(connection: apsw.Connection, before_ms: int, *, dry_run: bool = False) -> tuple[int, int]:
     """Images (thumbnails, click crops) made before `before_ms`: the rows
     that showed them keep everything else. (count, bytes)."""
-    count, size = connection.execute("SELECT count(*), coalesce(sum(length(data)), 0) FROM blobs "
-                                     "WHERE created_ms < ?", (before_ms,)).fetchone()
+    count = _count(connection, "SELECT count(*) FROM blobs WHERE created_ms < ?", (before_ms,))
+    size = _count(connection, "SELECT coalesce(sum(length(data)), 0) FROM blobs WHERE created_ms < ?",
+                  (before_ms,))
     if dry_run or not count:
         return int(count), int(size)
     with connection:

@@ -22,6 +22,7 @@ arriving; the label of the element an input row landed on.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -107,7 +108,8 @@ def _snapshots(connection: apsw.Connection, low: int, high: int) -> None:
     rows = connection.execute("SELECT id, title, url FROM snapshots WHERE id BETWEEN ? AND ?",
                               (low, high)).fetchall()
     connection.executemany("INSERT INTO search_snapshots(rowid, title, url) VALUES (?, ?, ?)",
-                           [(i, title or "", sanitize_url(url) or "") for i, title, url in rows])
+                           [(i, str(title or ""), sanitize_url(None if url is None else str(url)) or "")
+                            for i, title, url in rows])
 
 
 def _trees(connection: apsw.Connection, low: int, high: int) -> None:
@@ -128,14 +130,14 @@ def _inputs(connection: apsw.Connection, low: int, high: int) -> None:
 _INDEXERS = {"snapshots": _snapshots, "a11y_trees": _trees, "input_events": _inputs}
 
 
-def drop_rows(connection: apsw.Connection, table: str, ids_sql: str, params=()) -> None:
+def drop_rows(connection: apsw.Connection, table: str, ids_sql: str) -> None:
     """Take the rows of capture `table` that `ids_sql` selects out of its
     index (retention, before it deletes them)."""
     index = next(s.index for s in SOURCES if s.name == table)
-    connection.execute(f"DELETE FROM {index} WHERE rowid IN ({ids_sql})", params)
+    connection.execute(f"DELETE FROM {index} WHERE rowid IN ({ids_sql})")
 
 
-def update_index(path, progress: Progress | None = None) -> str | None:
+def update_index(path: str | os.PathLike[str], progress: Progress | None = None) -> str | None:
     """Bring the index of the store at `path` up to date; None when done or
     nothing to do, else why not (a read-only or busy store: the search then
     reads what was indexed before, and says so). A store of an older schema

@@ -71,8 +71,15 @@ def _run(db: Path, settings, dry_run: bool) -> int:
     from core.clock import now_ms
     from core.store import open_store
     from core.store.connection import prepare_for_writing
-    from core.store.retention import (convert_to_incremental, file_bytes, is_incremental, live_bytes,
-                                      plan_raw, prune_images, release_space)
+    from core.store.retention import (
+        convert_to_incremental,
+        file_bytes,
+        is_incremental,
+        live_bytes,
+        plan_raw,
+        prune_images,
+        release_space,
+    )
 
     from ..progress import TerminalProgress
 

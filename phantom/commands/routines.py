@@ -36,8 +36,8 @@ def add_parsers(sub, common) -> None:
 
 
 def run_routines(args) -> int:
-    from core.store.paths import resolve_db_path
     from compiler.api import CompileError, CostModel, report_dict, routine_report
+    from core.store.paths import resolve_db_path
 
     from ..progress import busy
 

@@ -9,8 +9,7 @@ from datetime import datetime, timezone
 import pytest
 
 from compiler.budget import estimate_tokens
-from compiler.records import (Coverage, Document, Frame, Gap, InferredItem, InputVolume,
-                              Provenance)
+from compiler.records import Coverage, Document, Frame, Gap, InferredItem, InputVolume, Provenance
 from compiler.render.compact import render_compact
 from compiler.timefmt import TimeFormat
 
@@ -83,7 +82,9 @@ def test_a_bigger_budget_shows_more_of_every_day():
     times = TimeFormat(None, BERLIN)
     small = render_compact(document, times, "w", 2000).decode().splitlines()
     big = render_compact(document, times, "w", 12000).decode().splitlines()
-    frames = lambda lines: sum(1 for line in lines if line.startswith("- ") and "routine" not in line)
+    def frames(lines: list[str]) -> int:
+        return sum(1 for line in lines if line.startswith("- ") and "routine" not in line)
+
     assert frames(big) > 3 * frames(small)
     assert any(line.startswith("gaps: 15:00–15:10 idle (10m)") for line in big)
 

@@ -3,7 +3,7 @@ time, against a clock that is passed in (the compiler never reads one)."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import date, datetime
 
 import pytest
 
