@@ -15,11 +15,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_replay_trust import app_by_pid, click_into, form_fields, launch_factory, launch_form
 
 from support.apps import find, text_of
 from support.cli import phantom
 from support.daemon import CaptureProcess, settle
-from test_replay_trust import app_by_pid, click_into, form_fields, launch_factory, launch_form
 
 pytestmark = pytest.mark.desktop
 
