@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from Xlib import X, Xatom, display, error
 
-from core.x11 import pid_of
+from core.x11 import pid_of, title_of
 
 from .base import DisplayLost, Monitor, WindowInfo
 
@@ -272,14 +272,7 @@ class X11Source:
                           generation=self._generations.get(window.id, 0))
 
     def _title(self, window) -> str:
-        prop = window.get_full_property(self._atoms["_NET_WM_NAME"], self._atoms["UTF8_STRING"])
-        if prop is not None and prop.value:
-            value = prop.value
-            return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-        name = window.get_wm_name()
-        if isinstance(name, bytes):
-            return name.decode("latin-1")
-        return name or ""
+        return title_of(window, self._atoms)
 
     def _pid(self, window) -> int | None:
         return pid_of(window, self._atoms)

@@ -37,25 +37,23 @@ class Exposure:
 # (library file name pattern, toolkit, supported, fix). First match wins, so
 # an embedding toolkit comes before the one it embeds (a Qt app linking GTK
 # for its file dialogs is a Qt app).
+_GTK = "GTK exposes its windows by default: the app may still be starting, or was started with NO_AT_BRIDGE=1"
+_QT = "switch accessibility on: QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 in the session environment"
+_NONE = "has no AT-SPI support: only titles and input counts are captured"
 _TOOLKITS: tuple[tuple[str, str, bool, str], ...] = (
     (r"libjvm\.so", "Java", True,
      "install the AT-SPI bridge (libatk-wrapper-java) and start Java with it"),
     (r"libxul\.so", "Firefox (Gecko)", True,
      "switch accessibility on (GNOME_ACCESSIBILITY=1, or accessibility.force_disabled = 0 in about:config)"),
-    (r"libQt6Gui\.so", "Qt 6", True,
-     "switch accessibility on: QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 in the session environment"),
-    (r"libQt5Gui\.so", "Qt 5", True,
-     "switch accessibility on: QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 in the session environment"),
+    (r"libQt6Gui\.so", "Qt 6", True, _QT),
+    (r"libQt5Gui\.so", "Qt 5", True, _QT),
     (r"libcef\.so|libelectron|/chrome(-sandbox)?$|libchrome", "Chromium/Electron", True,
      "start it with --force-renderer-accessibility"),
-    (r"libgtk-4\.so", "GTK 4", True,
-     "GTK exposes its windows by default: the app may still be starting, or was started with NO_AT_BRIDGE=1"),
-    (r"libgtk-3\.so", "GTK 3", True,
-     "GTK exposes its windows by default: the app may still be starting, or was started with NO_AT_BRIDGE=1"),
+    (r"libgtk-4\.so", "GTK 4", True, _GTK),
+    (r"libgtk-3\.so", "GTK 3", True, _GTK),
     (r"libgtk-x11-2\.0\.so", "GTK 2", True, "install the GTK 2 bridge (libatk-adaptor) and restart it"),
-    (r"libtk8\.\d\.so", "Tk", False, "Tk has no AT-SPI support: only titles and input counts are captured"),
-    (r"libXaw7?\.so", "Xaw (X athena widgets)", False,
-     "Xaw has no AT-SPI support: only titles and input counts are captured"),
+    (r"libtk8\.\d\.so", "Tk", False, f"Tk {_NONE}"),
+    (r"libXaw7?\.so", "Xaw (X athena widgets)", False, f"Xaw {_NONE}"),
 )
 _COMPILED = tuple((re.compile(pattern), toolkit, supported, fix) for pattern, toolkit, supported, fix in _TOOLKITS)
 UNKNOWN = Exposure("unknown toolkit", False,
