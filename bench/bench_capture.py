@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import cpu_seconds, peak_rss_mb, percentile, median, table  # noqa: E402
+from bench.common import cpu_seconds, median, peak_rss_mb, percentile, table  # noqa: E402
 from testbed.harness import VirtualDesktop  # noqa: E402
 from testbed.waiting import wait_until  # noqa: E402
 

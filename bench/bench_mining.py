@@ -151,7 +151,8 @@ def corpus_end_to_end(path: Path) -> None:
     """Read a store, derive the action stream and mine it, as `phantom
     routines` does, timing each stage; peak RSS of this process after."""
     from compiler.api import read_window
-    from compiler.routines.actions import derive_actions, sessions as split
+    from compiler.routines.actions import derive_actions
+    from compiler.routines.actions import sessions as split
 
     started = time.perf_counter()
     capture, _ = read_window(path)

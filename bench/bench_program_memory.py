@@ -205,7 +205,8 @@ def bench_state_gate(db: Path, tasks) -> list:
     from replay.engine import ReplayEngine
     from testbed.harness import VirtualDesktop
     from testbed.program_catalog import new_values
-    from testbed.scripted_user import app_named, find as find_node, text_of
+    from testbed.scripted_user import app_named, text_of
+    from testbed.scripted_user import find as find_node
 
     counts = {kind: {"accepted": 0, "rejected": 0, "verified": 0, "wrong": 0, "touched": 0,
                      "paraphrase": 0, "paraphrase_wrong": 0} for kind in ("compatible", "partial",

@@ -42,8 +42,7 @@ def main() -> int:
     from replay import intent as retrieval
     from replay.compatibility import THETA, WEIGHTS
     from replay.embedding import LabelMatcher
-    from testbed.program_catalog import (distractor_description, distractor_programs, load_tasks,
-                                         task_program)
+    from testbed.program_catalog import distractor_description, distractor_programs, load_tasks, task_program
 
     tasks = load_tasks()
     programs = [task_program(t) for t in tasks]

@@ -126,7 +126,7 @@ def _first_window(session, wm_class: str):
 
 
 def _open_page(accessible, title: str) -> None:
-    from core.a11y.tree import walk, WalkLimits
+    from core.a11y.tree import WalkLimits, walk
 
     result = walk(accessible, "", WalkLimits(max_nodes=2000, max_depth=30, budget_ms=5000))
     for node, element in zip(result.nodes, result.accessibles):
@@ -138,7 +138,7 @@ def _open_page(accessible, title: str) -> None:
 
 def _controls(accessible, window, gtk4: bool) -> list[dict]:
     """Every showing, enabled clickable element, in window pixels."""
-    from core.a11y.tree import walk, WalkLimits
+    from core.a11y.tree import WalkLimits, walk
 
     result = walk(accessible, "", WalkLimits(max_nodes=3000, max_depth=40, budget_ms=20000))
     found = []

@@ -13,9 +13,9 @@ import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from .privacy import DEFAULT_EXCLUSIONS, ExclusionRule
-
 from core.errors import PhantomError
+
+from .privacy import DEFAULT_EXCLUSIONS, ExclusionRule
 
 
 class ConfigError(PhantomError, ValueError):

@@ -13,6 +13,7 @@ from typing import Protocol
 
 from core.errors import PhantomError
 
+
 class CaptureControlError(PhantomError):
     """A control request (pause, record, forget…) that cannot be honoured now;
     its code says why (invalid_name, already_recording, paused, not_recording,

@@ -29,9 +29,27 @@ from .blind_spots import BlindSpots
 from .config import Config
 from .control import PauseListeners
 from .controller import Controller
-from .decide import (AccessibilityBus, CaptureState, CloseBlindSpot, CloseBursts, CountInput, DisplayBack,
-                     DisplayGone, Observation, OpenBlindSpot, Operation, PauseChanged, PointAccessibility,
-                     Rules, SourceFailed, Started, Tick, WatchTitle, WriteSnapshot, decide)
+from .decide import (
+    AccessibilityBus,
+    CaptureState,
+    CloseBlindSpot,
+    CloseBursts,
+    CountInput,
+    DisplayBack,
+    DisplayGone,
+    Observation,
+    OpenBlindSpot,
+    Operation,
+    PauseChanged,
+    PointAccessibility,
+    Rules,
+    SourceFailed,
+    Started,
+    Tick,
+    WatchTitle,
+    WriteSnapshot,
+    decide,
+)
 from .focus_watch import FocusWatch
 from .input_path import InputPath
 from .notify import Notifier

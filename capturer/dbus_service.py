@@ -13,14 +13,15 @@ import logging
 from collections.abc import Callable
 from typing import Annotated
 
-from core.bus import CAPTURE
-from core.clock import parse_instant_ms
-from core.errors import ERROR_KINDS, PhantomError, quoted
 from dbus_fast import BusType, DBusError, NameFlag, RequestNameReply
 from dbus_fast.aio import MessageBus
 from dbus_fast.annotations import DBusBool, DBusSignature, DBusStr, DBusUInt32
 from dbus_fast.constants import PropertyAccess
 from dbus_fast.service import ServiceInterface, dbus_method, dbus_property, dbus_signal
+
+from core.bus import CAPTURE
+from core.clock import parse_instant_ms
+from core.errors import ERROR_KINDS, PhantomError, quoted
 
 from .control import CaptureControl, CaptureControlError, PausedListener
 

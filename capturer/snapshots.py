@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from dataclasses import replace
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import replace
 
 from core.clock import now_ms, zone_at
 from core.store import Replace, SnapshotRow, StoreWriter

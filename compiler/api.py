@@ -13,15 +13,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from core.errors import PhantomError
+
+from . import cache as _cache
 from .collector import collector_paused
 from .records import Capture, Document
 from .render.compact import DEFAULT_BUDGET
-from . import cache as _cache
 from .sources import CaptureSource, Fetched, SourceError
 from .timefmt import TimeFormat
 from .window import Window, WindowError, day_window, parse_day, range_window, zone_info
-
-from core.errors import PhantomError
 
 if TYPE_CHECKING:
     from datetime import date

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import NamedTuple
 
-
 # Field getters shared by the passes, for map() and sort keys at C speed over
 # thousands of records (a generator or lambda per record costs several times more).
 ID, TS_MS, MONITOR, IDLE, URL = (attrgetter("id"), attrgetter("ts_ms"), attrgetter("monitor"),

@@ -56,9 +56,9 @@ def today_text(db: Path) -> str:
     """Today's compact block. The clock is read here, at the edge: the date
     is today's in the local zone, and the compiler then renders that day in
     the zone the capture recorded (they differ only after travel)."""
-    from core.clock import local_zone_name, now_ms
     from compiler.api import compile_window, render
     from compiler.window import WindowError, zone_info
+    from core.clock import local_zone_name, now_ms
 
     try:
         zone = zone_info(local_zone_name())

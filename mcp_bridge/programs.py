@@ -86,11 +86,11 @@ def compile_recordings(db: Path, name: str) -> dict[str, Any]:
     """Mirror of `phantom compile-program NAME`: align the finished
     recordings, compile, store. The clock is read only for the row's
     creation time, which is not part of the program or its id."""
-    from core.clock import now_ms
     from compiler.programs.build import compile_program
     from compiler.programs.recordings import traces_for_recordings
     from compiler.programs.store import save_program
     from compiler.programs.variance import DELTA
+    from core.clock import now_ms
 
     name = name.strip()
     if not name:

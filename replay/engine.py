@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from compiler.programs.records import Program, ProgramStep
 
 from . import conditions, live
-from .dispatch import DispatchError, Dispatcher
+from .dispatch import Dispatcher, DispatchError
 from .embedding import LabelMatcher
 from .outcomes import Escalation, StepOutcome, outcome_for
 from .policy import ESCALATE, REFUSED, Candidate, Decision, decide

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from compiler.programs.records import Program
-
 from core.errors import PhantomError
 
 MAX_VALUE_CHARS = 10_000

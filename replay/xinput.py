@@ -16,7 +16,7 @@ import os
 import time
 from collections.abc import Callable
 
-from Xlib import X, XK, display
+from Xlib import XK, X, display
 from Xlib.ext import xtest
 
 # Characters whose keysym name differs from the character itself.

@@ -25,14 +25,13 @@ from typing import Callable
 import orjson
 
 from compiler.routines.actions import step_key
+from core.errors import PhantomError
 
 from .calendar import MAX_DAYS, CalendarError, Day, active_days, zone
 from .day import plan_day
 from .records import DayPlan
 from .routines import ROUTINE_BY_NAME, planted
 from .script import PlantedRoutine
-
-from core.errors import PhantomError
 
 __all__ = ["DayCounts", "PlantedRoutine", "SynthError", "SynthSummary", "manifest", "planted_routines",
            "synthesize", "DEFAULT_SEED", "DEFAULT_START", "DEFAULT_TZ", "LAYOUTS"]

@@ -8,14 +8,14 @@ import random
 from dataclasses import dataclass
 
 from . import noise
-from .pacing import gap
 from .calendar import Day
 from .desk import Desk
+from .pacing import gap
 from .records import DayPlan
+from .rng import derive_rng
 from .routines import ROUTINES
 from .script import Routine
 from .staging import Context
-from .rng import derive_rng
 from .workspace import Workspace
 
 

@@ -16,12 +16,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from . import blobs
-from .records import (Occurrence, PlannedBlindSpot, PlannedBlob, PlannedInput, PlannedSnapshot,
-                      PlannedTree)
-from core.a11y.path import clip_name
 from compiler.routines.actions import NAVIGATION_KEYS
+from core.a11y.path import clip_name
 
+from . import blobs
+from .records import Occurrence, PlannedBlindSpot, PlannedBlob, PlannedInput, PlannedSnapshot, PlannedTree
 from .trees import Layouts, Tree
 from .views import View
 from .world import MONITORS, App

@@ -11,8 +11,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from core.store.records import (BlindSpotRow, BlobRow, ElementRow, InputEventRow, RowBatch, SetMeta,
-                                    SnapshotRow, TreeRow)
+from core.store.records import BlindSpotRow, BlobRow, ElementRow, InputEventRow, RowBatch, SetMeta, SnapshotRow, TreeRow
 from core.store.writer import StoreWriter
 
 from .calendar import utc_offset_min

@@ -37,11 +37,22 @@ from . import noise
 from .guard import note_site, unique_click
 from .pacing import Press, Wait, gap, read
 from .script import Arrive, Click, Focus, Go, Key, PlantedRoutine, Routine, Switch, Type, ground_truth
-from .staging import Context, FromElsewhere, PageLeftOpen, go_elsewhere, focus_firefox, in_firefox, step_gap
-from .views import Tab, View, calc_pdf_dialog, calc_view, gedit_view, slack_view, thunderbird_compose
-from .views import thunderbird_main
-from .workspace import (CALENDAR, EXPENSES_FORM, EXPENSES_LIST, EXPENSES_SITE, JIRA, JIRA_BOARD, JIRA_REPORTS,
-                        JIRA_SPRINT, MEET, Workspace, browser_view, meet_code)
+from .staging import Context, FromElsewhere, PageLeftOpen, focus_firefox, go_elsewhere, in_firefox, step_gap
+from .views import Tab, View, calc_pdf_dialog, calc_view, gedit_view, slack_view, thunderbird_compose, thunderbird_main
+from .workspace import (
+    CALENDAR,
+    EXPENSES_FORM,
+    EXPENSES_LIST,
+    EXPENSES_SITE,
+    JIRA,
+    JIRA_BOARD,
+    JIRA_REPORTS,
+    JIRA_SPRINT,
+    MEET,
+    Workspace,
+    browser_view,
+    meet_code,
+)
 from .world import Page, issue_title, subject
 
 STANDUP_TITLE = "Daily standup - Google Calendar"

@@ -11,8 +11,24 @@ from dataclasses import dataclass
 
 from . import words as W
 from .trees import Spec, spec
-from .world import (ACCOUNT, CALC, FIREFOX, GEDIT, HOST, NAUTILUS, SLACK, TERMINAL, THUNDERBIRD, USER, App,
-                    Page, Site, file_name, person, subject)
+from .world import (
+    ACCOUNT,
+    CALC,
+    FIREFOX,
+    GEDIT,
+    HOST,
+    NAUTILUS,
+    SLACK,
+    TERMINAL,
+    THUNDERBIRD,
+    USER,
+    App,
+    Page,
+    Site,
+    file_name,
+    person,
+    subject,
+)
 
 Target = tuple[str, str]          # (role, label)
 

@@ -9,10 +9,22 @@ import random
 from dataclasses import replace
 
 from .desk import Desk, Window
-from .trees import Spec, spec
-from .views import (Tab, Target, View, calc_pdf_dialog, calc_view, firefox_view, gedit_view,
-                    nautilus_view, slack_view, terminal_view, thunderbird_compose, thunderbird_main)
 from .sites import SITE_BY_KEY, random_site
+from .trees import Spec, spec
+from .views import (
+    Tab,
+    Target,
+    View,
+    calc_pdf_dialog,
+    calc_view,
+    firefox_view,
+    gedit_view,
+    nautilus_view,
+    slack_view,
+    terminal_view,
+    thunderbird_compose,
+    thunderbird_main,
+)
 from .world import CALC, FIREFOX, GEDIT, KEEPASS, NAUTILUS, SLACK, TERMINAL, THUNDERBIRD, Page, Site
 
 EXPENSES_SITE = "northwind-intranet.com"

@@ -2,8 +2,7 @@
 of the interfaces (D-Bus, MCP) that need a program without recording one."""
 from __future__ import annotations
 
-from compiler.programs.records import (Condition, Guard, Parameter, Program, ProgramStep,
-                                       Target)
+from compiler.programs.records import Condition, Guard, Parameter, Program, ProgramStep, Target
 
 PANEL = "phantom-form/frame/panel"
 EMAIL = "team@example.org"

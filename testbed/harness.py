@@ -21,9 +21,9 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .waiting import wait_until
-
 from core.errors import PhantomError
+
+from .waiting import wait_until
 
 APPS_DIR = Path(__file__).resolve().parent / "apps"
 FIXTURE_APPS = {

@@ -18,8 +18,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler.programs.records import (Condition, EndState, Guard, Parameter, Program, ProgramStep,
-                                       Target)
+from compiler.programs.records import Condition, EndState, Guard, Parameter, Program, ProgramStep, Target
 from compiler.programs.titles import title_words
 
 TASKS = Path(__file__).resolve().parents[1] / "fixtures" / "program_memory" / "tasks.toml"

@@ -28,14 +28,35 @@ Where the next rules go:
   `CloseBursts` already carry that window; the input path writes it.
 """
 
-from .observations import (AccessibilityAnswer, AccessibilityBus, DisplayBack, DisplayGone, FocusMoved,
-                           InputSeen, Observation, Pause, Resume, SourceFailed, Started, Tick, TitleSeen,
-                           WindowGone)
-from .operations import (CloseBlindSpot, CloseBursts, CountInput, OpenBlindSpot, Operation, PauseChanged,
-                         PointAccessibility, WatchTitle, WriteSnapshot)
+from .observations import (
+                           AccessibilityAnswer,
+                           AccessibilityBus,
+                           DisplayBack,
+                           DisplayGone,
+                           FocusMoved,
+                           InputSeen,
+                           Observation,
+                           Pause,
+                           Resume,
+                           SourceFailed,
+                           Started,
+                           Tick,
+                           TitleSeen,
+                           WindowGone,
+)
+from .operations import (
+                           CloseBlindSpot,
+                           CloseBursts,
+                           CountInput,
+                           OpenBlindSpot,
+                           Operation,
+                           PauseChanged,
+                           PointAccessibility,
+                           WatchTitle,
+                           WriteSnapshot,
+)
 from .rules import decide
-from .state import (IDLE_HEARTBEAT_FACTOR, BlindSpot, CaptureState, Rules, Screen, is_new_focus, monitor_of,
-                    same_window)
+from .state import IDLE_HEARTBEAT_FACTOR, BlindSpot, CaptureState, Rules, Screen, is_new_focus, monitor_of, same_window
 
 __all__ = [
     "AccessibilityAnswer", "AccessibilityBus", "BlindSpot", "CaptureState", "CloseBlindSpot",

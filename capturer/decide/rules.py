@@ -9,13 +9,34 @@ from dataclasses import replace
 
 from ..privacy import excluding_rule
 from ..sources.base import WindowInfo
-from .observations import (AccessibilityAnswer, AccessibilityBus, DisplayBack, DisplayGone, FocusMoved,
-                           InputSeen, Observation, Pause, Resume, SourceFailed, Started, Tick, TitleSeen,
-                           WindowGone)
-from .operations import (CloseBlindSpot, CloseBursts, CountInput, OpenBlindSpot, Operation, PauseChanged,
-                         PointAccessibility, WatchTitle, WriteSnapshot)
-from .state import (IDLE_HEARTBEAT_FACTOR, BlindSpot, CaptureState, Rules, Screen, is_new_focus, monitor_of,
-                    same_window)
+from .observations import (
+    AccessibilityAnswer,
+    AccessibilityBus,
+    DisplayBack,
+    DisplayGone,
+    FocusMoved,
+    InputSeen,
+    Observation,
+    Pause,
+    Resume,
+    SourceFailed,
+    Started,
+    Tick,
+    TitleSeen,
+    WindowGone,
+)
+from .operations import (
+    CloseBlindSpot,
+    CloseBursts,
+    CountInput,
+    OpenBlindSpot,
+    Operation,
+    PauseChanged,
+    PointAccessibility,
+    WatchTitle,
+    WriteSnapshot,
+)
+from .state import IDLE_HEARTBEAT_FACTOR, BlindSpot, CaptureState, Rules, Screen, is_new_focus, monitor_of, same_window
 
 PAUSED = "paused by the user"
 DISPLAY_LOST = "X server unreachable"

@@ -19,8 +19,8 @@ search (numpy) over all events, not one Python bisect per event.
 
 from __future__ import annotations
 
-from typing import NamedTuple
 from operator import attrgetter
+from typing import NamedTuple
 
 import numpy as np
 

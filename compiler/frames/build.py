@@ -9,15 +9,26 @@ per-frame loop walks every key press."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import NamedTuple
 from itertools import chain, repeat
 from operator import attrgetter
+from typing import NamedTuple
 
 import numpy as np
 
 from compiler.pages import type_url
-from compiler.records import (CHRONOLOGICAL, ID, IDLE, URL, ClickTarget, Frame, InputEvent, InputVolume,
-                              Interruption, PageVisit, Snapshot)
+from compiler.records import (
+    CHRONOLOGICAL,
+    ID,
+    IDLE,
+    URL,
+    ClickTarget,
+    Frame,
+    InputEvent,
+    InputVolume,
+    Interruption,
+    PageVisit,
+    Snapshot,
+)
 
 from .attribute import Attribution
 from .flicker import FoldedRun

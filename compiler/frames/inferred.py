@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
+from compiler.records import Capture, Frame, InferredItem
 from compiler.routines.actions import derive_actions, sessions
 from compiler.routines.mining import mine
-from compiler.records import Capture, Frame, InferredItem
 
 MAX_ROUTINES = 10
 

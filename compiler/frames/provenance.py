@@ -6,6 +6,7 @@ rows must give the same bytes."""
 from __future__ import annotations
 
 import hashlib
+
 import orjson
 
 from compiler.records import Capture, Provenance

@@ -16,8 +16,8 @@ snapshot-by-snapshot loop on random streams.
 
 from __future__ import annotations
 
-from typing import NamedTuple
 from operator import attrgetter, ne
+from typing import NamedTuple
 
 import numpy as np
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from typing import Any
 
 import apsw
 

@@ -11,12 +11,11 @@ from typing import NamedTuple, Protocol
 
 import apsw
 
+from core.errors import PhantomError
 from core.store import StoreError, is_phantom_store, open_sqlite_readonly
 
 from ..records import Capture
 from . import nocta, phantom_store
-
-from core.errors import PhantomError
 
 
 class SourceError(PhantomError, ValueError):

@@ -20,6 +20,7 @@ from .path import Segment, clip_name, join, number_siblings
 from .roles import CONTROL_ROLES, LABELLED_ROLES, PART_ROLES
 from .toolkit import on_screen, window_relative
 
+
 @dataclass(frozen=True, slots=True)
 class WalkLimits:
     max_nodes: int = 400

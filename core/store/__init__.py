@@ -9,8 +9,20 @@ from other processes (programs, replay runs).
 from .connection import is_phantom_store, open_readonly, open_sqlite_readonly, open_store
 from .errors import StoreError
 from .paths import default_db_path, resolve_db_path
-from .records import (BlindSpotRow, BlobRow, ClickEvidenceRow, ElementRow, ImportKeyRow, InputEventRow,
-                      RecordingRow, Replace, SetEnd, SetMeta, SnapshotRow, TreeRow)
+from .records import (
+                      BlindSpotRow,
+                      BlobRow,
+                      ClickEvidenceRow,
+                      ElementRow,
+                      ImportKeyRow,
+                      InputEventRow,
+                      RecordingRow,
+                      Replace,
+                      SetEnd,
+                      SetMeta,
+                      SnapshotRow,
+                      TreeRow,
+)
 from .schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 from .writer import StoreWriter, WriterStats
 

@@ -25,8 +25,7 @@ from functools import lru_cache
 from urllib.parse import quote
 
 from .parts import WEB_SCHEMES, parse_parts, readable_param_name, split_url
-from .reads import (BROWSER_SCHEMES, EXTENSION_SCHEMES, FILE_SCHEME, fragment_route, reads_for,
-                    search_params)
+from .reads import BROWSER_SCHEMES, EXTENSION_SCHEMES, FILE_SCHEME, fragment_route, reads_for, search_params
 
 
 def sanitize_url(text: str | None) -> str | None:

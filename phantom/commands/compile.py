@@ -43,8 +43,8 @@ def run_compile(args) -> int:
     # product: one BLAS thread is enough, and not starting the others saves
     # 20-40 ms of this process's life when a window has to be compiled.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    from core.store.paths import resolve_db_path
     from compiler.api import CompileError, compile_window, render
+    from core.store.paths import resolve_db_path
 
     if args.since is not None and args.until is None:
         raise CliError("phantom compile: --since needs --until (see `phantom compile --help`)", 2)

@@ -19,6 +19,7 @@ def add_parsers(sub, common) -> None:
 
 def run_demo(args) -> int:
     from testbed.harness import DesktopError
+
     from ..demo.story import Demo
 
     try:

@@ -83,15 +83,15 @@ def add_parsers(sub, common) -> None:
 
 
 def run_compile_program(args) -> int:
-    from core.clock import now_ms
-    from core.store import StoreError
-    from core.store.paths import resolve_db_path
     from compiler.api import CompileError
     from compiler.programs.build import FieldChoices, compile_program, report_dict
     from compiler.programs.errors import ProgramCompileError
-    from compiler.programs.records import ProgramFormatError
     from compiler.programs.recordings import traces_for_recordings
+    from compiler.programs.records import ProgramFormatError
     from compiler.programs.store import save_program
+    from core.clock import now_ms
+    from core.store import StoreError
+    from core.store.paths import resolve_db_path
 
     name = args.name.strip()
     if not name:
@@ -134,9 +134,9 @@ def _standing_line(db, identity: str) -> str:
 
 
 def run_programs(args) -> int:
+    from compiler.programs.store import list_programs
     from core.store import StoreError
     from core.store.paths import resolve_db_path
-    from compiler.programs.store import list_programs
 
     try:
         summaries = list_programs(resolve_db_path(args.db))

@@ -35,8 +35,8 @@ def add_parsers(sub, common) -> None:
 
 
 def run_routines(args) -> int:
-    from core.store.paths import resolve_db_path
     from compiler.api import CompileError, CostModel, report_dict, routine_report
+    from core.store.paths import resolve_db_path
 
     if args.limit < 0:
         raise CliError("phantom routines: --limit must be 0 or more", 2)

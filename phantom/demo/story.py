@@ -96,6 +96,7 @@ class Demo:
     # -- chapters ---------------------------------------------------------------------------
     def capture(self) -> None:
         from testbed.scripted_user import ScriptedUser
+
         from .capture_summary import summarize
         from .session import record_demonstrations, work_session
 
@@ -182,8 +183,9 @@ class Demo:
         indent(self.phantom("runs", "--last", "--db", str(self.db)).stdout)
 
     def _capture_day(self) -> str:
-        import apsw
         from datetime import datetime, timedelta, timezone
+
+        import apsw
 
         connection = apsw.Connection(f"file:{self.db}?mode=ro",
                                      flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)

@@ -15,10 +15,8 @@ name is pointed at it and nothing else changes.
 
 from __future__ import annotations
 
-from core.urls import sanitize_url as core_sanitize_url
-
-
 from capturer.privacy import ExclusionRule, WindowIdentity, first_matching_rule
+from core.urls import sanitize_url as core_sanitize_url
 
 # A browser's own word that a window is private: ActivityWatch's web watcher
 # reports it as `incognito`. Such a window is hidden whatever the rules say.

@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Callable
 from zoneinfo import ZoneInfo
 
-from core.store import (BlindSpotRow, ElementRow, ImportKeyRow, InputEventRow, SnapshotRow, StoreWriter,
-                        open_readonly)
+from core.store import BlindSpotRow, ElementRow, ImportKeyRow, InputEventRow, SnapshotRow, StoreWriter, open_readonly
 from core.store.records import RowBatch
 
 from .records import History

@@ -14,8 +14,7 @@ import sys
 os.environ.setdefault("QT_LINUX_ACCESSIBILITY_ALWAYS_ON", "1")
 os.environ.setdefault("QT_ACCESSIBILITY", "1")
 
-from PyQt5.QtWidgets import (QApplication, QFormLayout, QLabel, QLineEdit, QPushButton,  # noqa: E402
-                             QWidget)
+from PyQt5.QtWidgets import QApplication, QFormLayout, QLabel, QLineEdit, QPushButton, QWidget  # noqa: E402
 
 
 def main() -> None:

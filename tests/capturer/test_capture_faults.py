@@ -9,10 +9,10 @@ import time
 
 import pytest
 
-from testbed.harness import VirtualDesktop
-from testbed.waiting import wait_until
 from support.apps import focus
 from support.daemon import CaptureProcess, query, settle, wait_for_rows
+from testbed.harness import VirtualDesktop
+from testbed.waiting import wait_until
 
 pytestmark = pytest.mark.desktop
 

@@ -5,9 +5,24 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from capturer.decide import (AccessibilityAnswer, AccessibilityBus, BlindSpot, CloseBlindSpot, CloseBursts,
-                             CountInput, FocusMoved, InputSeen, OpenBlindSpot, PointAccessibility, Screen,
-                             Tick, TitleSeen, WatchTitle, WindowGone, WriteSnapshot)
+from capturer.decide import (
+    AccessibilityAnswer,
+    AccessibilityBus,
+    BlindSpot,
+    CloseBlindSpot,
+    CloseBursts,
+    CountInput,
+    FocusMoved,
+    InputSeen,
+    OpenBlindSpot,
+    PointAccessibility,
+    Screen,
+    Tick,
+    TitleSeen,
+    WatchTitle,
+    WindowGone,
+    WriteSnapshot,
+)
 from support.capture_state import FORM, LEFT, NOTES, RIGHT, connected, run
 
 

@@ -5,10 +5,31 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from capturer.decide import (AccessibilityAnswer, BlindSpot, CaptureState, CloseBlindSpot, CloseBursts,
-                             CountInput, DisplayBack, DisplayGone, FocusMoved, InputSeen, OpenBlindSpot, Pause,
-                             PauseChanged, PointAccessibility, Resume, Rules, SourceFailed, Started, Tick,
-                             TitleSeen, WatchTitle, WriteSnapshot, decide)
+from capturer.decide import (
+    AccessibilityAnswer,
+    BlindSpot,
+    CaptureState,
+    CloseBlindSpot,
+    CloseBursts,
+    CountInput,
+    DisplayBack,
+    DisplayGone,
+    FocusMoved,
+    InputSeen,
+    OpenBlindSpot,
+    Pause,
+    PauseChanged,
+    PointAccessibility,
+    Resume,
+    Rules,
+    SourceFailed,
+    Started,
+    Tick,
+    TitleSeen,
+    WatchTitle,
+    WriteSnapshot,
+    decide,
+)
 from capturer.privacy import ExclusionRule
 from support.capture_state import FORM, LEFT, MONITORS, NOTES, RIGHT, VAULT, connected, run
 

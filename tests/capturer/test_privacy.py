@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from capturer.privacy import (DEFAULT_EXCLUSIONS, ExclusionRule, WindowIdentity, first_matching_rule,
-                              is_secret_field)
+from capturer.privacy import DEFAULT_EXCLUSIONS, ExclusionRule, WindowIdentity, first_matching_rule, is_secret_field
 
 
 @pytest.mark.parametrize("window, rule_name", [

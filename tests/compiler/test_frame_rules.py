@@ -3,7 +3,6 @@ against frames computed on paper (activity-frames §4 rules)."""
 
 from __future__ import annotations
 
-
 from compiler.frames import CompileOptions, compile_capture
 from compiler.records import BlindSpot, Capture, Element, InputEvent, Snapshot
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from compiler.api import read_window
 from compiler.routines import derive_actions
-
 from support.screenpipe import ScreenpipeDb
 
 T0 = 1_772_438_400_000   # 2026-03-02 08:00:00 UTC

@@ -6,8 +6,19 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.programs.lifecycle import (ACTIVE, CANDIDATE, DEPRECATED, QUARANTINED, LifecycleError,
-                                         RunFacts, Standing, after_run, deprecate, promote, refusal)
+from compiler.programs.lifecycle import (
+    ACTIVE,
+    CANDIDATE,
+    DEPRECATED,
+    QUARANTINED,
+    LifecycleError,
+    RunFacts,
+    Standing,
+    after_run,
+    deprecate,
+    promote,
+    refusal,
+)
 
 
 def run(run_id: int, status: str, *, sent: bool = True, verification: str = "", trigger: str = "cli"

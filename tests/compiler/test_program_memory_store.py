@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import apsw
 import pytest
+from test_programs_fixtures import form_capture
 
 from compiler.programs import lifecycle_store as memory
 from compiler.programs.build import compile_program
@@ -17,7 +18,6 @@ from compiler.programs.store import delete_programs, list_programs, load_program
 from compiler.programs.traces import recording_traces
 from core.store import MIGRATIONS, open_readonly, open_store
 from core.store.schema import APPLICATION_ID
-from test_programs_fixtures import form_capture
 
 
 def compiled(*names: str, program: str = "sign up"):

@@ -6,10 +6,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
+from test_programs_fixtures import trace
 
 from compiler.programs.align import align_sequences, align_traces, encode, matches, medoid
 from compiler.programs.build import compile_program
-from test_programs_fixtures import trace
 
 FORM = ("Name", "Email", "Phone", "Submit", "Close")
 
@@ -71,6 +71,7 @@ def test_medoid_ties_go_to_the_first():
 
 def test_literals_come_from_the_medoid():
     from test_programs_fixtures import act
+
     from compiler.programs.traces import Trace
 
     def demo(n, text, extra=False):

@@ -7,6 +7,19 @@ from itertools import combinations
 
 import pytest
 from rapidfuzz.distance import Levenshtein
+from test_programs_fixtures import (
+    APP,
+    CROP_EMAIL,
+    CROP_NAME,
+    CROP_SUBMIT,
+    EMAIL,
+    FRAME,
+    NAME,
+    SUBMIT,
+    act,
+    form_capture,
+    trace,
+)
 
 from compiler.programs.build import compile_program, report_dict
 from compiler.programs.errors import ProgramCompileError
@@ -14,8 +27,6 @@ from compiler.programs.records import from_json, program_id, to_json
 from compiler.programs.traces import Trace, TraceAction, recording_traces
 from compiler.programs.variance import DELTA, decide, mean_pairwise_distance
 from compiler.records import Action, Step
-from test_programs_fixtures import (APP, CROP_EMAIL, CROP_NAME, CROP_SUBMIT, EMAIL, FRAME, NAME,
-                                    SUBMIT, act, form_capture, trace)
 
 
 def form_report(pairs, name="sign up"):

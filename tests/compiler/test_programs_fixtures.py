@@ -109,8 +109,7 @@ def write_store(path, capture: Capture, recordings, running: tuple = ()) -> None
     """Write a hand-built capture and its recordings into a Phantom store
     (`running`: (id, name, start) of recordings not stopped yet)."""
     from core.store import open_store
-    from core.store.records import (BlobRow, ElementRow, InputEventRow, RecordingRow,
-                                        SnapshotRow, insert_sql)
+    from core.store.records import BlobRow, ElementRow, InputEventRow, RecordingRow, SnapshotRow, insert_sql
 
     rows = [RecordingRow(r.id, r.name, r.start_ms, r.end_ms) for r in recordings]
     rows += [RecordingRow(rid, name, start, None) for rid, name, start in running]

@@ -4,15 +4,15 @@ reading recordings."""
 from __future__ import annotations
 
 import pytest
+from test_programs_fixtures import form_capture, trace, write_store
 
-from core.store import StoreError, open_readonly, open_store
 from compiler.programs.build import compile_program
 from compiler.programs.errors import ProgramCompileError, UnknownProgram
-from compiler.programs.records import ProgramFormatError
 from compiler.programs.recordings import traces_for_recordings
+from compiler.programs.records import ProgramFormatError
 from compiler.programs.store import list_programs, load_program, save_program
 from compiler.programs.traces import recording_traces
-from test_programs_fixtures import form_capture, trace, write_store
+from core.store import StoreError, open_readonly, open_store
 
 
 def report(name="sign up", pairs=(("Ada Lovelace", "a@x"), ("Alan Turing", "a@x"))):

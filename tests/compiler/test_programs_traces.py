@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+from test_programs_fixtures import (
+    APP,
+    CROP_NAME,
+    EMAIL,
+    HELP,
+    NAME,
+    PASSWORD,
+    SUBMIT,
+    CaptureBuilder,
+    fill_form,
+    form_capture,
+)
+
 from compiler.programs.build import compile_program
 from compiler.programs.traces import Recording, merge_type_bursts, recording_traces, routine_traces
 from compiler.routines.actions import derive_actions, sessions
 from compiler.routines.mining import mine
-from test_programs_fixtures import (APP, CROP_NAME, EMAIL, HELP, NAME, PASSWORD, SUBMIT,
-                                    CaptureBuilder, fill_form, form_capture)
 
 
 def kinds(trace):

@@ -7,15 +7,20 @@ from __future__ import annotations
 
 import orjson
 import pytest
+from test_programs_fixtures import CROP_SUBMIT, form_capture, write_store
 
 from compiler.programs.build import compile_program
 from compiler.programs.errors import ProgramCompileError
-from compiler.programs.evidence import (read_store_evidence, store_crop_visual, visual_of,
-                                        with_store_evidence, with_visual)
-from compiler.programs.records import Crop, ProgramFormatError, Visual, from_json, to_json
+from compiler.programs.evidence import (
+    read_store_evidence,
+    store_crop_visual,
+    visual_of,
+    with_store_evidence,
+    with_visual,
+)
 from compiler.programs.recordings import traces_for_recordings
+from compiler.programs.records import Crop, ProgramFormatError, Visual, from_json, to_json
 from compiler.programs.traces import recording_traces
-from test_programs_fixtures import CROP_SUBMIT, form_capture, write_store
 
 TARGET = Crop("target", "d" * 64, 268, 368, 64, 64, 0.5078, 0.5078)
 CONTEXT = Crop("context", "e" * 64, 236, 336, 128, 128, 0.5039, 0.5039)
@@ -79,8 +84,9 @@ def test_the_daemons_crop_is_lifted_only_when_it_is_surely_centred_on_the_click(
 
 
 def test_the_capture_hooks_crops_become_program_evidence():
-    from core.visual_evidence import crop_variants
     import numpy as np
+
+    from core.visual_evidence import crop_variants
 
     shot = np.zeros((600, 800, 3), np.uint8)
     shot[::7] = 200

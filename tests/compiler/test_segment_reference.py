@@ -11,9 +11,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from compiler.frames.segment import DWELL_CAP_MS, SESSION_GAP_MS, runs
 from compiler.pages import site_of
 from compiler.records import Snapshot
-from compiler.frames.segment import DWELL_CAP_MS, SESSION_GAP_MS, runs
 
 APPS = ("editor", "firefox")
 URLS = (None, "", "https://github.com/a/b/issues/3", "https://github.com/a/b",

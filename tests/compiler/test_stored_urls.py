@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler.api import compile_window, render, read_window
+from compiler.api import compile_window, read_window, render
 from core.store import SnapshotRow, StoreWriter
 
 TOKEN = "Tok3n-Wh1sper-4417"

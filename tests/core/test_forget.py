@@ -10,9 +10,18 @@ import apsw
 import orjson
 import pytest
 
-from core.store import (BlindSpotRow, BlobRow, ElementRow, InputEventRow, RecordingRow, SnapshotRow,
-                        StoreWriter, TreeRow, open_store)
-from core.store.forget import FORGOTTEN, plan_forget, forget_window
+from core.store import (
+    BlindSpotRow,
+    BlobRow,
+    ElementRow,
+    InputEventRow,
+    RecordingRow,
+    SnapshotRow,
+    StoreWriter,
+    TreeRow,
+    open_store,
+)
+from core.store.forget import FORGOTTEN, forget_window, plan_forget
 from support.daemon import query
 
 SECRET = "Qx7-Marmalade-Sunrise"

@@ -11,9 +11,20 @@ import threading
 import apsw
 import pytest
 
-from core.store import (MIGRATIONS, SCHEMA_VERSION, InputEventRow, Replace, SetEnd, SetMeta,
-                            SnapshotRow, StoreError, StoreWriter, open_readonly, open_sqlite_readonly,
-                            open_store)
+from core.store import (
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    InputEventRow,
+    Replace,
+    SetEnd,
+    SetMeta,
+    SnapshotRow,
+    StoreError,
+    StoreWriter,
+    open_readonly,
+    open_sqlite_readonly,
+    open_store,
+)
 from core.store.paths import default_db_path, resolve_db_path
 from core.store.schema import APPLICATION_ID
 

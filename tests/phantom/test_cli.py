@@ -10,7 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 from phantom.cli import COMMANDS, build_parser, main
 
 PHANTOM = str(Path(sys.executable).with_name("phantom"))

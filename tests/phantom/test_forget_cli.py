@@ -14,8 +14,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from core.store import (BlobRow, ElementRow, InputEventRow, RecordingRow, SnapshotRow, StoreWriter,
-                        TreeRow, open_store)
+from core.store import BlobRow, ElementRow, InputEventRow, RecordingRow, SnapshotRow, StoreWriter, TreeRow, open_store
 
 PHANTOM = str(Path(sys.executable).with_name("phantom"))
 SECRET = "Ultramarine-Otter-5821"      # in the titles, labels and images of the second day

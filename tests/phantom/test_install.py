@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from compiler.programs.store import save_program
-from testbed.harness import VirtualDesktop
-from testbed.waiting import wait_until
 from support.cli import phantom
 from support.programs import EMAIL, form_program
+from testbed.harness import VirtualDesktop
+from testbed.waiting import wait_until
 
 pytestmark = pytest.mark.desktop
 

@@ -16,8 +16,8 @@ import pytest
 
 from support.apps import CANVAS_MARGIN as MARGIN
 from support.apps import canvas_pressed as pressed
-from support.cli import phantom
 from support.apps import focus
+from support.cli import phantom
 from support.daemon import CaptureProcess, query, settle, wait_for_rows
 
 pytestmark = pytest.mark.desktop

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from compiler.programs.evidence import visual_of, with_visual
-from compiler.programs.records import Program, ProgramStep, Target, Visual, Crop
+from compiler.programs.records import Crop, Program, ProgramStep, Target, Visual
 from core.store import open_store
 from core.store.records import BlobRow, insert_sql
 from core.visual_evidence import crop_variants

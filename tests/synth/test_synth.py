@@ -16,11 +16,11 @@ from pathlib import Path
 import orjson
 import pytest
 
-from core.store import open_sqlite_readonly
 from compiler.pages import site_of
 from compiler.records import Capture
 from compiler.routines.actions import derive_actions, sessions, step_key
 from compiler.sources import CaptureSource
+from core.store import open_sqlite_readonly
 from synth import SynthError, planted_routines, synthesize
 
 REPO = Path(__file__).resolve().parents[2]

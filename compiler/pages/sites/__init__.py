@@ -24,8 +24,7 @@ from core.urls import Url
 from core.urls.reads import BY_PATTERN, SITE_READS, SiteReads, reads_for
 
 from ..ref import PageRef
-from . import ai, code, comms, engines, forums, google, media, packages
-from . import reference, shopping, social, work
+from . import ai, code, comms, engines, forums, google, media, packages, reference, shopping, social, work
 
 Parser = Callable[[Url], "PageRef | None"]
 

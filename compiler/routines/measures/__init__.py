@@ -13,11 +13,18 @@ imports the gate.
 """
 
 from .entropy import LENGTH_BUCKETS, QUADRANT_THRESHOLD, h_task, h_ui, quadrant
-from .overhead import (AGENT_TOKENS_PER_STEP, OverheadRatios, minimal_script, overhead_ratios,
-                       plan_text)
+from .overhead import AGENT_TOKENS_PER_STEP, OverheadRatios, minimal_script, overhead_ratios, plan_text
 from .recurrence import Recurrence, coverage, holdout_recurrence, train_days_for
-from .routine import (RoutineMeasures, days_seen, guard_coverage, measure, measure_all,
-                      observed_outcomes, support, timing_cv)
+from .routine import (
+                       RoutineMeasures,
+                       days_seen,
+                       guard_coverage,
+                       measure,
+                       measure_all,
+                       observed_outcomes,
+                       support,
+                       timing_cv,
+)
 
 __all__ = [
     "AGENT_TOKENS_PER_STEP",
