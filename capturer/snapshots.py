@@ -97,7 +97,7 @@ class SnapshotWriter:
             context = A11yContext("disabled")
         now = now_ms()
         if op.focused:
-            self._observe(AccessibilityAnswer(now, window, context.status))
+            self._observe(AccessibilityAnswer(now, window, context.status, detail=context.detail))
         screenshot = self._pictures.thumbnail(op.monitor, now, window if op.focused else None)
         offset, zone = zone_at(now)
         row = SnapshotRow(
@@ -129,7 +129,8 @@ class SnapshotWriter:
             result = done.result() if not done.cancelled() else None
             if result is None:
                 return
-            self._observe(AccessibilityAnswer(now_ms(), window, result.status, late=True))
+            self._observe(AccessibilityAnswer(now_ms(), window, result.status, late=True,
+                                              detail=result.detail))
             if result.status == "ok" and completion and (result.url or result.tree_id):
                 row = completion[0]
                 self._writer.submit(Replace(replace(row, url=sanitize_url(result.url), tree_id=result.tree_id)),

@@ -18,6 +18,8 @@ from typing import Any
 ATOM_NAMES = ("_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID", "UTF8_STRING", "WM_STATE",
               "_NET_SUPPORTING_WM_CHECK", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_DIALOG")
 
+ICONIC_STATE = 3     # WM_STATE's IconicState (ICCCM 4.1.3.1)
+
 # python-xlib ships no type information: these name what is passed (an
 # Xlib.display.Display, an Xlib window resource), not a checked shape.
 XDisplay = Any
@@ -82,10 +84,31 @@ def title_of(window: XWindow, atoms: Atoms) -> str:
 
 
 def pid_of(window: XWindow, atoms: Atoms) -> int | None:
+    """The window's process: its _NET_WM_PID, else what the X server knows
+    of the client that made it (the X-Resource extension, local clients
+    only) — toolkits such as Xaw and Tk never set _NET_WM_PID."""
     from Xlib import Xatom
 
     prop = window.get_full_property(atoms["_NET_WM_PID"], Xatom.CARDINAL)
-    return int(prop.value[0]) if prop is not None and len(prop.value) else None
+    if prop is not None and len(prop.value):
+        return int(prop.value[0])
+    return _client_pid(window)
+
+
+def _client_pid(window: XWindow) -> int | None:
+    from Xlib import error
+    from Xlib.ext import res
+
+    try:
+        window.display.get_extension_major(res.extname)     # KeyError: the server has no X-Resource
+        # The request helper takes anything with a `.display`: the window's own connection.
+        reply = res.query_client_ids(window, [{"client": window.id, "mask": res.LocalClientPIDMask}])
+    except (KeyError, error.XError):
+        return None
+    for found in reply.ids:
+        if found.spec.mask == res.LocalClientPIDMask and len(found.value):
+            return int(found.value[0])
+    return None
 
 
 def is_dialog(window: XWindow, atoms: Atoms) -> bool:
@@ -128,6 +151,29 @@ def top_levels(connection: XDisplay, atoms: Atoms) -> list[TopLevel]:
                 continue
             client = client_of(frame)
             if client is None:
+                continue
+            found.append(describe(client, frame, root, atoms))
+        except (error.BadWindow, error.BadDrawable, error.BadMatch, error.BadValue):
+            continue
+    return found
+
+
+def minimised(connection: XDisplay, atoms: Atoms) -> list[TopLevel]:
+    """Every top-level client window that is iconified (WM_STATE Iconic):
+    minimised by the person, so not on screen, though its application runs."""
+    from Xlib import X, error
+
+    root = connection.screen().root
+    found: list[TopLevel] = []
+    for frame in root.query_tree().children:
+        try:
+            if frame.get_attributes().map_state == X.IsViewable:
+                continue
+            client = client_of(frame)
+            if client is None:
+                continue
+            state = client.get_full_property(atoms["WM_STATE"], atoms["WM_STATE"])
+            if state is None or not len(state.value) or int(state.value[0]) != ICONIC_STATE:
                 continue
             found.append(describe(client, frame, root, atoms))
         except (error.BadWindow, error.BadDrawable, error.BadMatch, error.BadValue):

@@ -23,7 +23,7 @@ def check(condition: Condition, element: live.LiveElement | None, view: live.Tre
         if element is None or typed is None:
             return False, "no field or value to check"
         try:
-            text = element.accessible.queryText().getText(0, -1)
+            text = live.full_text(element.accessible.queryText())
         except NotImplementedError:
             return False, f"'{element.display}' exposes no text"
         if element.role == "password text":  # masked: compare lengths only
@@ -34,3 +34,4 @@ def check(condition: Condition, element: live.LiveElement | None, view: live.Tre
                       for e in live.candidates(view, condition.role))
         return present, f"{condition.role} '{condition.label}' {'present' if present else 'absent'}"
     return False, f"unknown expectation {expect!r}"
+

@@ -10,7 +10,17 @@ keyboard and the pointer must still belong to the program's window.
 Typing does what the person did. `insert` puts the text at the caret (and
 over the selection, if there is one, as typing does); `replace` sets the
 field's whole content, which a program only asks for when every
-demonstration typed into an empty field.
+demonstration typed into an empty field. A click into a one-line field
+leaves the caret after the field's text with nothing selected, as a click
+beside the text does: focusing a GTK 3 entry through AT-SPI selects all it
+holds, and an insertion would have replaced it.
+
+An EditableText call is trusted only when the field's text changed: Firefox
+accepts the calls, says yes and changes nothing, and then the text is typed
+through XTest. Typed keys are all or nothing as far as replay can make them:
+a character the keyboard map cannot produce stops the step before its first
+key, and a step stopped part way (the person took the keyboard) is reported
+as having sent input, and is not retried.
 """
 
 from __future__ import annotations
@@ -21,9 +31,10 @@ from collections.abc import Callable
 from core.a11y.roles import LABELLED_ROLES
 
 from . import live
-from .xinput import XTestInput
+from .xinput import XInputError, XTestInput
 
 CLICK_ACTIONS = ("click", "press", "activate", "jump", "toggle")
+EDIT_SETTLE_S = 0.3
 
 
 class DispatchError(RuntimeError):
@@ -55,6 +66,7 @@ class Dispatcher:
     def click(self, element: live.LiveElement, window) -> str:
         if element.role in LABELLED_ROLES:
             if self._grab_focus(element):
+                _caret_after_text(element)
                 return "atspi_focus"
         else:
             action = _action_index(element.accessible)
@@ -62,6 +74,8 @@ class Dispatcher:
                 if element.accessible.queryAction().doAction(action):
                     return "atspi_action"
         self.pointer_click(element, window)
+        if element.role in LABELLED_ROLES:
+            _caret_after_text(element)
         return "xtest_pointer"
 
     def pointer_click(self, element: live.LiveElement, window) -> None:
@@ -100,16 +114,27 @@ class Dispatcher:
         """Enter `text` into the field, as `insert` or `replace` (see the module docstring)."""
         editable = _editable(element)
         if editable is not None:
+            before = _content(element)
             if entry == "replace":
-                if editable.setTextContents(text):
+                if editable.setTextContents(text) and _took(element, before, text == before):
                     return "atspi_editable_text"
-            elif _insert_at_caret(element.accessible, editable, text):
+            elif _insert_at_caret(element.accessible, editable, text) and _took(element, before):
                 return "atspi_insert_at_caret"
+        try:
+            self.xinput.check_typable(text)
+        except XInputError as exc:
+            raise DispatchError(f"cannot type the value: {exc}") from None
         if not self._grab_focus(element):
             raise DispatchError(f"cannot focus '{element.display}' to type into it")
-        if entry == "replace":
-            self.xinput.key("ctrl+a")
-        self.xinput.type(text, delay=0.005)
+        pressed = self.xinput.presses
+        try:
+            if entry == "replace":
+                self.xinput.key("ctrl+a")
+            self.xinput.type(text, delay=0.005)
+        except Exception as exc:  # noqa: BLE001 - FocusLost, a dead display: say what went out
+            if self.xinput.presses > pressed:
+                raise DispatchError(f"typing stopped part way: {exc}", sent=True) from None
+            raise
         return "xtest_keys"
 
     def key(self, combo: str) -> str:
@@ -123,6 +148,8 @@ class Dispatcher:
             return bool(element.accessible.queryComponent().grabFocus())
         except NotImplementedError:
             return False
+        except Exception:  # noqa: BLE001 - GTK 4 answers grabFocus with an AT-SPI error
+            return False
 
 
 def _editable(element: live.LiveElement):
@@ -131,6 +158,48 @@ def _editable(element: live.LiveElement):
     except NotImplementedError:
         return None
     return editable if "editable" in element.states() else None
+
+
+def _content(element: live.LiveElement) -> str | None:
+    try:
+        return live.full_text(element.accessible.queryText())
+    except NotImplementedError:
+        return None
+
+
+def _took(element: live.LiveElement, before: str | None, unchanged_is_done: bool = False) -> bool:
+    """Whether an EditableText call that said yes changed the field. Firefox
+    accepts the calls and changes nothing; then the text is typed through
+    XTest instead. A toolkit that applies them late has 0.3 s to show it."""
+    if before is None:
+        return True     # no Text interface to tell: trust the call
+    deadline = time.monotonic() + EDIT_SETTLE_S
+    while True:
+        if _content(element) != before:
+            return True
+        if unchanged_is_done or time.monotonic() >= deadline:
+            return unchanged_is_done
+        time.sleep(0.02)
+
+
+def _caret_after_text(element: live.LiveElement) -> None:
+    """After a click into a one-line field: the caret after its text, nothing
+    selected. A person's click never selects; replay's focus does (a GTK 3
+    entry focused through AT-SPI selects everything it holds, and typing
+    would replace it), and a pointer click at the field's centre may land
+    inside the text. A recorded ctrl+a or Home that follows still does its part."""
+    states = element.states()
+    if "single line" not in states or "editable" not in states:
+        return
+    try:
+        content = element.accessible.queryText()
+    except NotImplementedError:
+        return
+    count = content.characterCount
+    if count > 0 and (content.caretOffset != count or content.getNSelections() > 0):
+        content.setCaretOffset(count)
+        if content.getNSelections() > 0:
+            content.removeSelection(0)
 
 
 def _insert_at_caret(accessible, editable, text: str) -> bool:

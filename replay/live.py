@@ -19,7 +19,8 @@ from .tree_view import LiveTreeError, TreeView
 CALL_TIMEOUT_MS = 2000
 
 __all__ = ["LiveElement", "LiveTreeError", "TreeView", "accessible_window", "application_of",
-           "candidates", "describe", "element_at", "find_application", "init", "main_window"]
+           "candidates", "describe", "element_at", "find_application", "full_text", "init",
+           "main_window"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +88,17 @@ def _applications() -> list:
     except Exception as exc:  # noqa: BLE001
         raise LiveTreeError(f"the accessibility bus is not reachable: {exc}") from None
     return [a for a in apps if a is not None]
+
+
+def application_pids() -> set[int]:
+    """The process ids of every application on the accessibility bus."""
+    pids = set()
+    for app in _applications():
+        try:
+            pids.add(app.get_process_id())
+        except Exception:  # noqa: BLE001 - a dying app
+            continue
+    return pids
 
 
 def application_of(pid: int | None, name: str = ""):
@@ -160,6 +172,12 @@ def accessible_window(window: TopLevel):
                 + abs(box.width - window.width) + abs(box.height - window.height))
 
     return min(named or showing, key=distance)
+
+
+def full_text(text) -> str:
+    """All of a Text interface's characters. The end offset is the character
+    count, not -1: GTK 4 answers `getText(0, -1)` with an empty string."""
+    return text.getText(0, max(text.characterCount, 0))
 
 
 def candidates(view: TreeView, role: str) -> list[LiveElement]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from compiler.programs.records import Guard
 from compiler.programs.titles import has_words
 from core.errors import PhantomError
-from core.x11 import Atoms, TopLevel, client_of, describe, top_levels, window_manager_running
+from core.x11 import Atoms, TopLevel, client_of, describe, minimised, top_levels, window_manager_running
 
 ACTIVATE_TIMEOUT_S = 1.0
 _POLL_S = 0.005
@@ -83,14 +83,20 @@ class XSession:
     def app_windows(self, app: str) -> list[TopLevel]:
         return [w for w in top_levels(self.connection, self.atoms) if w.app == app.casefold()]
 
+    def top_levels(self) -> list[TopLevel]:
+        """Every viewable top-level client window, bottom of the stack first."""
+        return top_levels(self.connection, self.atoms)
+
     def find(self, guard: Guard, choose: str | None = None) -> WindowMatch:
         """The one window the program may act in (see the module docstring)."""
         windows = self.app_windows(guard.app)
         if not windows:
+            self._refuse_minimised(guard)
             raise GuardMismatch(f"{guard.app} is not running with a window; nothing was sent")
         main = [w for w in windows if not w.dialog] or windows
         fitting = [w for w in main if has_words(w.title, guard.title_tokens)]
         if not fitting:
+            self._refuse_minimised(guard)
             seen = ", ".join(w.describe() for w in main[:4])
             raise GuardMismatch(f"no {guard.app} window is titled with "
                                 f"{' '.join(guard.title_tokens)!r} (open: {seen}); nothing was sent")
@@ -107,6 +113,15 @@ class XSession:
                                   + ", ".join(w.describe() for w in fitting[:4])
                                   + "; name one with --window TITLE; nothing was sent")
         return WindowMatch(fitting[0], tuple(w for w in windows if w.window_id != fitting[0].window_id))
+
+    def _refuse_minimised(self, guard: Guard) -> None:
+        """The program's window is there but minimised: say so (restoring it
+        is the person's call), rather than that the application is not running."""
+        hidden = [w for w in minimised(self.connection, self.atoms)
+                  if w.app == guard.app.casefold() and not w.dialog and has_words(w.title, guard.title_tokens)]
+        if hidden:
+            raise GuardMismatch(f"{hidden[0].describe()} is minimised; restore it and replay again; "
+                                "nothing was sent")
 
     def refresh(self, window: TopLevel) -> TopLevel | None:
         """The window as it is now (title, place), or None when it is gone."""

@@ -45,6 +45,7 @@ class XTestInput:
         self._display = display.Display(display_name or os.environ.get("DISPLAY"))
         self._shift = self._keycode("Shift_L")
         self.before_press = before_press
+        self.presses = 0    # key and button presses sent so far
 
     def _check(self, kind: str) -> None:
         if self.before_press is not None:
@@ -65,6 +66,7 @@ class XTestInput:
         self.move(x, y)
         time.sleep(settle)
         self._check("button")
+        self.presses += 1
         xtest.fake_input(self._display, X.ButtonPress, button)
         self._display.sync()
         time.sleep(hold)
@@ -75,6 +77,7 @@ class XTestInput:
         self.move(x, y)
         button = 5 if down else 4
         self._check("button")
+        self.presses += 1
         for _ in range(steps):
             xtest.fake_input(self._display, X.ButtonPress, button)
             xtest.fake_input(self._display, X.ButtonRelease, button)
@@ -93,6 +96,7 @@ class XTestInput:
         if shifted_key and self._shift not in codes:
             codes.append(self._shift)
         self._check("key")
+        self.presses += 1
         for code in codes:
             xtest.fake_input(self._display, X.KeyPress, code)
         xtest.fake_input(self._display, X.KeyPress, key)
@@ -102,12 +106,20 @@ class XTestInput:
         self._display.sync()
 
     def type(self, text: str, *, delay: float = 0.02) -> None:
-        """Type text one key at a time, like a person (with shift as needed)."""
+        """Type text one key at a time, like a person (with shift as needed).
+        Every character is checked first: one the keyboard map cannot
+        produce raises XInputError before any key is pressed, never half way."""
+        self.check_typable(text)
         for char in text:
-            name = _CHAR_KEYSYMS.get(char, char)
-            self.key(name)
+            self.key(_CHAR_KEYSYMS.get(char, char))
             if delay:
                 time.sleep(delay)
+
+    def check_typable(self, text: str) -> None:
+        """Raise XInputError naming the first character of `text` that no
+        key of the current keyboard map produces."""
+        for char in dict.fromkeys(text):
+            self._keycode_for_name(_CHAR_KEYSYMS.get(char, char))
 
     def _keycode(self, keysym_name: str) -> int:
         keysym = XK.string_to_keysym(keysym_name)

@@ -101,6 +101,7 @@ class AccessibilityAnswer:
     window: WindowInfo
     status: str
     late: bool = False
+    detail: str = ""      # why (no_app: the toolkit and what would expose it)
 
 
 @dataclass(frozen=True, slots=True)

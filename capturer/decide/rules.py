@@ -247,7 +247,8 @@ def _accessibility_answer(d: _Decision, seen: AccessibilityAnswer) -> None:
     be read answers. A late answer counts only while its window has focus."""
     if seen.status in UNREADABLE:
         if not seen.late or same_window(d.state.focus, seen.window):
-            d.open_spot("no_accessibility", seen.status, seen.now_ms)
+            reason = f"{seen.status}: {seen.window.app}, {seen.detail}" if seen.detail else seen.status
+            d.open_spot("no_accessibility", reason, seen.now_ms)
     elif seen.status == "ok" and not seen.late:
         d.close_spot("no_accessibility", seen.now_ms)
 

@@ -66,6 +66,7 @@ class TreeReads:
         self._apps_by_pid: dict[int, object] = {}
         self._trees: OrderedDict[int, _CachedTree] = OrderedDict()
         self._hung_until: dict[int, float] = {}
+        self._exposures: dict[tuple[int, str], str] = {}
 
     # -- requests ---------------------------------------------------------------
     def context(self, window: WindowInfo, target: WindowInfo | None) -> A11yContext:
@@ -75,7 +76,7 @@ class TreeReads:
             return A11yContext("hung")
         cached = self.tree_for(window)
         if cached is None:
-            return A11yContext("no_app")
+            return A11yContext("no_app", detail=self._exposure(window))
         url = None
         if window.app in self._browsers:
             # Asked of the live document each time: a page navigated since the
@@ -306,6 +307,21 @@ class TreeReads:
                 if text and " " not in text and ("." in text or "://" in text):
                     return text
         return None
+
+    def _exposure(self, window: WindowInfo) -> str:
+        """Why a window's process has no tree (its toolkit), read once per
+        process (keyed with the app, so a reused pid is read again)."""
+        if not window.pid:
+            return ""
+        key = (window.pid, window.app)
+        if key not in self._exposures:
+            from core.a11y.exposure import of_process
+
+            if len(self._exposures) > 256:
+                self._exposures.clear()
+            exposure = of_process(window.pid)
+            self._exposures[key] = exposure.describe() if exposure is not None else ""
+        return self._exposures[key]
 
     # -- hung applications ------------------------------------------------------------
     def is_hung(self, pid: int | None) -> bool:

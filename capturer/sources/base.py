@@ -80,6 +80,7 @@ class A11yContext:
     status: str                  # ok | no_app | hung | unavailable | disabled | slow
     tree_id: int | None = None
     url: str | None = None
+    detail: str = ""             # no_app: the toolkit and what would expose it (core.a11y.exposure)
 
 
 @dataclass(frozen=True, slots=True)

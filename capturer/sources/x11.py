@@ -17,6 +17,8 @@ from dataclasses import replace
 
 from Xlib import X, Xatom, display, error
 
+from core.x11 import pid_of, title_of
+
 from .base import DisplayLost, Monitor, WindowInfo
 
 __all__ = ["DisplayLost", "Monitor", "WindowInfo", "X11Source"]
@@ -270,18 +272,10 @@ class X11Source:
                           generation=self._generations.get(window.id, 0))
 
     def _title(self, window) -> str:
-        prop = window.get_full_property(self._atoms["_NET_WM_NAME"], self._atoms["UTF8_STRING"])
-        if prop is not None and prop.value:
-            value = prop.value
-            return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-        name = window.get_wm_name()
-        if isinstance(name, bytes):
-            return name.decode("latin-1")
-        return name or ""
+        return title_of(window, self._atoms)
 
     def _pid(self, window) -> int | None:
-        prop = window.get_full_property(self._atoms["_NET_WM_PID"], Xatom.CARDINAL)
-        return int(prop.value[0]) if prop is not None and len(prop.value) else None
+        return pid_of(window, self._atoms)
 
 
 class _ConnectionGuard:

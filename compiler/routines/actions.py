@@ -35,6 +35,8 @@ SESSION_GAP_MS = 90_000
 # A switch is moved back to the first input of the window it switched to when
 # that input came at most this long before the focus snapshot.
 SWITCH_LEAD_MS = 5_000
+
+
 class _Missing(Enum):
     """A typed sentinel: a memo miss (None is a memoized 'no step')."""
 
@@ -75,8 +77,17 @@ def derive_actions(capture: Capture) -> tuple[Action, ...]:
             if event.snapshot_id is not None:
                 first_input.append((event.ts_ms, app))
     actions.extend(_switches_at_first_input(tuple(_switches(capture.snapshots)), first_input))
-    actions.sort(key=attrgetter("ts_ms", "evidence"))
+    actions.sort(key=_time_then_row)
     return tuple(actions)
+
+
+def _time_then_row(action: Action) -> tuple[int, str, int]:
+    """Time order; actions of the same millisecond in the order their rows
+    were written. The row id is compared as a number: as text,
+    'input_events:10' sorts before 'input_events:9', which put a field's
+    text before the ctrl+a that came just ahead of it and split a routine."""
+    table, _, row = action.evidence[0].partition(":")
+    return action.ts_ms, table, int(row) if row.isdigit() else 0
 
 
 def _switches_at_first_input(switches: tuple[Action, ...], linked: list[tuple[int, str]]) -> list[Action]:

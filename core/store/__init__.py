@@ -10,18 +10,18 @@ from .connection import is_phantom_store, open_readonly, open_sqlite_readonly, o
 from .errors import StoreError
 from .paths import default_db_path, resolve_db_path
 from .records import (
-                      BlindSpotRow,
-                      BlobRow,
-                      ClickEvidenceRow,
-                      ElementRow,
-                      ImportKeyRow,
-                      InputEventRow,
-                      RecordingRow,
-                      Replace,
-                      SetEnd,
-                      SetMeta,
-                      SnapshotRow,
-                      TreeRow,
+    BlindSpotRow,
+    BlobRow,
+    ClickEvidenceRow,
+    ElementRow,
+    ImportKeyRow,
+    InputEventRow,
+    RecordingRow,
+    Replace,
+    SetEnd,
+    SetMeta,
+    SnapshotRow,
+    TreeRow,
 )
 from .schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 from .writer import StoreWriter, WriterStats

@@ -21,14 +21,16 @@ class Check:
 def add_parsers(sub, common) -> None:
     p = sub.add_parser("doctor", parents=[common], help="check the display, buses, store and units",
                        description="Check everything Phantom needs: the X display, the session "
-                       "D-Bus and the AT-SPI bus, the store and config, the capture daemon, the "
+                       "D-Bus and the AT-SPI bus, which applications on screen the AT-SPI bus does not show (with "
+                       "their toolkit and the fix), the store and config, the capture daemon, the "
                        "installed units, the local embedding model. Exit 1 if something needed fails.")
     p.set_defaults(handler=run_doctor)
 
 
 def run_doctor(args) -> int:
-    checks = [_display(), _session_bus(), _accessibility(), _store(args.db), _config(), _daemon(),
-              _units(), _model()]
+    accessibility = _accessibility()
+    checks = [_display(), _session_bus(), accessibility, _applications(accessibility.ok), _store(args.db),
+              _config(), _daemon(), _units(), _model()]
     for check in checks:
         mark = "ok " if check.ok else "!! "
         print(f"{mark} {check.name:<14} {check.detail}" + (f" — {check.fix}" if check.fix and not check.ok else ""))
@@ -71,6 +73,45 @@ def _accessibility() -> Check:
     enabled = "true" in result.stdout
     return Check("accessibility", enabled, "AT-SPI bus up, IsEnabled " + ("true" if enabled else "false"),
                  "gsettings set org.gnome.desktop.interface toolkit-accessibility true")
+
+
+def _applications(bus_up: bool) -> Check:
+    """Every application with a window on screen is on the accessibility bus;
+    those that are not are named with their toolkit and the fix (or why
+    there is none): the capture sees only their titles and input counts, and
+    replay cannot act in them."""
+    from core.a11y.exposure import of_process, process_name
+
+    if not os.environ.get("DISPLAY") or not bus_up:
+        return Check("applications", False, "not checked: needs the display and the AT-SPI bus")
+    from core.errors import PhantomError
+    from replay import live
+    from replay.windows import XSession
+
+    try:
+        session = XSession()
+    except PhantomError as exc:
+        return Check("applications", False, f"not checked: {exc}")
+    try:
+        windows = session.top_levels()
+    finally:
+        session.close()
+    try:
+        exposed = live.application_pids()
+    except live.LiveTreeError as exc:
+        return Check("applications", False, f"not checked: {exc}")
+    blind: dict[int, str] = {}
+    for window in windows:
+        if window.pid and window.pid not in exposed and window.pid not in blind:
+            exposure = of_process(window.pid)
+            cause = exposure.describe() if exposure is not None else "its process cannot be read"
+            blind[window.pid] = f"{window.app} ({process_name(window.pid)}, pid {window.pid}) — {cause}"
+    apps = {w.app for w in windows}
+    if not blind:
+        return Check("applications", True, f"{len(apps)} with windows, all on the accessibility bus")
+    return Check("applications", False, f"{len(blind)} of {len(apps)} with windows not on the accessibility "
+                 "bus (only titles and input counts are captured, replay cannot act in them): "
+                 + "; ".join(blind[pid] for pid in sorted(blind)))
 
 
 def _store(explicit) -> Check:

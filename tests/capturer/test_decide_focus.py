@@ -121,6 +121,18 @@ def test_an_unreadable_focused_window_is_a_blind_spot_until_one_answers():
     assert state.blind_spots == ()
 
 
+def test_the_blind_spot_names_the_app_and_its_toolkit_and_a_new_cause_starts_a_new_one():
+    xaw = "Xaw (X athena widgets): Xaw has no AT-SPI support"
+    _, [first, same, other] = run(
+        connected(), AccessibilityAnswer(1_100, FORM, "no_app", detail=xaw),
+        AccessibilityAnswer(1_200, FORM, "no_app", detail=xaw),
+        AccessibilityAnswer(1_300, NOTES, "no_app", detail="Tk: Tk has no AT-SPI support"))
+    assert first == (OpenBlindSpot("no_accessibility", f"no_app: {FORM.app}, {xaw}", 1_100),)
+    assert same == ()
+    assert other == (CloseBlindSpot("no_accessibility", 1_300),
+                     OpenBlindSpot("no_accessibility", f"no_app: {NOTES.app}, Tk: Tk has no AT-SPI support", 1_300))
+
+
 def test_a_late_answer_counts_only_while_its_window_has_focus():
     focused, _ = run(connected(), FocusMoved(1_000, NOTES.window_id, NOTES))
     _, [elsewhere, here, late_ok] = run(

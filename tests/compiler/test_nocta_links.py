@@ -124,3 +124,16 @@ def test_a_window_keeps_rows_whatever_form_their_timestamp_text_takes(tmp_path):
     db.close()
     capture, _ = read_window(db.path, since="2026-03-02T08:00", until="2026-03-02T09:00", tz="UTC")
     assert [s.app for s in capture.snapshots] == ["A", "B", "C"]
+
+
+def test_events_of_the_same_millisecond_keep_the_order_they_were_written(tmp_path):
+    """Ties in time follow the row order, read as numbers: row 10 comes after
+    row 9 (as text it sorted first, and put a field's text before the ctrl+a
+    typed just ahead of it)."""
+    db = ScreenpipeDb(tmp_path / "screenpipe.sqlite3")
+    db.frame(T0, "Calculator", "Calculator", device="monitor_0")
+    for label in "0123456789+=":
+        db.event(T0 + S, "click", app="Calculator", role="AXButton", name=label)
+    db.close()
+    capture, _ = read_window(db.path, since="2026-03-02T07:00", until="2026-03-02T09:00", tz="UTC")
+    assert [label for label, _ in clicks(capture)] == list("0123456789+=")
