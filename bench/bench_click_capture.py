@@ -108,7 +108,7 @@ def measure_daemon(desktop, args, workdir: Path) -> dict:
         for number, (x, y) in enumerate(points(args.clicks), start=1):
             before, started = cpu_ns(daemon.pid), time.monotonic()
             user.click(x, y)
-            wait_until(lambda: rows(db, "SELECT count(*) FROM input_events WHERE kind = 'click'") >= number,
+            wait_until(lambda n=number: rows(db, "SELECT count(*) FROM input_events WHERE kind = 'click'") >= n,
                        timeout=10, what=f"click {number}'s row")
             time.sleep(SETTLE_S)
             spent = cpu_ns(daemon.pid) - before - idle_rate * (time.monotonic() - started)
