@@ -53,25 +53,10 @@ def user(desktop):
     scripted.close()
 
 
-def keyboard_follows_the_pointer(desktop) -> None:
-    """X's own focus mode without a window manager, as at the desktop's
-    start: an earlier test that focused a window which then closed leaves the
-    keyboard on the root window, where no click moves it."""
-    from Xlib import X, display
-
-    connection = display.Display(desktop.display)
-    try:
-        connection.set_input_focus(X.PointerRoot, X.RevertToPointerRoot, X.CurrentTime)
-        connection.sync()
-    finally:
-        connection.close()
-
-
 def test_no_typed_secret_in_any_stored_image(desktop, apps, user, tmp_path):
     from replay import live
     from testbed.waiting import wait_until
 
-    keyboard_follows_the_pointer(desktop)
     document = tmp_path / "draft.txt"
     document.write_text("\n")
     notes_process = apps("notes", "--geometry", "900x560+0+0", "--font-px", FONT_PX, "--banner", BANNER)
@@ -93,8 +78,7 @@ def test_no_typed_secret_in_any_stored_image(desktop, apps, user, tmp_path):
         mousepad = desktop.launch(["mousepad", str(document)], name="mousepad")
         try:
             window = desktop.wait_for_window("mousepad", timeout=30)
-            desktop.run(["xdotool", "windowsize", "--sync", str(window), "560", "420",
-                         "windowmove", "--sync", str(window), "700", "360"])
+            desktop.place_window(window, 700, 360, 560, 420)
             settle(2.0)
             pad = wait_until(lambda: live.application_of(mousepad.pid), timeout=10, what="mousepad")
             text = find(pad, "text")
