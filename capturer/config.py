@@ -35,6 +35,8 @@ class CaptureSettings:
     screenshot_interval_seconds: float = 60.0
     thumbnail_width: int = 320
     click_crops: bool = True
+    # Read so that config files written before stay valid; the crops' sizes
+    # are fixed now (64, 128 and 256 px: core.visual_evidence.VARIANTS).
     click_crop_size: int = 64
 
 
@@ -104,10 +106,9 @@ focus_poll_ms = 1000
 screenshots = true
 screenshot_interval_seconds = 60
 thumbnail_width = 320
-# A small crop of the screen around every click (used to re-aim replays), with
-# the same blacking out and field masks.
+# Small crops of the screen around every click (64, 128 and 256 px, used to
+# re-aim replays), with the same blacking out and field masks.
 click_crops = true
-click_crop_size = 64
 
 [accessibility]
 # Walks of the focused window's accessibility tree are bounded and cached.

@@ -8,10 +8,11 @@ is shown to the rules (`InputSeen`), which say whether it is counted, as
 input to which window (`CountInput`), and whether that window needs a
 snapshot first. The input counter turns counted events into bursts and runs;
 they are written while they grow (checkpoints) and when they close, each
-naming its window's snapshot. A click is a row of its own, with a crop of
-the screen around it and the element under it — hit-tested in the tree of
-the application that owns the window under the pointer, never in another
-window's cached tree — inline.
+naming its window's snapshot. A click is a row of its own, with crops of
+the screen around it (its visual evidence, `pictures.py`, in the window
+under the pointer) and the element under it — hit-tested in the tree of the
+application that owns that window, never in another window's cached tree —
+inline.
 """
 
 from __future__ import annotations
@@ -222,15 +223,19 @@ class InputPath:
 
     async def _store_click(self, raw: RawClick, window: WindowInfo) -> None:
         monitor = monitor_of(self._state().monitors, raw.x, raw.y)
-        crop = self._pictures.click_crop(raw.x, raw.y, monitor, raw.ts_ms, window)
+        pictures = self._pictures.click_evidence(raw.x, raw.y, monitor, raw.ts_ms, window)
         early = raw.hit_query if raw.window is not None and raw.window.window_id == window.window_id else None
         hit = await await_answer(early or self._a11y.hit_test(window, raw.x, raw.y), HIT_TEST_BUDGET_S,
                                  HitResult(None, "none"))
         snapshot_id = await self._snapshots.id_for(window, SNAPSHOT_BUDGET_S)
+        input_id = self._writer.ids.next("input_events")
         self._writer.submit(InputEventRow(
-            id=self._writer.ids.next("input_events"), ts_ms=raw.ts_ms, end_ms=raw.ts_ms,
+            id=input_id, ts_ms=raw.ts_ms, end_ms=raw.ts_ms,
             monitor=monitor.index, kind="click", count=1, button=raw.button, x=raw.x, y=raw.y,
-            element_id=hit.element_id, resolution=hit.resolution, crop=crop,
+            element_id=hit.element_id, resolution=hit.resolution,
+            crop=pictures.target if pictures is not None else None,
             recording_id=self._recording_id(), snapshot_id=snapshot_id, target_role=hit.role,
             target_name=hit.name, target_path=hit.path))
+        if pictures is not None:
+            self._writer.submit_many(pictures.rows(input_id))
         self.clicks += 1

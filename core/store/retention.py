@@ -69,6 +69,22 @@ def _columns(connection: apsw.Connection, table: str) -> set[str]:
     return {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
 
 
+def _has_table(connection: apsw.Connection, table: str) -> bool:
+    return connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                              (table,)).fetchone() is not None
+
+
+# Crops a saved program re-aims its clicks by (`blob` of each crop, `crop` of
+# a step, in its JSON body): kept while the program is, whatever their age.
+_PROGRAM_BLOBS = ("SELECT value FROM programs, json_tree(programs.body) "
+                  "WHERE key IN ('blob', 'crop') AND type = 'text'")
+
+
+def _kept_by_programs(connection: apsw.Connection) -> str:
+    """An SQL condition on `sha256`: no saved program refers to it."""
+    return f"sha256 NOT IN ({_PROGRAM_BLOBS})" if _has_table(connection, "programs") else "1"
+
+
 def _collect(connection: apsw.Connection, window: dict[str, int]) -> None:
     for name in ("ret_snapshots", "ret_inputs", "ret_trees", "ret_elements", "ret_blobs"):
         connection.execute(f"DROP TABLE IF EXISTS temp.{name}")
@@ -80,12 +96,19 @@ def _collect(connection: apsw.Connection, window: dict[str, int]) -> None:
         "(SELECT id FROM ret_trees) OR (tree_id IS NULL AND id IN (SELECT element_id FROM ret_inputs))) "
         "AND id NOT IN (SELECT element_id FROM input_events WHERE element_id IS NOT NULL "
         "AND id NOT IN (SELECT id FROM ret_inputs))")
+    # a click's three crops (`click_evidence`, in stores that have it) go with it
+    evidence = _has_table(connection, "click_evidence")
+    crops = ("OR sha256 IN (SELECT blob FROM click_evidence WHERE input_id IN "
+             "(SELECT id FROM ret_inputs))" if evidence else "")
+    kept_crops = ("AND sha256 NOT IN (SELECT blob FROM click_evidence WHERE input_id NOT IN "
+                  "(SELECT id FROM ret_inputs))" if evidence else "")
     connection.execute(
         "CREATE TEMP TABLE ret_blobs AS SELECT sha256, length(data) AS size FROM blobs "
-        "WHERE (sha256 IN (SELECT screenshot FROM ret_snapshots) OR sha256 IN (SELECT crop FROM "
-        "ret_inputs)) AND sha256 NOT IN (SELECT screenshot FROM snapshots WHERE screenshot IS NOT NULL "
-        "AND id NOT IN (SELECT id FROM ret_snapshots)) AND sha256 NOT IN (SELECT crop FROM "
-        "input_events WHERE crop IS NOT NULL AND id NOT IN (SELECT id FROM ret_inputs))")
+        f"WHERE (sha256 IN (SELECT screenshot FROM ret_snapshots) OR sha256 IN (SELECT crop FROM "
+        f"ret_inputs) {crops}) AND sha256 NOT IN (SELECT screenshot FROM snapshots WHERE screenshot "
+        "IS NOT NULL AND id NOT IN (SELECT id FROM ret_snapshots)) AND sha256 NOT IN (SELECT crop FROM "
+        f"input_events WHERE crop IS NOT NULL AND id NOT IN (SELECT id FROM ret_inputs)) {kept_crops} "
+        f"AND {_kept_by_programs(connection)}")
 
 
 def _count(connection: apsw.Connection, sql: str, params: apsw.Bindings | None = None) -> int:
@@ -155,6 +178,8 @@ def _remove(connection: apsw.Connection, window: dict[str, int]) -> Removed:
         drop_rows(connection, "snapshots", "SELECT id FROM ret_snapshots")
         drop_rows(connection, "a11y_trees", "SELECT id FROM ret_trees")
         drop_rows(connection, "input_events", "SELECT id FROM ret_inputs")
+    if _has_table(connection, "click_evidence"):
+        connection.execute("DELETE FROM click_evidence WHERE input_id IN (SELECT id FROM ret_inputs)")
     for statement in (
             "UPDATE snapshots SET tree_id = NULL WHERE tree_id IN (SELECT id FROM ret_trees) "
             "AND id NOT IN (SELECT id FROM ret_snapshots)",
@@ -168,7 +193,10 @@ def _remove(connection: apsw.Connection, window: dict[str, int]) -> Removed:
             "DELETE FROM blind_spots WHERE start_ms >= :since AND end_ms IS NOT NULL "
             "AND end_ms <= :until"):
         connection.execute(statement, window)
-    for query in _DANGLING:
+    dangling = _DANGLING
+    if _has_table(connection, "click_evidence"):
+        dangling += ("SELECT count(*) FROM click_evidence WHERE blob IN (SELECT sha256 FROM ret_blobs)",)
+    for query in dangling:
         if _count(connection, query):
             raise StoreError("retention would leave rows pointing at rows it removed; nothing was "
                              "removed")
@@ -179,18 +207,22 @@ def _remove(connection: apsw.Connection, window: dict[str, int]) -> Removed:
 
 def prune_images(connection: apsw.Connection, before_ms: int, *, dry_run: bool = False) -> tuple[int, int]:
     """Images (thumbnails, click crops) made before `before_ms`: the rows
-    that showed them keep everything else. (count, bytes)."""
-    count = _count(connection, "SELECT count(*) FROM blobs WHERE created_ms < ?", (before_ms,))
-    size = _count(connection, "SELECT coalesce(sum(length(data)), 0) FROM blobs WHERE created_ms < ?",
+    that showed them keep everything else. Crops a saved program re-aims by
+    are kept. (count, bytes)."""
+    where = f"created_ms < ? AND {_kept_by_programs(connection)}"
+    count = _count(connection, f"SELECT count(*) FROM blobs WHERE {where}", (before_ms,))
+    size = _count(connection, f"SELECT coalesce(sum(length(data)), 0) FROM blobs WHERE {where}",
                   (before_ms,))
     if dry_run or not count:
         return int(count), int(size)
     with connection:
-        old = "SELECT sha256 FROM blobs WHERE created_ms < ?"
+        old = f"SELECT sha256 FROM blobs WHERE {where}"
         connection.execute(f"UPDATE snapshots SET screenshot = NULL WHERE screenshot IN ({old})",
                            (before_ms,))
         connection.execute(f"UPDATE input_events SET crop = NULL WHERE crop IN ({old})", (before_ms,))
-        connection.execute("DELETE FROM blobs WHERE created_ms < ?", (before_ms,))
+        if _has_table(connection, "click_evidence"):
+            connection.execute(f"DELETE FROM click_evidence WHERE blob IN ({old})", (before_ms,))
+        connection.execute(f"DELETE FROM blobs WHERE {where}", (before_ms,))
     return int(count), int(size)
 
 

@@ -369,14 +369,44 @@ CREATE TABLE rollup_days (
 CREATE INDEX rollup_days_by_time ON rollup_days(since_ms);
 """
 
-_V3 = _V3_CAPTURE + _V3_IMPORTS + _V3_PRIVACY + _V3_PROGRAMS + _V3_EVERYDAY
+_V3_VISUAL = """
+-- A click's visual evidence (docs/VISUAL.md §1): up to three crops of the
+-- screen around it — 'target' (64 px), 'context' (128 px), 'wide' (256 px) —
+-- each a PNG blob, where it lay on the desktop (x, y, width, height), where
+-- the click lay inside it as a share of its width and height (the pixel
+-- centre: (click − left + 0.5) / width), and the rectangle of the window
+-- that received the click then (NULL when the click lay outside it). A
+-- variant missing was a repeat of a smaller one or mostly masked.
+-- `input_events.crop` names the target variant's blob, as before, so readers
+-- of the single crop need nothing new. Excluded windows and editable
+-- fields' interiors are transparent (alpha 0) in every variant.
+CREATE TABLE click_evidence (
+    input_id INTEGER NOT NULL REFERENCES input_events(id),
+    kind     TEXT NOT NULL CHECK (kind IN ('target', 'context', 'wide')),
+    blob     TEXT NOT NULL REFERENCES blobs(sha256),
+    x        INTEGER NOT NULL,
+    y        INTEGER NOT NULL,
+    width    INTEGER NOT NULL CHECK (width > 0),
+    height   INTEGER NOT NULL CHECK (height > 0),
+    ratio_x  REAL NOT NULL,
+    ratio_y  REAL NOT NULL,
+    window_x INTEGER,
+    window_y INTEGER,
+    window_w INTEGER,
+    window_h INTEGER,
+    PRIMARY KEY (input_id, kind)
+) WITHOUT ROWID;
+CREATE INDEX click_evidence_by_blob ON click_evidence(blob);
+"""
+
+_V3 = _V3_CAPTURE + _V3_IMPORTS + _V3_PRIVACY + _V3_PROGRAMS + _V3_EVERYDAY + _V3_VISUAL
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "capture tables", _V1_CAPTURE),
     Migration(2, "programs, replay runs and step telemetry", _V2_REPLAY),
     Migration(3, "input attributed to its window, click targets inline, import keys, "
                  "forgotten blind spots, program lifecycle and intent keys, the search index, "
-                 "retention's day roll-ups", _V3),
+                 "retention's day roll-ups, clicks' visual evidence", _V3),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

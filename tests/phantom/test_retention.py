@@ -145,3 +145,32 @@ def test_the_roll_up_encoding_gives_back_the_same_records(corpus):
     capture, _ = read_window(corpus, day=DAYS[0])
     actions = derive_actions(capture)
     assert decode_actions(encode_actions(actions)) == tuple(a._replace(text=None) for a in actions)
+
+
+def _blob(connection, sha: str, created_ms: int) -> None:
+    connection.execute("INSERT INTO blobs(sha256, kind, media_type, width, height, data, created_ms) "
+                       "VALUES (?, 'click_crop', 'image/png', 64, 64, ?, ?)", (sha, sha.encode(), created_ms))
+
+
+def test_a_clicks_crops_go_with_it_and_a_programs_crops_stay(store, tmp_path):
+    """The first day's click keeps three crops (click_evidence) and a saved
+    program re-aims by a crop of that day: retention removes the click with
+    its crops and leaves no row pointing at a removed one, and the program's
+    crop stays whatever its age (its replay would lose its visual rung)."""
+    connection = apsw.Connection(str(store))
+    day_one = int(datetime(2026, 3, 2, 10, tzinfo=timezone.utc).timestamp() * 1000)
+    (click,) = connection.execute("SELECT id FROM input_events WHERE kind = 'click' AND ts_ms >= ? "
+                                  "ORDER BY ts_ms LIMIT 1", (day_one,)).fetchone()
+    for kind in ("target", "context", "wide"):
+        _blob(connection, f"{kind}-crop", day_one)
+        connection.execute("INSERT INTO click_evidence VALUES (?, ?, ?, 0, 0, 64, 64, 0.5, 0.5, "
+                           "NULL, NULL, NULL, NULL)", (click, kind, f"{kind}-crop"))
+    _blob(connection, "program-crop", day_one)
+    connection.execute("INSERT INTO programs VALUES ('p-1', 'old chore', 'demonstration', ?, 1, ?)",
+                       (day_one, '{"steps": [{"crop": "program-crop", "crops": [{"blob": "program-crop"}]}]}'))
+    for settings in ({"raw_days": 1}, {"image_days": 1}):
+        assert main(["retention", "run", "--db", str(store), "--config", config(tmp_path, **settings)]) == 0
+        assert connection.execute("SELECT count(*) FROM click_evidence").get == 0
+        assert connection.execute("SELECT count(*) FROM blobs WHERE sha256 LIKE '%-crop'").fetchall() == [(1,)]
+        assert connection.execute("SELECT sha256 FROM blobs WHERE sha256 = 'program-crop'").get == "program-crop"
+        assert connection.execute("PRAGMA foreign_key_check").fetchall() == []
