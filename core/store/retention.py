@@ -193,7 +193,7 @@ def _remove(connection: apsw.Connection, window: dict[str, int]) -> Removed:
             "DELETE FROM blind_spots WHERE start_ms >= :since AND end_ms IS NOT NULL "
             "AND end_ms <= :until"):
         connection.execute(statement, window)
-    dangling = _DANGLING
+    dangling: tuple[str, ...] = _DANGLING
     if _has_table(connection, "click_evidence"):
         dangling += ("SELECT count(*) FROM click_evidence WHERE blob IN (SELECT sha256 FROM ret_blobs)",)
     for query in dangling:
