@@ -35,6 +35,8 @@ class CaptureSettings:
     screenshot_interval_seconds: float = 60.0
     thumbnail_width: int = 320
     click_crops: bool = True
+    # Read so that config files written before stay valid; the crops' sizes
+    # are fixed now (64, 128 and 256 px: core.visual_evidence.VARIANTS).
     click_crop_size: int = 64
 
 
@@ -52,11 +54,23 @@ class AccessibilitySettings:
 
 
 @dataclass(frozen=True, slots=True)
+class RetentionSettings:
+    """What `phantom retention run` (a daily user timer) keeps; 0 keeps
+    everything. Read here with the rest of the file; the capture daemon
+    itself never acts on it."""
+
+    raw_days: int = 0        # days of raw rows kept; older days are rolled up, then removed
+    max_store_mb: int = 0    # a budget for the store: more old days go until it fits
+    image_days: int = 0      # days of thumbnails and click crops kept
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """Everything the capture daemon reads from the config file."""
 
     capture: CaptureSettings = field(default_factory=CaptureSettings)
     accessibility: AccessibilitySettings = field(default_factory=AccessibilitySettings)
+    retention: RetentionSettings = field(default_factory=RetentionSettings)
     exclusions: tuple[ExclusionRule, ...] = DEFAULT_EXCLUSIONS
     no_pictures: tuple[str, ...] = ()   # apps never in a picture (blacked out like exclusions)
     browsers: tuple[str, ...] = ("firefox", "firefox-esr", "chromium", "chromium-browser",
@@ -92,10 +106,9 @@ focus_poll_ms = 1000
 screenshots = true
 screenshot_interval_seconds = 60
 thumbnail_width = 320
-# A small crop of the screen around every click (used to re-aim replays), with
-# the same blacking out and field masks.
+# Small crops of the screen around every click (64, 128 and 256 px, used to
+# re-aim replays), with the same blacking out and field masks.
 click_crops = true
-click_crop_size = 64
 
 [accessibility]
 # Walks of the focused window's accessibility tree are bounded and cached.
@@ -127,6 +140,17 @@ use_default_exclusions = true
 [browsers]
 # Apps whose address bar or document URL is read (the URL only, never page text).
 # apps = ["firefox", "chromium", "google-chrome"]
+
+[retention]
+# `phantom retention run` (daily, from the phantom-retention.timer user unit) keeps
+# the raw capture of the last raw_days days. An older day is compiled first and its
+# compiled document kept for good (small), so `phantom compile` of that day still
+# answers and routines still count it; then its raw rows go. With max_store_mb, more
+# of the oldest days go until the store fits; image_days keeps screenshots and click
+# crops that many days. Leave a setting out (or 0) to keep everything.
+# raw_days = 30
+# max_store_mb = 2048
+# image_days = 14
 """
 
 
@@ -153,10 +177,11 @@ def parse_config(text: str, source: str = "config.toml") -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: {_toml_message(exc)}") from None
     locate = _KeyLocator(text, source)
-    _check_keys(data, {"capture", "accessibility", "privacy", "browsers"}, "", locate)
+    _check_keys(data, {"capture", "accessibility", "privacy", "browsers", "retention"}, "", locate)
     capture = _section(CaptureSettings, data.get("capture", {}), "capture", locate)
     accessibility = _section(AccessibilitySettings, data.get("accessibility", {}),
                              "accessibility", locate)
+    retention = _section(RetentionSettings, data.get("retention", {}), "retention", locate)
     privacy = data.get("privacy", {})
     _expect(isinstance(privacy, dict), locate, "privacy", "", "[privacy] must be a table")
     _check_keys(privacy, {"use_default_exclusions", "exclude", "no_pictures"}, "privacy", locate)
@@ -172,7 +197,7 @@ def parse_config(text: str, source: str = "config.toml") -> Config:
     browsers = browsers_section.get("apps", list(Config().browsers))
     _expect(isinstance(browsers, list) and all(isinstance(b, str) for b in browsers),
             locate, "browsers", "apps", "browsers.apps must be a list of strings")
-    return Config(capture=capture, accessibility=accessibility,
+    return Config(capture=capture, accessibility=accessibility, retention=retention,
                   exclusions=(DEFAULT_EXCLUSIONS if use_defaults else ()) + rules,
                   no_pictures=tuple(a.casefold() for a in no_pictures),
                   browsers=tuple(b.casefold() for b in browsers), source=source)

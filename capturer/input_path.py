@@ -8,10 +8,11 @@ is shown to the rules (`InputSeen`), which say whether it is counted, as
 input to which window (`CountInput`), and whether that window needs a
 snapshot first. The input counter turns counted events into bursts and runs;
 they are written while they grow (checkpoints) and when they close, each
-naming its window's snapshot. A click is a row of its own, with a crop of
-the screen around it and the element under it — hit-tested in the tree of
-the application that owns the window under the pointer, never in another
-window's cached tree — inline.
+naming its window's snapshot. A click is a row of its own, with crops of
+the screen around it (its visual evidence, `pictures.py`, in the window
+under the pointer) and the element under it — hit-tested in the tree of the
+application that owns that window, never in another window's cached tree —
+inline.
 
 A `kill -9` loses at most one second of input, always: a key waits at most
 `INPUT_BATCH_S` to be counted, a growing burst is checkpointed every
@@ -231,13 +232,15 @@ class InputPath:
         """The click's row at once (unresolved: a crash must not lose the
         click while its hit test runs), then again with what it hit."""
         monitor = monitor_of(self._state().monitors, raw.x, raw.y)
-        crop = self._pictures.click_crop(raw.x, raw.y, monitor, raw.ts_ms, window)
+        pictures = self._pictures.click_evidence(raw.x, raw.y, monitor, raw.ts_ms, window)
         row = InputEventRow(
             id=self._writer.ids.next("input_events"), ts_ms=raw.ts_ms, end_ms=raw.ts_ms,
             monitor=monitor.index, kind="click", count=1, button=raw.button, x=raw.x, y=raw.y,
-            resolution="none", crop=crop, recording_id=self._recording_id(),
-            snapshot_id=self._snapshots.submitted_id(window))
+            resolution="none", crop=pictures.target if pictures is not None else None,
+            recording_id=self._recording_id(), snapshot_id=self._snapshots.submitted_id(window))
         self._writer.submit(row, within=INPUT_COMMIT_S)
+        if pictures is not None:        # after the row they refer to
+            self._writer.submit_many(pictures.rows(row.id))
         early = raw.hit_query if raw.window is not None and raw.window.window_id == window.window_id else None
         hit = await await_answer(early or self._a11y.hit_test(window, raw.x, raw.y), HIT_TEST_BUDGET_S,
                                  HitResult(None, "none"))

@@ -1,6 +1,11 @@
 """The pictures capture keeps: a thumbnail per monitor at most once per
-`screenshot_interval_seconds`, and a crop around each click. Both are
-stored as content-addressed blobs.
+`screenshot_interval_seconds`, and a click's visual evidence — three crops
+around it (target 64 px, context 128 px, wide 256 px; docs/VISUAL.md §1),
+made by the capture hook `core.visual_evidence.crop_variants` from one grab
+of the widest crop's place (at most 256×256, inside the receiving window and
+the monitor). All are stored as content-addressed blobs; a click's crops
+also get `click_evidence` rows (their places, the click's place in each, the
+window's rectangle), and its input row names the target crop's blob.
 
 What a picture must not show, decided at the moment of the grab:
 - windows the exclusion rules hide (and apps the person keeps out of
@@ -10,24 +15,47 @@ What a picture must not show, decided at the moment of the grab:
 - the inside of every editable text field and password field the
   accessibility tree knows (the cached walks of the windows on screen, and
   the field that last took keyboard focus), moved with its window, is
-  painted grey — outside an explicit recording; password fields always. In a
-  click crop those pixels are also transparent, so visual re-aiming leaves
-  them out of matching.
+  painted over — outside an explicit recording; password fields always. In
+  a click's crops both are black and transparent (alpha 0), so visual
+  re-aiming leaves them out of matching.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from core.store import BlobRow, StoreWriter
+from core.store import BlobRow, ClickEvidenceRow, StoreWriter
+from core.visual_evidence import CropVariant, Masks, crop_variants, evidence_region
 
 from .config import Config
 from .privacy import excluding_rule
 from .sources.base import AccessibilitySource, DisplayLost, EncodedImage, FieldMask, Monitor, Rect, WindowInfo
 from .supervisor import DisplaySupervisor
 
-# Masks cover a field's inside: its border stays, for visual re-aiming.
+# Thumbnail masks cover a field's inside: its border stays. (A click's crops
+# keep `core.visual_evidence.FIELD_FRAME_PX` of it.)
 MASK_INSET_PX = 2
+
+
+@dataclass(frozen=True, slots=True)
+class ClickPictures:
+    """A click's crops (smallest first, already submitted as blobs) and the
+    rectangle of the window that received it (None when the click lay
+    outside it: the crops were then placed inside the monitor)."""
+
+    crops: tuple[CropVariant, ...]
+    window: Rect | None
+
+    @property
+    def target(self) -> str | None:
+        """The target crop's blob: what `input_events.crop` names."""
+        return next((c.sha256 for c in self.crops if c.kind == "target"), None)
+
+    def rows(self, input_id: int) -> list[ClickEvidenceRow]:
+        window = self.window or (None, None, None, None)
+        return [ClickEvidenceRow(input_id, c.kind, c.sha256, c.x, c.y, c.width, c.height, c.ratio_x,
+                                 c.ratio_y, *window) for c in self.crops]
 
 
 class Pictures:
@@ -70,36 +98,53 @@ class Pictures:
         self._last_thumbnail_ms[monitor.index] = now
         return self._store(image, now) if image is not None else None
 
-    def click_crop(self, x: int, y: int, monitor: Monitor, ts_ms: int,
-                   window: WindowInfo | None = None) -> str | None:
-        """The blob of a crop around a click, or None (also in a no-pictures app)."""
+    def click_evidence(self, x: int, y: int, monitor: Monitor, ts_ms: int,
+                       window: WindowInfo | None = None) -> ClickPictures | None:
+        """The crops around a click in `window` (the window under the
+        pointer), their blobs submitted; None when pictures are off, in a
+        no-pictures app, or when the grab failed (the click is stored
+        without its pictures)."""
         screen = self._display.screen
         if not self._settings.click_crops or screen is None:
             return None
         if window is not None and window.app in self._no_pictures:
             return None
+        bounds = (monitor.x, monitor.y, monitor.width, monitor.height)
+        rect = (window.x, window.y, window.width, window.height) if window is not None else None
+        region = evidence_region(x, y, rect, bounds) if rect is not None else None
+        if region is None:      # the click lay outside the window (its frame, say): the monitor bounds it
+            rect, region = None, evidence_region(x, y, bounds, bounds)
+        if region is None:
+            return None
         try:
-            redact, masks = self._hidden()
-            return self._store(screen.click_crop(x, y, monitor, redact, masks), ts_ms)
-        except Exception as exc:  # noqa: BLE001 - the click is stored without its picture
+            redact, fields = self._hidden(inset=0)
+            image = screen.region(region)
+            crops = crop_variants(image, x, y, rect or bounds, Masks(tuple(redact), tuple(fields)),
+                                  origin=(region[0], region[1]))
+        except Exception as exc:  # noqa: BLE001 - the click is stored without its pictures
             self._on_error("click crop", exc)
             return None
+        for crop in crops:
+            self._writer.submit(BlobRow(crop.sha256, "click_crop", "image/png", crop.width, crop.height,
+                                        crop.png, ts_ms))
+        return ClickPictures(crops, rect) if crops else None
 
     def _store(self, image: EncodedImage, ts_ms: int) -> str:
         self._writer.submit(BlobRow(image.sha256, image.kind, image.media_type, image.width,
                                     image.height, image.data, ts_ms))
         return image.sha256
 
-    def _hidden(self) -> tuple[list[Rect], list[Rect]]:
-        """(rectangles to black out, rectangles to mask) as the screen is now."""
+    def _hidden(self, inset: int = MASK_INSET_PX) -> tuple[list[Rect], list[Rect]]:
+        """(rectangles to black out, rectangles to mask) as the screen is
+        now; the fields' rectangles shrunk by `inset` on every side."""
         windows = self._display.windows
         if windows is None:
             return [], []
         redact = [(w.x, w.y, w.width, w.height) for w in windows.visible_windows()
                   if w.app in self._no_pictures or excluding_rule(self._exclusions, w)]
-        return redact, self._masks(windows)
+        return redact, self._masks(windows, inset)
 
-    def _masks(self, windows) -> list[Rect]:
+    def _masks(self, windows, inset_px: int) -> list[Rect]:
         recording = self._recording()
         masks: list[FieldMask] = [m for m in self._a11y.field_masks() if m.secret or not recording]
         where: dict[int, WindowInfo | None] = {}
@@ -112,6 +157,6 @@ class Pictures:
                 continue   # the window is gone: nothing of it is on screen
             x, y, w, h = mask.rect
             dx, dy = now.x - mask.origin[0], now.y - mask.origin[1]
-            inset = min(MASK_INSET_PX, (w - 1) // 2, (h - 1) // 2)
+            inset = min(inset_px, (w - 1) // 2, (h - 1) // 2)
             rects.append((x + dx + inset, y + dy + inset, w - 2 * inset, h - 2 * inset))
         return rects

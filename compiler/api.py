@@ -21,12 +21,15 @@ from .records import Capture, Document
 from .render.compact import DEFAULT_BUDGET
 from .sources import CaptureSource, Fetched, SourceError
 from .timefmt import TimeFormat
-from .window import Window, WindowError, day_window, parse_day, range_window, zone_info
+from .window import Window, WindowError, zone_info
 
 if TYPE_CHECKING:
-    from datetime import date
+    from datetime import tzinfo
 
+    from .resolve import Default
+    from .rolled import RolledDay
     from .routines import CostModel, Routine, RoutineReport, report_dict
+    from .search import SearchResult
 
 __all__ = [
     "FORMATS",
@@ -35,12 +38,16 @@ __all__ = [
     "Compiled",
     "CostModel",
     "compile_window",
+    "find_routine",
     "mined_routines",
     "read_window",
     "render",
     "resolve_window",
+    "roll_up",
     "report_dict",
     "routine_report",
+    "search",
+    "timeline",
 ]
 
 FORMATS = ("compact", "json", "markdown")
@@ -71,36 +78,33 @@ class Compiled(NamedTuple):
 
 
 def compile_window(db_path: str | Path, *, day: str | None = None, since: str | None = None,
-                   until: str | None = None, tz: str | None = None,
+                   until: str | None = None, tz: str | None = None, now_ms: int | None = None,
                    inferred: bool = True, cache: bool = True) -> Compiled:
-    """Compile one window. `day` or both `since` and `until` must be given.
-    With `cache`, a window whose rows are unchanged since it was last
-    compiled is served from the compiled-document cache (see cache.py: the
-    same bytes as a fresh compile); without it, it is compiled afresh and
-    the cache is neither read nor written."""
-    if day is None and since is None and until is None:
+    """Compile one window: a day, a range, or with neither (and `now_ms`)
+    today — see `compiler.resolve` for the words each takes. `now_ms` is the
+    current instant, read by the caller at its edge; the compile itself never
+    reads a clock. With `cache`, a window whose rows are unchanged since it
+    was last compiled is served from the compiled-document cache (see
+    cache.py: the same bytes as a fresh compile); without it, it is compiled
+    afresh and the cache is neither read nor written."""
+    if day is None and since is None and until is None and now_ms is None:
         raise CompileError("give either a day or both since and until")
-    if day is None and (since is None) != (until is None):
-        raise CompileError("give both since and until")
-    try:
-        override = zone_info(tz) if tz else None
-    except WindowError as exc:
-        raise CompileError(str(exc)) from None
+    override = _override(tz)
     with collector_paused():
-        fetched, window = _fetch_window(db_path, day, since, until, tz)
+        fetched, window, days = _fetch_window(db_path, day, since, until, tz, now_ms, "today")
         key = (_cache.entry_key(db_path, window.since_ms, window.until_ms, window.zone, inferred)
-               if cache else None)
+               if cache and not days else None)
         document = _cache.load(key, fetched.digest) if key is not None else None
-        if document is None:
+        if days:
+            document, window = _with_rollups(fetched, window, days, db_path, inferred)
+        elif document is None:
             from .frames import CompileOptions, compile_capture
 
             document = compile_capture(_capture(fetched, db_path),
                                        CompileOptions(zone=window.zone, inferred=inferred))
             if key is not None:
                 _cache.save(key, fetched.digest, document)
-    default_offset = (document.frames[0].utc_offset_min if document.frames
-                      else _offset_of(window.zone, window.since_ms))
-    return Compiled(document, window, TimeFormat(override, default_offset))
+    return Compiled(document, window, _times(document, window, override))
 
 
 def render(compiled: Compiled, fmt: str = "compact", *, budget: int = DEFAULT_BUDGET) -> bytes:
@@ -113,31 +117,34 @@ def render(compiled: Compiled, fmt: str = "compact", *, budget: int = DEFAULT_BU
 
 
 def _render(compiled: Compiled, fmt: str, budget: int) -> bytes:
+    window = compiled.window
     if fmt == "json":
         from .render.json_doc import render_json
 
-        return render_json(compiled.document, compiled.times, compiled.window.label)
+        return render_json(compiled.document, compiled.times, window.label, note=window.note)
     if fmt == "markdown":
         from .render.markdown import render_markdown
 
-        return render_markdown(compiled.document, compiled.times, compiled.window.label)
+        return render_markdown(compiled.document, compiled.times, window.label, note=window.note)
     from .render.compact import render_compact
 
-    return render_compact(compiled.document, compiled.times, compiled.window.label, budget)
+    return render_compact(compiled.document, compiled.times, window.label, budget, note=window.note)
 
 
-def _noon_utc_ms(day: date) -> int:
-    from datetime import datetime, timezone
+def _override(tz: str | None) -> tzinfo | None:
+    """The tzinfo --tz names, or None; an unknown zone is a CompileError."""
+    try:
+        return zone_info(tz) if tz else None
+    except WindowError as exc:
+        raise CompileError(str(exc)) from None
 
-    return int(datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc).timestamp() * 1000)
 
-
-def _rough_ms(text: str) -> int:
-    """An instant near a --since value, to find the capture zone (any zone
-    offset error here is at most a day, and only picks which row to ask)."""
-    from .window import parse_instant
-
-    return parse_instant(text, "UTC")
+def _times(document: Document, window: Window, override: tzinfo | None) -> TimeFormat:
+    """Times as the capture recorded them (the first frame's offset, else
+    the window zone's at its start), or in the --tz override."""
+    offset = (document.frames[0].utc_offset_min if document.frames
+              else _offset_of(window.zone, window.since_ms))
+    return TimeFormat(override, offset)
 
 
 def _offset_of(zone: str, ms: int) -> int:
@@ -149,28 +156,54 @@ def _offset_of(zone: str, ms: int) -> int:
 
 
 def read_window(db_path: str | Path, *, day: str | None = None, since: str | None = None,
-                until: str | None = None, tz: str | None = None) -> tuple[Capture, Window]:
+                until: str | None = None, tz: str | None = None,
+                now_ms: int | None = None) -> tuple[Capture, Window]:
     """(capture, window) for a day, a range, or — with neither — the whole
     history in the store."""
-    if day is not None and (since is not None or until is not None):
-        raise CompileError("give either a day or both since and until")
-    if (since is None) != (until is None):
-        raise CompileError("give both since and until")
     with collector_paused():
-        fetched, window = _fetch_window(db_path, day, since, until, tz)
+        fetched, window, _ = _fetch_window(db_path, day, since, until, tz, now_ms, "all")
         return _capture(fetched, db_path), window
 
 
 def _fetch_window(db_path: str | Path, day: str | None, since: str | None, until: str | None,
-                  tz: str | None) -> tuple[Fetched, Window]:
+                  tz: str | None, now_ms: int | None,
+                  default: Default) -> tuple[Fetched, Window, list[RolledDay]]:
+    """(rows, window, rolled-up days inside it) — see rolled.py for the last."""
+    from .resolve import resolve
+    from .rolled import rolled_days
+
     try:
         with CaptureSource(db_path) as source:
-            window = _resolve_window(source, day, since, until, tz)
-            return source.fetch(window.since_ms, window.until_ms), window
+            window = resolve(source, day, since, until, tz, now_ms, default=default)
+            days = (rolled_days(source.connection, window.since_ms, window.until_ms)
+                    if source.kind == "phantom" else [])
+            return source.fetch(window.since_ms, window.until_ms), window, days
     except (WindowError, SourceError) as exc:
         raise CompileError(str(exc)) from None
     except ValueError as exc:  # a malformed source table
         raise CompileError(f"cannot read {db_path}: {exc}") from None
+
+
+def _with_rollups(fetched: Fetched, window: Window, days: list[RolledDay], db_path: str | Path,
+                  inferred: bool) -> tuple[Document, Window]:
+    """A window reaching into rolled-up days: the day's roll-up itself, or
+    the raw rows merged with the roll-ups (rolled.py), and the note says so."""
+    from dataclasses import replace
+
+    from .frames import CompileOptions, compile_capture
+    from .rolled import NOTE_DAY, day_document, exact_day, merged
+
+    def noted(text: str) -> Window:
+        return replace(window, note=f"{window.note}; {text}" if window.note else text)
+
+    whole = exact_day(days, window.since_ms, window.until_ms, window.zone)
+    if whole is not None:
+        return day_document(whole, inferred), noted(NOTE_DAY)
+    capture = _capture(fetched, db_path)
+    raw = compile_capture(capture, CompileOptions(zone=window.zone, inferred=False))
+    document = merged(raw, capture, days, window.since_ms, window.until_ms, window.zone, inferred)
+    return document, noted(f"{len(days)} day(s) from the roll-up (their raw rows were removed by "
+                           "retention)")
 
 
 def _capture(fetched: Fetched, db_path: str | Path) -> Capture:
@@ -181,50 +214,137 @@ def _capture(fetched: Fetched, db_path: str | Path) -> Capture:
 
 
 def resolve_window(db_path: str | Path, *, day: str | None = None, since: str | None = None,
-                   until: str | None = None, tz: str | None = None) -> Window:
+                   until: str | None = None, tz: str | None = None,
+                   now_ms: int | None = None) -> Window:
     """The instants a day or a range names, read as `read_window` reads them
-    (in the capture's recorded zone unless `tz` is given), without reading
-    rows: what `phantom forget` and `phantom export` act on."""
-    if (day is None) == (since is None) or (since is None) != (until is None):
-        raise CompileError("give either a day or both since and until")
+    (in the capture's recorded zone unless `tz` is given) but never clamped,
+    without reading rows: what `phantom forget` and `phantom export` act on."""
+    from .resolve import resolve
+
     try:
         with collector_paused(), CaptureSource(db_path) as source:
-            return _resolve_window(source, day, since, until, tz)
+            return resolve(source, day, since, until, tz, now_ms, default="none", clamp=False)
     except (WindowError, SourceError) as exc:
         raise CompileError(str(exc)) from None
 
 
 def routine_report(db_path: str | Path, *, day: str | None = None, since: str | None = None,
-                   until: str | None = None, tz: str | None = None, costs: CostModel | None = None,
+                   until: str | None = None, tz: str | None = None, now_ms: int | None = None,
+                   costs: CostModel | None = None,
                    limit: int | None = None) -> tuple[RoutineReport, Window]:
     """The routine candidates of a window (`read_window`'s: a day, a range or
     the whole history), mined, measured and gated under `costs` (the default
     `CostModel()` when None); at most `limit` of them measured and shown (all
     when None). Render the report with `report_dict`."""
+    from .rolled import actions_of
     from .routines import CostModel, report_routines
 
-    capture, window = read_window(db_path, day=day, since=since, until=until, tz=tz)
-    return report_routines(capture, window.zone, costs or CostModel(), limit=limit), window
+    with collector_paused():
+        fetched, window, days = _fetch_window(db_path, day, since, until, tz, now_ms, "all")
+        capture = _capture(fetched, db_path)
+    return report_routines(capture, window.zone, costs or CostModel(), limit=limit,
+                           extra_actions=actions_of(days)), window
 
 
 def mined_routines(capture: Capture) -> tuple[Routine, ...]:
-    """Every routine mined from a capture's action stream, in the miner's
-    order, not yet measured or gated."""
-    from .routines import derive_actions, mine, sessions
+    """Every routine mined from a capture's action stream, one per loop
+    (see `routines.cycles`), in the miner's order, not yet measured or gated."""
+    from .routines import derive_actions, distinct, mine, sessions
 
-    return mine(sessions(derive_actions(capture)))
+    stream = sessions(derive_actions(capture))
+    return distinct(mine(stream), stream)
 
 
-def _resolve_window(source: CaptureSource, day: str | None, since: str | None,
-                    until: str | None, tz: str | None) -> Window:
-    """The window asked for, in `tz` or else the zone the capture recorded
-    nearest to it (UTC for an empty store)."""
-    if day is not None:
-        parsed = parse_day(day)
-        return day_window(parsed, tz or source.zone_near(_noon_utc_ms(parsed)) or "UTC")
-    if since is not None:
-        assert until is not None  # read_window takes both or neither
-        return range_window(since, until, tz or source.zone_near(_rough_ms(since)) or "UTC")
-    first, last = source.span()
-    zone = tz or (source.zone_near(last) if last is not None else None) or "UTC"
-    return Window(first or 0, (last or 0) + 1, zone, "all")
+def find_routine(db_path: str | Path, routine: str, *, day: str | None = None,
+                 since: str | None = None, until: str | None = None, tz: str | None = None,
+                 now_ms: int | None = None) -> tuple[Routine, Capture]:
+    """The routine `r-ID` (or `ID`) as it recurs in a window (by default the
+    whole history), with the capture it was found in: the id is the same in
+    every window that contains the routine, mined there as it is or as a
+    slice of a longer routine. A `CompileError` when it does not recur there."""
+    from .routines import derive_actions, find, mine, sessions
+
+    wanted = routine.strip().lower()
+    wanted = wanted[2:] if wanted.startswith("r-") else wanted
+    capture, window = read_window(db_path, day=day, since=since, until=until, tz=tz, now_ms=now_ms)
+    stream = sessions(derive_actions(capture))
+    found = find(wanted, mine(stream), stream)
+    if found is None:
+        where = "this store" if window.label == "all" else f"the window {window.label}"
+        raise CompileError(f"no routine r-{wanted} recurs in {where}; `phantom routines` lists "
+                           "them (give the window it was seen in)")
+    return found, capture
+
+
+def search(db_path: str | Path, text: str, *, day: str | None = None, since: str | None = None,
+           until: str | None = None, tz: str | None = None, now_ms: int | None = None,
+           limit: int = 20) -> tuple[SearchResult, Window]:
+    """(SearchResult, window): stretches of time when `text` was in a title,
+    a URL or an element label (see `compiler.search`), newest first, in a
+    window (the whole history by default). Reads the index as it is; the
+    caller brings it up to date first (`core.store.search_index.catch_up`)."""
+    from .resolve import resolve
+    from .search import SearchError
+    from .search import search as find_text
+
+    try:
+        with collector_paused(), CaptureSource(db_path) as source:
+            if source.kind != "phantom":
+                raise CompileError(f"{db_path} is a {source.kind} capture database; search reads a "
+                                   "Phantom store's index (import it with `phantom import`)")
+            window = resolve(source, day, since, until, tz, now_ms, default="all")
+            return find_text(source.connection, text, window.since_ms, window.until_ms, limit), window
+    except (WindowError, SourceError, SearchError) as exc:
+        raise CompileError(str(exc)) from None
+
+
+def timeline(db_path: str | Path, fmt: str = "png", *, day: str | None = None,
+             since: str | None = None, until: str | None = None, tz: str | None = None,
+             now_ms: int | None = None) -> bytes:
+    """A picture (PNG or SVG bytes) of a window — today by default: per
+    monitor a lane per application, frames as bars, gaps and blind spots
+    shaded, routine occurrences marked (render/timeline.py; matplotlib is
+    loaded only here). The same rows give the same bytes."""
+    from .frames import CompileOptions, compile_capture
+    from .render.timeline import FORMATS, RoutineSpan, render_timeline
+
+    if fmt not in FORMATS:
+        raise CompileError(f"unknown picture format {fmt!r}; choose from {', '.join(FORMATS)}")
+    override = _override(tz)
+    with collector_paused():
+        fetched, window, _ = _fetch_window(db_path, day, since, until, tz, now_ms, "today")
+        capture = _capture(fetched, db_path)
+        document = compile_capture(capture, CompileOptions(zone=window.zone, inferred=False))
+        spans = tuple(RoutineSpan(f"r-{routine.id}", o.actions[0].monitor, o.actions[0].ts_ms,
+                                  o.actions[-1].end_ms)
+                      for routine in mined_routines(capture)[:6] for o in routine.occurrences)
+    return render_timeline(document, _times(document, window, override), window.label, spans, fmt)
+
+
+class RollUp(NamedTuple):
+    """One day compiled for retention's roll-up (see rollup.py)."""
+
+    window: Window
+    document: bytes
+    actions: bytes
+    input_digest: str
+    format: int
+
+
+def roll_up(db_path: str | Path, day: str) -> RollUp:
+    """Compile a day afresh — exactly as `compile --day` does, inferred tier
+    included — and take its action stream, encoded for the roll-up table.
+    A `CompileError` for a day already rolled up (its raw rows are gone)."""
+    from .frames import CompileOptions, compile_capture
+    from .rollup import FORMAT, encode_actions, encode_document
+    from .routines import derive_actions
+
+    with collector_paused():
+        fetched, window, days = _fetch_window(db_path, day, None, None, None, None, "none")
+        if days:
+            raise CompileError(f"{day} is rolled up already")
+        capture = _capture(fetched, db_path)
+        document = compile_capture(capture, CompileOptions(zone=window.zone, inferred=True))
+        return RollUp(window, encode_document(document), encode_actions(derive_actions(capture)),
+                      fetched.digest, FORMAT)
+

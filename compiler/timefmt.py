@@ -45,10 +45,13 @@ def minutes(ms: int) -> float:
 
 
 def duration(ms: int) -> str:
-    """'45m', '2h05m', '30s' — compact and exact to the minute."""
+    """'45m', '2h05m', '30s' — compact and exact to the minute. Under a
+    minute it is seconds: rounding 30–59 s up to "1m" put a 45 s stretch
+    next to a 22 s one as if it were three times as long."""
+    seconds = (ms + 500) // 1000
+    if seconds < 60:
+        return f"{seconds}s"
     total_minutes = (ms + 30_000) // 60_000
-    if total_minutes == 0:
-        return f"{(ms + 500) // 1000}s"
     hours, mins = divmod(total_minutes, 60)
     return f"{hours}h{mins:02d}m" if hours else f"{mins}m"
 

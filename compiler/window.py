@@ -32,6 +32,7 @@ class Window:
     until_ms: int
     zone: str          # the zone the day was cut in, or that --tz named
     label: str         # "2026-03-02" or "2026-03-02T09:00:00+01:00/…"
+    note: str = ""     # what was changed from the request (a clamp), said in the output
 
 
 _FIXED = re.compile(r"^UTC([+-])(\d{2}):(\d{2})$")
@@ -85,13 +86,22 @@ def parse_instant(text: str, zone_name: str) -> int:
 
 def range_window(since: str, until: str, zone_name: str) -> Window:
     since_ms, until_ms = parse_instant(since, zone_name), parse_instant(until, zone_name)
+    return checked_window(since_ms, until_ms, zone_name, f"{since}/{until}", since, until)
+
+
+def checked_window(since_ms: int, until_ms: int, zone_name: str, label: str, since: str = "",
+                   until: str = "", note: str = "", limit: bool = True) -> Window:
+    """A window from resolved instants, refused when reversed, empty or
+    (with `limit`, for compiling) longer than MAX_WINDOW_DAYS (`since` and
+    `until`: the words typed, for the message)."""
     if until_ms < since_ms:
-        raise WindowError(f"reversed range: --until {until} is before --since {since}")
+        raise WindowError(f"reversed range: the end {until or until_ms} is before the start "
+                          f"{since or since_ms}")
     if until_ms == since_ms:
-        raise WindowError("empty window: --since and --until are the same instant")
-    if until_ms - since_ms > MAX_WINDOW_DAYS * 86_400_000:
+        raise WindowError("empty window: the start and the end are the same instant")
+    if limit and until_ms - since_ms > MAX_WINDOW_DAYS * 86_400_000:
         raise WindowError(f"window longer than {MAX_WINDOW_DAYS} days; compile it in parts")
-    return Window(since_ms, until_ms, zone_name, f"{since}/{until}")
+    return Window(since_ms, until_ms, zone_name, label, note)
 
 
 def _ms(moment: datetime) -> int:

@@ -14,6 +14,12 @@ interior of every editable field is painted black too (the field's frame
 stays, its text never does). Both are written as fully transparent pixels
 (alpha 0) so the matcher leaves them out through OpenCV's template mask:
 what a field held at recording time must neither leak nor decide a match.
+
+The crops are cut and masked with Pillow, not numpy: the capture daemon
+calls this with the Pillow image its one grab gave, and importing numpy
+(with the OpenBLAS its wheel bundles) would cost the daemon about 13 MB of
+its 80 MB memory budget. Callers that hold a numpy array (replay's tests,
+the benchmarks) pass it as it is; both give the same bytes.
 """
 
 from __future__ import annotations
@@ -21,10 +27,12 @@ from __future__ import annotations
 import hashlib
 import io
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .errors import PhantomError
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 Rect = tuple[int, int, int, int]          # x, y, width, height in desktop coordinates
 
@@ -70,62 +78,104 @@ class CropVariant:
     sha256: str
 
 
-def crop_variants(screenshot: np.ndarray, x: int, y: int, window: Rect, masks: Masks = Masks(), *,
+def crop_variants(screenshot: Any, x: int, y: int, window: Rect, masks: Masks = Masks(), *,
                   origin: tuple[int, int] = (0, 0)) -> tuple[CropVariant, ...]:
     """The crops around a click at desktop point (x, y) in `window`.
 
     `screenshot` is an H×W×3 (RGB) or H×W×4 (RGBA/RGBX, alpha ignored)
-    uint8 array whose top-left pixel is desktop point `origin`. Each crop is
-    centred on the click where it can be and pushed inside the window's
-    visible part where it cannot (a click near the window's edge keeps its
-    true ratio inside the crop). A crop that would repeat a smaller one (a
-    small window) is left out, as is one that is mostly masked. A click
-    outside the window's visible part has no evidence: the result is empty.
+    uint8 numpy array, or a Pillow image, whose top-left pixel is desktop
+    point `origin`. Each crop is centred on the click where it can be and
+    pushed inside the window's visible part where it cannot (a click near
+    the window's edge keeps its true ratio inside the crop). A crop that
+    would repeat a smaller one (a small window) is left out, as is one that
+    is mostly masked. A click outside the window's visible part has no
+    evidence: the result is empty.
     """
-    pixels = _rgb(screenshot)
+    pixels = _Pixels(screenshot)
     x, y = int(round(x)), int(round(y))
-    visible = _intersect(window, (origin[0], origin[1], pixels.shape[1], pixels.shape[0]))
+    visible = _intersect(window, (origin[0], origin[1], pixels.width, pixels.height))
     if visible is None or not _inside(visible, x, y):
         return ()
-    usable = _usable(pixels.shape[:2], origin, masks)
     found: list[CropVariant] = []
     seen: set[Rect] = set()
     for kind, side in VARIANTS:
-        rect = _placed(x, y, side, visible)
+        rect = placed(x, y, side, visible)
         if rect in seen:
             continue
         seen.add(rect)
-        left, top, width, height = rect
-        rows = slice(top - origin[1], top - origin[1] + height)
-        cols = slice(left - origin[0], left - origin[0] + width)
-        crop, keep = pixels[rows, cols], usable[rows, cols]
-        if keep.mean() < MIN_USABLE_SHARE:
+        keep = _usable(rect, masks)
+        masked = _masked(keep)
+        if rect[2] * rect[3] - masked < MIN_USABLE_SHARE * rect[2] * rect[3]:
             continue
-        found.append(_encode(kind, rect, crop, keep, x, y))
+        left, top, width, height = rect
+        crop = pixels.crop((left - origin[0], top - origin[1], left - origin[0] + width,
+                            top - origin[1] + height))
+        found.append(_encode(kind, rect, crop, keep if masked else None, masked, x, y))
     return tuple(found)
 
 
-def _rgb(screenshot: np.ndarray) -> np.ndarray:
-    if not isinstance(screenshot, np.ndarray) or screenshot.dtype != np.uint8 \
-            or screenshot.ndim != 3 or screenshot.shape[2] not in (3, 4):
-        raise EvidenceError("a screenshot is an H×W×3 or H×W×4 uint8 array")
-    return screenshot[:, :, :3]
+def evidence_region(x: int, y: int, window: Rect, screen: Rect) -> Rect | None:
+    """The one rectangle of the screen that holds every crop of a click at
+    (x, y) in `window` (the widest crop's place: each smaller one lies inside
+    it), so capture grabs only that; None when the click is outside the
+    window's visible part."""
+    visible = _intersect(window, screen)
+    if visible is None or not _inside(visible, int(round(x)), int(round(y))):
+        return None
+    return placed(int(round(x)), int(round(y)), VARIANTS[-1][1], visible)
 
 
-def _usable(shape: tuple[int, int], origin: tuple[int, int], masks: Masks) -> np.ndarray:
-    """True where a pixel may be kept and matched."""
-    keep = np.ones(shape, dtype=bool)
+class _Pixels:
+    """A screenshot as Pillow sees it, cut into RGB crops."""
+
+    def __init__(self, screenshot: Any) -> None:
+        from PIL import Image
+
+        self._image: Image.Image | None = None
+        self._array: Any = None
+        if isinstance(screenshot, Image.Image):
+            self._image = screenshot
+            self.width, self.height = screenshot.size
+            return
+        if type(screenshot).__module__ != "numpy" or getattr(screenshot, "dtype", None) != "uint8" \
+                or screenshot.ndim != 3 or screenshot.shape[2] not in (3, 4):
+            raise EvidenceError("a screenshot is an H×W×3 or H×W×4 uint8 array, or a Pillow image")
+        self._array = screenshot
+        self.height, self.width = screenshot.shape[:2]
+
+    def crop(self, box: tuple[int, int, int, int]) -> Image.Image:
+        from PIL import Image
+
+        if self._image is not None:
+            cut = self._image.crop(box)
+            return cut if cut.mode == "RGB" else cut.convert("RGB")
+        import numpy as np
+
+        left, top, right, bottom = box
+        return Image.fromarray(np.ascontiguousarray(self._array[top:bottom, left:right, :3]), "RGB")
+
+
+def _usable(rect: Rect, masks: Masks) -> Image.Image:
+    """An "L" image over `rect`: 255 where a pixel may be kept and matched, 0 where not."""
+    from PIL import Image, ImageDraw
+
+    left, top, width, height = rect
+    keep = Image.new("L", (width, height), 255)
+    draw = ImageDraw.Draw(keep)
     inset = FIELD_FRAME_PX
     boxes = [*masks.excluded,
              *((fx + inset, fy + inset, fw - 2 * inset, fh - 2 * inset)
                for fx, fy, fw, fh in masks.editable)]
     for bx, by, bw, bh in boxes:
-        if bw <= 0 or bh <= 0:
-            continue
-        top, left = max(by - origin[1], 0), max(bx - origin[0], 0)
-        bottom, right = by - origin[1] + bh, bx - origin[0] + bw
-        keep[top:max(bottom, top), left:max(right, left)] = False
+        cut = _intersect((bx, by, bw, bh), rect) if bw > 0 and bh > 0 else None
+        if cut is not None:
+            cx, cy, cw, ch = cut
+            draw.rectangle((cx - left, cy - top, cx - left + cw - 1, cy - top + ch - 1), fill=0)
     return keep
+
+
+def _masked(keep: Image.Image) -> int:
+    return int(keep.histogram()[0])
 
 
 def _intersect(a: Rect, b: Rect) -> Rect | None:
@@ -138,7 +188,7 @@ def _inside(rect: Rect, x: int, y: int) -> bool:
     return rect[0] <= x < rect[0] + rect[2] and rect[1] <= y < rect[1] + rect[3]
 
 
-def _placed(x: int, y: int, side: int, within: Rect) -> Rect:
+def placed(x: int, y: int, side: int, within: Rect) -> Rect:
     """A side×side square centred on (x, y), moved (and if need be cut) to lie inside `within`."""
     width, height = min(side, within[2]), min(side, within[3])
     left = min(max(x - width // 2, within[0]), within[0] + within[2] - width)
@@ -146,17 +196,15 @@ def _placed(x: int, y: int, side: int, within: Rect) -> Rect:
     return left, top, width, height
 
 
-def _encode(kind: str, rect: Rect, crop: np.ndarray, keep: np.ndarray, x: int, y: int) -> CropVariant:
+def _encode(kind: str, rect: Rect, crop: Image.Image, keep: Image.Image | None, masked: int,
+            x: int, y: int) -> CropVariant:
     from PIL import Image
 
-    masked = int((~keep).sum())
-    if masked:
-        rgba = np.zeros((*crop.shape[:2], 4), dtype=np.uint8)
-        rgba[keep, :3] = crop[keep]
-        rgba[keep, 3] = 255
-        image = Image.fromarray(rgba, "RGBA")
-    else:
-        image = Image.fromarray(np.ascontiguousarray(crop), "RGB")
+    image = crop
+    if keep is not None:
+        # Masked pixels are (0, 0, 0, 0): black and left out of matching.
+        image = Image.new("RGBA", crop.size, (0, 0, 0, 0))
+        image.paste(crop, (0, 0), keep)
     buffer = io.BytesIO()
     image.save(buffer, "PNG", compress_level=6)
     data = buffer.getvalue()

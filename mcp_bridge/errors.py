@@ -32,18 +32,10 @@ def clip(text: str) -> str:
 
 
 def plain(exc: ToolError) -> ToolError:
-    """The SDK's error for a call, as the agent should read it: argument
-    validation as the fields and what each needs (never the values), the
-    rest clipped to one line."""
-    from pydantic import ValidationError
-
-    cause = exc.__cause__
-    if isinstance(cause, ValidationError):
-        problems = "; ".join(f"{'.'.join(str(part) for part in error['loc']) or 'arguments'}: {error['msg']}"
-                             for error in cause.errors(include_input=False, include_url=False))
-        message = clip(f"usage: invalid arguments ({problems})")
-    else:
-        message = clip(str(exc))
+    """Any other error the SDK raises for a call, as the agent should read
+    it: clipped to one line (arguments that fail a schema are
+    `argument_error`'s)."""
+    message = clip(str(exc))
     return type(exc)(message) if type(exc).__init__ is ToolError.__init__ else ToolError(message)
 
 
@@ -58,6 +50,21 @@ def check_text(value: str, what: str, *, max_chars: int = 200, allow: str = "") 
             raise PhantomError(f"{what} {quoted(value)} holds a control character (U+{ord(char):04X} at "
                                f"position {index}); names and values are printable text", code="usage")
     return value
+
+
+def argument_error(tool: str, error: Any) -> ToolError:
+    """A tool error for arguments that fail the tool's schema (a pydantic
+    `ValidationError`): which argument, and what it must be — never the
+    SDK's multi-line dump, which also echoes the caller's values."""
+    problems = []
+    for item in error.errors():
+        name = ".".join(str(part) for part in item.get("loc", ())) or "arguments"
+        if item.get("type") == "missing":
+            problems.append(f"missing argument {name!r}")
+        else:
+            problems.append(f"argument {name!r}: {item.get('msg', 'not valid')}")
+    message = " ".join(f"{tool}: {'; '.join(problems)}".split())
+    return ToolError(f"usage: {message[:MAX_MESSAGE_CHARS]}")
 
 
 def reports_errors(function: F) -> F:

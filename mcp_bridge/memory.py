@@ -8,11 +8,10 @@ compiler's one-line message, which the client sees as `isError`."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp.server.mcpserver.exceptions import ResourceError
 
 from core.errors import PhantomError
 
@@ -25,20 +24,30 @@ from .errors import reports_errors
 MEASURED_KEYS = ("schema", "window", "coverage", "frames", "blind_spots", "provenance")
 
 
+def _now() -> int:
+    """The current instant, read here at the edge: the compiler takes it
+    as an argument for `now`, `today` and offsets such as `-2h`."""
+    from core.clock import now_ms
+
+    return now_ms()
+
+
 @reports_errors
-def context_text(db: Path, since: str, until: str, fmt: str, budget: int) -> str:
+def context_text(db: Path, since: str | None, until: str | None, fmt: str, budget: int) -> str:
     from compiler.api import compile_window, render
 
-    return render(compile_window(db, since=since, until=until), fmt, budget=budget).decode("utf-8")
+    compiled = compile_window(db, since=since, until=until, now_ms=_now())
+    return render(compiled, fmt, budget=budget).decode("utf-8")
 
 
 @reports_errors
-def measured_frames(db: Path, since: str, until: str) -> dict[str, Any]:
+def measured_frames(db: Path, since: str | None, until: str | None) -> dict[str, Any]:
     from compiler.api import compile_window
     from compiler.render.json_doc import document_dict
 
-    compiled = compile_window(db, since=since, until=until)
-    document = document_dict(compiled.document, compiled.times, compiled.window.label)
+    compiled = compile_window(db, since=since, until=until, now_ms=_now())
+    document = document_dict(compiled.document, compiled.times, compiled.window.label,
+                             compiled.window.note)
     return {key: document[key] for key in MEASURED_KEYS}
 
 
@@ -46,26 +55,35 @@ def measured_frames(db: Path, since: str, until: str) -> dict[str, Any]:
 def routine_candidates(db: Path, since: str | None, until: str | None, limit: int) -> dict[str, Any]:
     from compiler.api import report_dict, routine_report
 
-    if (since is None) != (until is None):
-        raise ToolError("give both since and until, or neither for the whole history")
-    report, window = routine_report(db, since=since, until=until, limit=limit or None)
+    report, window = routine_report(db, since=since, until=until, now_ms=_now(),
+                                    limit=limit or None)
     return {"window": {"label": window.label, "zone": window.zone}, **report_dict(report)}
 
 
+@reports_errors
+def search_text(db: Path, text: str, since: str | None, until: str | None,
+                limit: int) -> dict[str, Any]:
+    """Stretches of time when the words were on screen, as `phantom search
+    --format json` gives them; the index is brought up to date first (a
+    derived copy of what the store holds, like the compiled-document cache)."""
+    from compiler.api import search
+    from compiler.search import search_dict
+    from core.store.search_index import update_index
+
+    warning = update_index(db)
+    result, window = search(db, text, since=since, until=until, now_ms=_now(), limit=limit)
+    answer = search_dict(result, window)
+    if warning:
+        answer["note"] = warning
+    return answer
+
+
 def today_text(db: Path) -> str:
-    """Today's compact block. The clock is read here, at the edge: the date
-    is today's in the local zone, and the compiler then renders that day in
-    the zone the capture recorded (they differ only after travel)."""
+    """Today's compact block: today in the zone the capture recorded
+    nearest now, as `phantom compile` with no window prints it."""
     from compiler.api import compile_window, render
-    from compiler.window import WindowError, zone_info
-    from core.clock import local_zone_name, now_ms
 
     try:
-        zone = zone_info(local_zone_name())
-    except WindowError:  # a local zone name zoneinfo does not know: UTC's today
-        zone = timezone.utc
-    day = datetime.fromtimestamp(now_ms() / 1000, tz=timezone.utc).astimezone(zone).date()
-    try:
-        return render(compile_window(db, day=day.isoformat()), "compact").decode("utf-8")
+        return render(compile_window(db, now_ms=_now()), "compact").decode("utf-8")
     except PhantomError as exc:
         raise ResourceError(str(exc)) from None

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from . import memory, programs, recording
-from .errors import plain
+from .errors import argument_error, plain
 from .logs import configure_logging
 
 log = logging.getLogger(__name__)
@@ -25,7 +25,8 @@ VERSION = "0.1.0"
 INSTRUCTIONS = (
     "Phantom is the user's local desktop memory. phantom_context gives a compact, deterministic "
     "account of what the user did in a time window (apps, sites, documents, input counts, gaps); "
-    "phantom_frames gives the same as measured data. phantom_routines lists repeated routines and "
+    "phantom_frames gives the same as measured data. phantom_search finds when words were on "
+    "screen (titles, URLs, labels). phantom_routines lists repeated routines and "
     "whether they are worth automating. To automate a task: phantom_record, let the user do it, "
     "phantom_stop_record, twice or more, then phantom_compile_program (a new program is a "
     "candidate: the user's own successful replay, or their promotion, makes it active). "
@@ -34,33 +35,47 @@ INSTRUCTIONS = (
     "screen as it is, or says why none can; phantom_replay runs one (by name or intent) on the "
     "live desktop and, where the screen no longer matches, stops with the step, the reason and "
     "the candidates so you can take over from there. Parameters are never guessed: pass every "
-    "one. Times are ISO 8601; without an offset they are in the zone the capture recorded.")
+    "one. Times are ISO 8601; without an offset they are in the zone the capture recorded; "
+    "words such as today, yesterday, now and -2h work too.")
 
-Since = Annotated[str, Field(description="window start, ISO 8601, e.g. 2026-03-02T09:00 or "
-                             "2026-03-02T09:00:00+01:00 (no offset: the captured zone)")]
-Until = Annotated[str, Field(description="window end (exclusive), ISO 8601, after since")]
+FORMS = ("now, today, yesterday, a date (2026-03-02), a time today (14:00), an offset back from "
+         "now (-2h, 90m ago) or ISO 8601 (2026-03-02T09:00, or with an offset; without one, in the "
+         "zone the capture recorded)")
+Since = Annotated[str | None, Field(description=f"window start: {FORMS}. Omit both since and "
+                                    "until for today")]
+Until = Annotated[str | None, Field(description="window end (exclusive), in the same forms; "
+                                    "default now")]
+
+
+def _server_class():
+    """The SDK's server, with arguments that fail a tool's schema reported
+    as one readable line (`errors.argument_error`) instead of pydantic's
+    dump, whose first words the SDK passes on as they are, and every other
+    error it raises clipped to one line (`errors.plain`)."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from pydantic import ValidationError
+
+    class PhantomServer(MCPServer):
+        async def call_tool(self, name, arguments, context=None):  # type: ignore[override]
+            try:
+                return await super().call_tool(name, arguments, context)
+            except ToolError as exc:
+                if isinstance(exc.__cause__, ValidationError):
+                    raise argument_error(name, exc.__cause__) from None
+                raise plain(exc) from exc.__cause__
+
+    return PhantomServer
 
 
 def build_server(db_path: str | Path):
     """The server for one store. Logging is set up first: `MCPServer()`
     configures the root logger itself, and ours must win (stderr only)."""
     configure_logging()
-    from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver.exceptions import ToolError
     from mcp.types import ToolAnnotations
 
-    class PhantomServer(MCPServer):
-        """Every tool error the agent reads is one line, without the values
-        it rejected (`errors.plain`)."""
-
-        async def call_tool(self, name, arguments, context=None):
-            try:
-                return await super().call_tool(name, arguments, context)
-            except ToolError as exc:
-                raise plain(exc) from exc.__cause__
-
     db = Path(db_path)
-    server = PhantomServer("phantom", title="Phantom", version=VERSION, instructions=INSTRUCTIONS)
+    server = _server_class()("phantom", title="Phantom", version=VERSION, instructions=INSTRUCTIONS)
     read = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
                            open_world_hint=False)
 
@@ -70,8 +85,8 @@ def build_server(db_path: str | Path):
     @server.tool(name="phantom_context", title="Activity context block", structured_output=False,
                  annotations=annotations("Activity context block", read))
     def phantom_context(
-        since: Since,
-        until: Until,
+        since: Since = None,
+        until: Until = None,
         format: Annotated[Literal["compact", "json", "markdown"], Field(
             description="compact: a token-budgeted block for a prompt; json: the full canonical "
                         "document; markdown: for people")] = "compact",
@@ -85,7 +100,7 @@ def build_server(db_path: str | Path):
 
     @server.tool(name="phantom_frames", title="Measured activity frames",
                  annotations=annotations("Measured activity frames", read))
-    def phantom_frames(since: Since, until: Until) -> dict[str, Any]:
+    def phantom_frames(since: Since = None, until: Until = None) -> dict[str, Any]:
         """The measured activity frames of a window as data, with coverage (active minutes,
         gaps), blind spots (what the capture could not or would not see) and provenance (a digest
         of the input rows). No inferred interpretation."""
@@ -94,9 +109,10 @@ def build_server(db_path: str | Path):
     @server.tool(name="phantom_routines", title="Recurring routines",
                  annotations=annotations("Recurring routines", read))
     def phantom_routines(
-        since: Annotated[str | None, Field(description="window start, ISO 8601; omit with until "
-                                           "for the whole history")] = None,
-        until: Annotated[str | None, Field(description="window end (exclusive), ISO 8601")] = None,
+        since: Annotated[str | None, Field(description=f"window start: {FORMS}. Omit both since "
+                                           "and until for the whole history")] = None,
+        until: Annotated[str | None, Field(description="window end (exclusive), in the same "
+                                           "forms; default now")] = None,
         limit: Annotated[int, Field(ge=0, le=1000, description="at most this many routines "
                                     "(0: all)")] = 20,
     ) -> dict[str, Any]:
@@ -105,6 +121,23 @@ def build_server(db_path: str | Path):
         crystallization verdicts: the structural gates, then a Gittins index against the
         break-even threshold."""
         return memory.routine_candidates(db, since, until, limit)
+
+    @server.tool(name="phantom_search", title="Search what was on screen",
+                 annotations=annotations("Search what was on screen", read))
+    def phantom_search(
+        text: Annotated[str, Field(min_length=1, max_length=500, description="words to find in "
+                                   "window titles, URLs and the labels of what was on screen or "
+                                   "clicked; each word matches the start of a word, all must match")],
+        since: Annotated[str | None, Field(description=f"window start: {FORMS}. Omit both since "
+                                           "and until for the whole history")] = None,
+        until: Annotated[str | None, Field(description="window end (exclusive), in the same "
+                                           "forms; default now")] = None,
+        limit: Annotated[int, Field(ge=1, le=200, description="at most this many stretches")] = 20,
+    ) -> dict[str, Any]:
+        """When something was on screen: stretches of time (one monitor, one app, hits at most
+        five minutes apart), newest first, each with its local start and end, what matched (title,
+        url, label or clicked) and the rows it rests on. Reads only what the store already holds."""
+        return memory.search_text(db, text, since, until, limit)
 
     @server.tool(name="phantom_programs", title="Stored programs",
                  annotations=annotations("Stored programs", read))

@@ -46,6 +46,9 @@ COMMANDS: dict[str, str] = {
     "doctor": "doctor",
     "import": "importing",
     "forget": "forgetting", "export": "forgetting",
+    "search": "search",
+    "timeline": "timeline",
+    "retention": "retention",
     "synth": "synth",
 }
 
@@ -73,8 +76,30 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+# Options whose value may start with a dash: `--since -2h` must not read
+# "-2h" as an option (argparse does so for anything but a plain number).
+DASHED_VALUES = ("--since", "--until")
+
+
+def _attach_dashed_values(argv: list[str]) -> list[str]:
+    """`--since -2h` → `--since=-2h`; everything else unchanged."""
+    out: list[str] = []
+    index = 0
+    while index < len(argv):
+        word = argv[index]
+        following = argv[index + 1] if index + 1 < len(argv) else ""
+        if word in DASHED_VALUES and following[:1] == "-" and following[1:2].isdigit():
+            out.append(f"{word}={following}")
+            index += 2
+            continue
+        out.append(word)
+        index += 1
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser(sys.argv[1:] if argv is None else argv)
+    argv = _attach_dashed_values(sys.argv[1:] if argv is None else list(argv))
+    parser = build_parser(argv)
     args = None
     try:
         args = parser.parse_args(argv)

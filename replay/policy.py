@@ -10,7 +10,9 @@ decision sends no input; it only says what may.
 The visual rung runs only where the accessibility rungs found nothing to
 click (`Decision.unresolved`), or found only the unnamed surface a click
 landed on (a drawing area, a panel): there the point inside it is what the
-person chose, and the surface's centre would be a blind guess."""
+person chose, and the surface's centre would be a blind guess. So a click
+whose path finds only such a surface and that carries no recorded crops
+escalates with that reason; nothing is clicked."""
 
 from __future__ import annotations
 
@@ -64,8 +66,15 @@ def decide(step: ProgramStep, view: TreeView, matcher: LabelMatcher, eyes=None) 
     `eyes` (a `replay.visual.rung.Eyes`) give the visual rung, for the
     steps that carry recorded crops."""
     decision = _decide(step, view, matcher)
-    if eyes is not None and eyes.has(step) and _wants_visual(step, decision):
-        return _visual(step, decision, view, eyes)
+    if _wants_visual(step, decision):
+        if eyes is not None and eyes.has(step):
+            return _visual(step, decision, view, eyes)
+        surface = decision.element
+        if surface is not None and _on_surface(decision):
+            return Decision(ESCALATE, None, f"the recorded click landed on an unnamed {surface.role} "
+                            "and the program holds no picture of where: its centre would be a "
+                            "guess; nothing was clicked", decision.score, decision.runner_up,
+                            decision.candidates)
     element = decision.element
     if decision.may_act and element is not None and "sensitive" not in element.states():
         # Acting on a disabled control does nothing and would look like success.
@@ -117,12 +126,14 @@ def _embedding(step: ProgramStep, view: TreeView, matcher: LabelMatcher) -> Deci
 
 
 def _wants_visual(step: ProgramStep, decision: Decision) -> bool:
-    if step.action != "click":
-        return False
+    return step.action == "click" and (decision.unresolved or _on_surface(decision))
+
+
+def _on_surface(decision: Decision) -> bool:
+    """The path found only an unnamed surface (where in it is what matters)."""
     element = decision.element
-    surface = (decision.policy == DIRECT and element is not None and not element.display
-               and element.role in SURFACE_ROLES)
-    return decision.unresolved or surface
+    return (decision.policy == DIRECT and element is not None and not element.display
+            and element.role in SURFACE_ROLES)
 
 
 def _visual(step: ProgramStep, decision: Decision, view: TreeView, eyes) -> Decision:

@@ -112,8 +112,9 @@ class ReplayInterface(ServiceInterface):
     # -- memory ----------------------------------------------------------------------------
     @dbus_method()
     async def Context(self, since: DBusStr, until: DBusStr, format: DBusStr) -> DBusStr:
-        """The compiled window (ISO 8601 times; since='' and until='' for today) in
-        compact, json or markdown format."""
+        """The compiled window in compact, json or markdown format. Times: ISO 8601,
+        now, today, yesterday, 14:00 or -2h; since='' and until='' for today, a
+        since alone runs until now."""
         return await self._service.context(since, until, format)
 
     @dbus_method()
@@ -335,13 +336,11 @@ class ReplayService:
         from compiler.api import compile_window, render
 
         def work() -> str:
-            try:
-                if not since and not until:
-                    from core.clock import local_zone_name, now_ms
+            from core.clock import now_ms
 
-                    compiled = compile_window(self.db, day=_today(now_ms(), local_zone_name()))
-                else:
-                    compiled = compile_window(self.db, since=since or None, until=until or None)
+            try:  # '' and '': today; a start alone: until now (the clock is read here, at the edge)
+                compiled = compile_window(self.db, since=since or None, until=until or None,
+                                          now_ms=now_ms())
                 return render(compiled, fmt or "compact").decode()
             except (PhantomError, apsw.Error) as exc:
                 raise dbus_error(exc, self.db) from None
@@ -370,11 +369,3 @@ def _check_window(program) -> None:
         session.find(program.guard)
     finally:
         session.close()
-
-
-def _today(ms: int, zone: str) -> str:
-    from datetime import datetime, timezone
-
-    from compiler.window import zone_info
-
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).astimezone(zone_info(zone)).date().isoformat()

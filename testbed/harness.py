@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -149,6 +150,31 @@ class VirtualDesktop:
             ids = out.stdout.split()
             return int(ids[0]) if ids else 0
         return wait_until(probe, timeout=timeout, what=f"a window of class {wm_class}")
+
+    def place_window(self, window: int, x: int, y: int, width: int, height: int, *,
+                     timeout: float = 15.0) -> None:
+        """Size and move a window, and repeat until it stays put for half a
+        second. A toolkit can configure its own window just after mapping it
+        (GTK applies its natural size; a window manager places a window it
+        has just taken on): a move made in that moment is undone, and a test
+        would click where the window no longer is."""
+        def geometry() -> tuple[int, int, int, int]:
+            out = self.run(["xdotool", "getwindowgeometry", "--shell", str(window)], timeout=5).stdout
+            fields = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+            return tuple(int(fields.get(k, -1)) for k in ("X", "Y", "WIDTH", "HEIGHT"))  # type: ignore[return-value]
+
+        def settled() -> bool:
+            # no --sync: it waits for a change, forever when the window is already so
+            moved = self.run(["xdotool", "windowsize", str(window), str(width), str(height),
+                              "windowmove", str(window), str(x), str(y)], timeout=10)
+            if moved.returncode != 0:
+                raise DesktopError(f"xdotool could not place window {window}: {moved.stderr.strip()}")
+            time.sleep(0.2)
+            first = geometry()
+            time.sleep(0.5)
+            return first == geometry()    # (a window with a larger minimum keeps that size)
+
+        wait_until(settled, timeout=timeout, what=f"window {window} to stay at {width}x{height}+{x}+{y}")
 
     def run(self, argv: list[str], **kwargs) -> subprocess.CompletedProcess:
         """Run a short command on this desktop (xdotool, gdbus, …)."""
@@ -334,3 +360,25 @@ class VirtualDesktop:
         for atom in ("_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW", "_NET_SUPPORTED",
                      "_NET_CLIENT_LIST", "_NET_CLIENT_LIST_STACKING"):
             self.run(["xprop", "-root", "-remove", atom], timeout=5)
+        self.keyboard_follows_pointer()
+
+    @property
+    def window_manager_running(self) -> bool:
+        return any(p.name == "openbox" for p in self._started)
+
+    def keyboard_follows_pointer(self) -> None:
+        """X's own focus mode without a window manager, as at the desktop's
+        start. A window given the keyboard that then closes leaves it on the
+        root window, where no click moves it: the next test's app would never
+        be focused. Called between tests; a no-op under a window manager."""
+        if self.window_manager_running:
+            return
+        from Xlib import X, display
+
+        connection = display.Display(self.display)
+        try:
+            connection.set_input_focus(X.PointerRoot, X.RevertToPointerRoot, X.CurrentTime)
+            connection.sync()
+        finally:
+            connection.close()
+

@@ -56,6 +56,14 @@ def desktop():
                 os.environ[key] = value
 
 
+@pytest.fixture(autouse=True)
+def keyboard_follows_pointer(request):
+    """Each test on the plain desktop starts with X's own focus mode (an
+    earlier test's closed window must not leave the keyboard on the root)."""
+    if "desktop" in request.fixturenames:
+        request.getfixturevalue("desktop").keyboard_follows_pointer()
+
+
 @pytest.fixture
 def apps(desktop):
     """Launch fixture apps for one test; they are closed afterwards."""

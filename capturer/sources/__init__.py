@@ -32,8 +32,7 @@ def x11_answers(display: str) -> bool:
 def mss_screen(display: str, config: Config) -> ScreenGrabber:
     from .screen import ScreenSource
 
-    return ScreenSource(display, thumbnail_width=config.capture.thumbnail_width,
-                        crop_size=config.capture.click_crop_size)
+    return ScreenSource(display, thumbnail_width=config.capture.thumbnail_width)
 
 
 def pynput_input(deliver: Callable[[object], None]) -> InputSource:

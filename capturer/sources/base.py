@@ -138,7 +138,7 @@ class WindowSource(Protocol):
 
 
 class ScreenGrabber(Protocol):
-    """Thumbnails and click crops (`ScreenSource`)."""
+    """Thumbnails and the regions click crops are cut from (`ScreenSource`)."""
 
     def close(self) -> None: ...
 
@@ -146,9 +146,9 @@ class ScreenGrabber(Protocol):
         """None when the monitor shows what its previous thumbnail showed.
         `redact` is painted black, `masks` grey (root coordinates)."""
 
-    def click_crop(self, x: int, y: int, bounds: Monitor, redact: list[Rect] = (),
-                   masks: list[Rect] = ()) -> EncodedImage:
-        """`redact` black and `masks` grey, both transparent in the crop."""
+    def region(self, rect: Rect):
+        """The pixels of `rect` (root coordinates) as an RGB Pillow image;
+        nothing painted: the capture hook masks what must not be kept."""
 
 
 class InputSource(Protocol):

@@ -1,12 +1,13 @@
 """Small screenshots with mss + pillow: a downscaled thumbnail per monitor at a
-low cadence (skipped when nothing changed) and a lossless crop around each
-click (the visual fingerprint replay uses to re-aim a pointer action).
-Rectangles to hide are painted before anything is encoded: excluded windows
-black, the inside of text fields grey; in a click crop both are also
-transparent (alpha 0), which visual matching reads as "leave out".
+low cadence (skipped when nothing changed), and the region around a click
+that its visual evidence is cut from (`capturer/pictures.py` hands it to the
+capture hook, which masks and encodes the crops). In a thumbnail, rectangles
+to hide are painted before anything is encoded: excluded windows black, the
+inside of text fields grey.
 
 Grabbing is cheap (about 1 ms for a full 1280×800 screen); encoding is not,
-so only thumbnails and small crops are ever encoded.
+so only thumbnails and small crops are ever encoded, and a click grabs only
+the widest crop's place (at most 256×256).
 """
 
 from __future__ import annotations
@@ -20,12 +21,11 @@ from .base import EncodedImage, Monitor
 class ScreenSource:
     """Owns one mss handle; used only from the daemon's loop thread."""
 
-    def __init__(self, display_name: str, *, thumbnail_width: int = 320, crop_size: int = 64) -> None:
+    def __init__(self, display_name: str, *, thumbnail_width: int = 320) -> None:
         import mss  # lazy: needs a display
 
         self._mss = mss.MSS(display=display_name)
         self._thumbnail_width = thumbnail_width
-        self._crop_size = crop_size
         self._last_thumbnail_digest: dict[int, bytes] = {}
 
     def close(self) -> None:
@@ -55,26 +55,14 @@ class ScreenSource:
         self._last_thumbnail_digest[monitor.index] = digest
         return _encode(small, "thumbnail", "WEBP", "image/webp", quality=60)
 
-    def click_crop(self, x: int, y: int, bounds: Monitor,
-                   redact: list[tuple[int, int, int, int]] = (),
-                   masks: list[tuple[int, int, int, int]] = ()) -> EncodedImage:
-        """A lossless crop centred on the click, clamped to the monitor, with
-        any excluded window's pixels black and text fields' insides grey —
-        both transparent, so matching leaves them out."""
+    def region(self, rect: tuple[int, int, int, int]):
+        """The screen's pixels in `rect` (x, y, width, height in root
+        coordinates, on the screen) as an RGB Pillow image: one grab."""
         from PIL import Image
 
-        half = self._crop_size // 2
-        left = min(max(bounds.x, x - half), bounds.x + bounds.width - self._crop_size)
-        top = min(max(bounds.y, y - half), bounds.y + bounds.height - self._crop_size)
-        shot = self._mss.grab({"left": max(left, bounds.x), "top": max(top, bounds.y),
-                               "width": min(self._crop_size, bounds.width),
-                               "height": min(self._crop_size, bounds.height)})
-        image = Image.frombytes("RGB", shot.size, shot.bgra, "raw", "BGRX")
-        if redact or masks:
-            image = image.convert("RGBA")
-            _paint(image, redact, shot.left, shot.top, BLACK + (0,))
-            _paint(image, masks, shot.left, shot.top, GREY + (0,))
-        return _encode(image, "click_crop", "PNG", "image/png", compress_level=6)
+        left, top, width, height = rect
+        shot = self._mss.grab({"left": left, "top": top, "width": width, "height": height})
+        return Image.frombytes("RGB", shot.size, shot.bgra, "raw", "BGRX")
 
 
 BLACK = (0, 0, 0)

@@ -5,23 +5,33 @@ words how it was inferred, and links to the frames and rows it rests on.
 Removing the tier (`--no-inferred`) leaves the measured tier byte-identical,
 because nothing in the measured tier is computed from here.
 
-Today the tier holds routines recurring inside the compiled window (mined
+Today the tier holds routines recurring inside the compiled window (days
+rolled up by retention count with their kept action streams) (mined
 with the routine miner's rules); `phantom routines` mines the whole history.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 
-from compiler.records import Capture, Frame, InferredItem
+from compiler.records import Action, Capture, Frame, InferredItem
 from compiler.routines.actions import derive_actions, sessions
+from compiler.routines.cycles import distinct
 from compiler.routines.mining import mine
 
 MAX_ROUTINES = 10
 
 
 def infer(capture: Capture, frames: tuple[Frame, ...]) -> tuple[InferredItem, ...]:
-    routines = mine(sessions(derive_actions(capture)))
+    return infer_actions(derive_actions(capture), frames)
+
+
+def infer_actions(actions: Sequence[Action], frames: tuple[Frame, ...]) -> tuple[InferredItem, ...]:
+    """The tier from an action stream in time order (a capture's, or a
+    window's raw actions with the rolled-up days' before them)."""
+    stream = sessions(tuple(actions))
+    routines = distinct(mine(stream), stream)
     locate = _FrameLocator(frames)
     items = []
     for routine in routines[:MAX_ROUTINES]:

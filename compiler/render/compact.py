@@ -7,6 +7,9 @@ at most half the budget, the inferred tier goes, then frames go from the
 shortest active time up (the kept frames stay in time order and a line says
 how many were left out). The header, coverage and provenance always stay.
 
+A window over several local days is written by day instead (days.py); a
+single day's block is unchanged by that.
+
 Frames are written and costed longest first and only until the budget is
 spent, so a day of several hundred frames does not format or estimate
 every line.
@@ -19,6 +22,7 @@ from collections.abc import Sequence
 from ..budget import estimate_tokens
 from ..records import Document, Frame
 from ..timefmt import TimeFormat, duration
+from .days import render_days, spans_days
 from .text import frame_summary, gap_line, input_summary, where
 
 DEFAULT_BUDGET = 2000
@@ -27,15 +31,17 @@ OMITTED = "(+{n} shorter frame(s) left out for the token budget)"
 
 
 def render_compact(document: Document, times: TimeFormat, label: str,
-                   budget: int = DEFAULT_BUDGET) -> bytes:
+                   budget: int = DEFAULT_BUDGET, note: str = "") -> bytes:
     head = _head(document, times, label)
+    if note:
+        head.insert(1, f"window: {note}")
+    if document.frames and spans_days(document, times):
+        return _render_days(document, times, head, budget)
     frames = list(document.frames)
     frame_lines: dict[str, str] = {}  # only for the frames looked at
     spots = _blind_lines(document, times)
     inferred = _inferred_lines(document)
-    tail = [f"provenance: {document.provenance.source} store v{document.provenance.store_schema}, "
-            f"compiler {document.provenance.compiler_version}, input sha256:"
-            f"{document.provenance.input_digest[:16]}"]
+    tail = _tail(document)
 
     # Choose frames longest first, costing only the lines it looks at: a
     # day of several hundred frames stops after the few dozen that fit.
@@ -64,6 +70,29 @@ def render_compact(document: Document, times: TimeFormat, label: str,
         spots = spots[:-1]
         fixed = estimate_tokens(_assemble(head, [], {}, set(), 0, spots, [], tail))
     return _assemble(head, frames, frame_lines, kept, dropped, spots, inferred, tail).encode()
+
+
+def _render_days(document: Document, times: TimeFormat, head: list[str], budget: int) -> bytes:
+    """A window over several days: by day (see days.py), with a dated
+    coverage line instead of the day's one and no window-wide gaps line."""
+    coverage = document.coverage
+    first, last = coverage.first_activity_ms, coverage.last_activity_ms
+    assert first is not None and last is not None  # a document with frames has activity
+    dated = (f"{times.local(first).date().isoformat()} {times.hm(first)} – "
+             f"{times.local(last).date().isoformat()} {times.hm(last)}")
+    apps = len({f.app for f in document.frames})
+    at = next(i for i, line in enumerate(head) if line.startswith("coverage: "))
+    head = head[:at] + [f"coverage: {dated}, {duration(coverage.active_ms)} active; "
+                        f"{_n(len(coverage.monitors), 'monitor')}, {_n(apps, 'app')}, "
+                        f"{_n(len(document.frames), 'frame')}"]
+    return render_days(document, times, head, _blind_lines(document, times), document.inferred,
+                       _tail(document), budget)
+
+
+def _tail(document: Document) -> list[str]:
+    return [f"provenance: {document.provenance.source} store v{document.provenance.store_schema}, "
+            f"compiler {document.provenance.compiler_version}, input sha256:"
+            f"{document.provenance.input_digest[:16]}"]
 
 
 def _assemble(head: list[str], frames: Sequence[Frame], frame_lines: dict[str, str], kept: set[str], dropped: int,

@@ -11,7 +11,7 @@ from ..records import BlindSpotNote, Document, Frame, InferredItem, InputVolume,
 from ..timefmt import TimeFormat, minutes, ranges, utc_iso
 
 
-def document_dict(document: Document, times: TimeFormat, label: str) -> dict[str, Any]:
+def document_dict(document: Document, times: TimeFormat, label: str, note: str = "") -> dict[str, Any]:
     provenance = document.provenance
     coverage = document.coverage
     result: dict[str, Any] = {
@@ -38,6 +38,8 @@ def document_dict(document: Document, times: TimeFormat, label: str) -> dict[str
             "rows": {table: count for table, count in provenance.rows},
         },
     }
+    if note:
+        result["window"]["note"] = note
     if document.inferred is not None:
         result["inferred"] = {
             "note": "interpretation, not measurement: each item says how it was inferred, how "
@@ -47,8 +49,8 @@ def document_dict(document: Document, times: TimeFormat, label: str) -> dict[str
     return result
 
 
-def render_json(document: Document, times: TimeFormat, label: str) -> bytes:
-    return orjson.dumps(document_dict(document, times, label),
+def render_json(document: Document, times: TimeFormat, label: str, note: str = "") -> bytes:
+    return orjson.dumps(document_dict(document, times, label, note),
                         option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
 
 

@@ -8,9 +8,11 @@ from ..timefmt import TimeFormat, duration, minutes, ranges
 from .text import frame_summary, gap_line, header_line, input_summary, where
 
 
-def render_markdown(document: Document, times: TimeFormat, label: str) -> bytes:
+def render_markdown(document: Document, times: TimeFormat, label: str, note: str = "") -> bytes:
     coverage = document.coverage
     lines = [f"# Activity — {label}", "", header_line(document, times, label), ""]
+    if note:
+        lines += [f"Window: {note}.", ""]
     first, last = coverage.first_activity_ms, coverage.last_activity_ms
     if first is None or last is None:  # both or neither
         lines += ["No activity was captured in this window.", ""]
@@ -39,11 +41,11 @@ def render_markdown(document: Document, times: TimeFormat, label: str) -> bytes:
     lines += ["", "## Blind spots", ""]
     if not document.blind_spots:
         lines.append("None recorded.")
-    for note in document.blind_spots:
-        when = (f"{times.hm(note.start_ms)}–{times.hm(note.end_ms)} "
-                if note.start_ms is not None and note.end_ms is not None else "")
-        count = f" ×{note.count}" if note.count > 1 else ""
-        lines.append(f"- {when}**{note.kind}**{count}: {note.detail} ({note.source})")
+    for spot in document.blind_spots:
+        when = (f"{times.hm(spot.start_ms)}–{times.hm(spot.end_ms)} "
+                if spot.start_ms is not None and spot.end_ms is not None else "")
+        count = f" ×{spot.count}" if spot.count > 1 else ""
+        lines.append(f"- {when}**{spot.kind}**{count}: {spot.detail} ({spot.source})")
     if document.inferred is not None:
         lines += ["", "## Inferred (interpretation, not measurement)", ""]
         if not document.inferred:

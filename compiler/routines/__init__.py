@@ -3,7 +3,10 @@ what each is worth, and whether to compile it for replay.
 
     canonical     the one rounding of floats in every to_dict below
     actions       captured rows → UI actions, split into sessions
+    ids           a routine's id: a digest of its cycle's canonical rotation
     mining        maximal recurring action n-grams: the routines
+    cycles        one routine per loop (rotations, enclosed sub-patterns), and
+                  finding a routine by id in another window
     occurrences   counting a given n-gram the way the miner counts support
     measures/     what a routine is worth and how safe it is to replay
     gate/         crystallize or not: the §6.4 criteria, then the Gittins index
@@ -23,6 +26,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .actions import derive_actions, sessions, step_key
+    from .cycles import distinct, find
     from .gate import CostModel
     from .mining import Routine, mine
     from .report import RoutineReport, report_dict, report_routines
@@ -31,6 +35,7 @@ _STAGE_OF = {
     "derive_actions": "actions", "sessions": "actions", "step_key": "actions",
     "CostModel": "gate",
     "Routine": "mining", "mine": "mining",
+    "distinct": "cycles", "find": "cycles",
     "RoutineReport": "report", "report_dict": "report", "report_routines": "report",
 }
 
@@ -47,6 +52,8 @@ __all__ = [
     "Routine",
     "RoutineReport",
     "derive_actions",
+    "distinct",
+    "find",
     "mine",
     "report_dict",
     "report_routines",

@@ -49,15 +49,16 @@ was (length and distinct specific steps only grow). Right extensions are
 the children of the level-wise growth; a left extension is found through
 its suffix, looked up by position in the previous level.
 
+A routine's id is a digest of its cycle's canonical rotation (`ids`), so
+the rotations of one loop share it; `cycles` reports one of them.
+
 Everything is deterministic: key ids come from sorting the distinct keys by
 their repr, no set or dict iteration order reaches an output, and the result
-is sorted by (−support, −length, id).
+is sorted by (−support, −length, id, keys) — rotations share an id.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
@@ -68,6 +69,7 @@ from compiler.collector import collector_paused
 from compiler.records import Action, Step
 
 from .actions import step_key
+from .ids import routine_id
 
 __all__ = [
     "MIN_SUPPORT",
@@ -118,16 +120,6 @@ class Routine:
     @property
     def length(self) -> int:
         return len(self.keys)
-
-
-_CANONICAL = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=repr)
-
-
-def routine_id(keys: Sequence[Hashable]) -> str:
-    """First 12 hex digits of sha256 over the canonical JSON of the keys, so
-    the same routine has the same id in every run and on every machine."""
-    text = _CANONICAL.encode([list(k) if isinstance(k, tuple) else k for k in keys])
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
 def _step_order(step: Step) -> tuple[str, str, str, str, str, bool]:
@@ -316,7 +308,7 @@ def mine(sessions: Sequence[Sequence[Action]], *, min_support: int = MIN_SUPPORT
     long, with at least `min_support` non-overlapping occurrences and at
     least `min_specific` distinct specific step keys (a key is specific when
     some action carrying it is anchored on an accessibility element or a
-    URL). Ordered by (−support, −length, id). See the module docstring."""
+    URL). Ordered by (−support, −length, id, keys). See the module docstring."""
     _check_params(min_support, min_length, max_length, min_specific)
     sessions = [tuple(s) for s in sessions]
     actions = [a for s in sessions for a in s]
@@ -386,5 +378,5 @@ def mine(sessions: Sequence[Sequence[Action]], *, min_support: int = MIN_SUPPORT
             routines.append(Routine(routine_id(keys), keys, tuple(step_list[i] for i in rep),
                                     count, tuple(occurrences[position:position + count])))
             position += count
-    routines.sort(key=lambda r: (-r.support, -r.length, r.id))
+    routines.sort(key=lambda r: (-r.support, -r.length, r.id, repr(r.keys)))  # rotations share an id
     return tuple(routines)

@@ -19,6 +19,7 @@ from compiler.records import Action, Capture
 from compiler.window import zone_info
 
 from .actions import derive_actions, sessions
+from .cycles import distinct
 from .gate import CostModel, GateDecision, decide, measured_inputs
 from .measures import Recurrence, RoutineMeasures, holdout_recurrence, measure_all
 from .mining import Routine, mine
@@ -49,7 +50,10 @@ class RoutineReport:
 
 @collector_paused()
 def report_routines(capture: Capture, zone: str, costs: CostModel = CostModel(), *,
-                    limit: int | None = None) -> RoutineReport:
+                    limit: int | None = None,
+                    extra_actions: tuple[Action, ...] = ()) -> RoutineReport:
+    """`extra_actions`: actions kept for days whose raw rows retention
+    removed (they count as the capture's own)."""
     tz = zone_info(zone)
 
     def day_of(ts_ms: int) -> str:
@@ -60,8 +64,11 @@ def report_routines(capture: Capture, zone: str, costs: CostModel = CostModel(),
     def typed_length(action: Action) -> int | None:
         return counts.get(action.evidence[0]) if action.step.kind == "type" else None
 
-    all_sessions = sessions(derive_actions(capture))
-    routines = mine(all_sessions)
+    actions = derive_actions(capture)
+    if extra_actions:
+        actions = tuple(sorted(extra_actions + actions, key=lambda a: (a.ts_ms, a.evidence)))
+    all_sessions = sessions(actions)
+    routines = distinct(mine(all_sessions), all_sessions)
     shown = routines if not limit else routines[:limit]
     measures = measure_all(shown, all_sessions, day_of=day_of, typed_length=typed_length)
     entries = tuple(RoutineEntry(r, m, decide(measured_inputs(m), costs))

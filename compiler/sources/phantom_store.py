@@ -37,6 +37,14 @@ _RUNS = ("SELECT id, started_ms, finished_ms FROM replay_runs "
 
 
 def zone_near(connection: apsw.Connection, ts_ms: int) -> str | None:
+    """The zone recorded nearest an instant: a rolled-up day's own zone when
+    the instant is in one (its snapshots may be gone), else the nearest
+    snapshot's."""
+    if _has_table(connection, "rollup_days"):
+        row = connection.execute("SELECT zone FROM rollup_days WHERE since_ms <= ? AND until_ms > ? "
+                                 "ORDER BY since_ms DESC LIMIT 1", (ts_ms, ts_ms)).fetchone()
+        if row is not None:
+            return str(row[0])
     row = connection.execute(
         "SELECT tz_name FROM snapshots WHERE ts_ms >= ? ORDER BY ts_ms LIMIT 1", (ts_ms,)).fetchone()
     if row is None:
@@ -47,10 +55,17 @@ def zone_near(connection: apsw.Connection, ts_ms: int) -> str | None:
 
 
 def span(connection: apsw.Connection) -> tuple[int | None, int | None]:
-    """First and last instant of any snapshot or input row."""
+    """First and last instant of any snapshot or input row, or of a day
+    retention rolled up (its raw rows are gone, its roll-up answers)."""
+    rolled = (" UNION ALL SELECT min(since_ms), max(until_ms) - 1 FROM rollup_days"
+              if _has_table(connection, "rollup_days") else "")
+    # max(end_ms) has no index: an input row ends at most a day after the
+    # last one starts (bursts are seconds), so only that last day is read.
     row = connection.execute(
         "SELECT min(a), max(b) FROM (SELECT min(ts_ms) AS a, max(ts_ms) AS b FROM snapshots "
-        "UNION ALL SELECT min(ts_ms), max(end_ms) FROM input_events)").fetchone()
+        "UNION ALL SELECT min(ts_ms), NULL FROM input_events UNION ALL SELECT NULL, max(end_ms) "
+        "FROM input_events WHERE ts_ms >= (SELECT max(ts_ms) FROM input_events) - 86400000"
+        + rolled + ")").fetchone()
     assert row is not None  # an aggregate query always returns one row
     return row[0], row[1]
 

@@ -16,6 +16,18 @@ from .schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 BUSY_TIMEOUT_MS = 5000
 
 
+INCREMENTAL = 2  # PRAGMA auto_vacuum values: 0 none, 1 full, 2 incremental
+
+
+def _incremental_vacuum_when_new(connection: apsw.Connection) -> None:
+    """A new store keeps the pointer maps that let `PRAGMA incremental_vacuum`
+    hand freed pages back to the file system (retention frees most of a
+    store's pages). It can only be chosen before the first table; an older
+    store is converted once by `phantom retention run` (core/store/vacuum.py)."""
+    if not connection.execute("SELECT count(*) FROM sqlite_master").get:
+        connection.pragma("auto_vacuum", INCREMENTAL)
+
+
 def _wal(connection: apsw.Connection) -> None:
     """WAL lets the compiler read while the daemon writes."""
     connection.pragma("journal_mode", "wal")
@@ -44,7 +56,8 @@ def _busy_timeout(connection: apsw.Connection) -> None:
     connection.set_busy_timeout(BUSY_TIMEOUT_MS)
 
 
-WRITE_SETTINGS = (_busy_timeout, _wal, _synchronous_normal, _foreign_keys, _secure_delete)
+WRITE_SETTINGS = (_busy_timeout, _incremental_vacuum_when_new, _wal, _synchronous_normal,
+                  _foreign_keys, _secure_delete)
 READ_SETTINGS = (_busy_timeout,)
 
 

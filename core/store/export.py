@@ -20,6 +20,9 @@ import apsw
 from ..urls import sanitize_url
 
 _OVERLAP = "start_ms < :until AND coalesce(end_ms, 9223372036854775807) > :since"
+# The blobs a click's visual evidence names, in stores that keep it.
+_CLICK_CROPS = ("OR sha256 IN (SELECT blob FROM click_evidence WHERE input_id IN (SELECT id FROM "
+                "input_events WHERE ts_ms >= :since AND ts_ms < :until)) ")
 _TABLES: tuple[tuple[str, str], ...] = (
     ("recordings", f"SELECT * FROM recordings WHERE {_OVERLAP} ORDER BY start_ms, id"),
     ("blind_spots", f"SELECT * FROM blind_spots WHERE {_OVERLAP} ORDER BY start_ms, id"),
@@ -30,10 +33,12 @@ _TABLES: tuple[tuple[str, str], ...] = (
                  "ts_ms >= :since AND ts_ms < :until) ORDER BY id"),
     ("input_events", "SELECT * FROM input_events WHERE ts_ms >= :since AND ts_ms < :until "
                      "ORDER BY ts_ms, id"),
+    ("click_evidence", "SELECT * FROM click_evidence WHERE input_id IN (SELECT id FROM input_events "
+                       "WHERE ts_ms >= :since AND ts_ms < :until) ORDER BY input_id, width, kind"),
     ("blobs", "SELECT sha256, kind, media_type, width, height, data, created_ms FROM blobs WHERE "
               "sha256 IN (SELECT screenshot FROM snapshots WHERE ts_ms >= :since AND ts_ms < :until) "
               "OR sha256 IN (SELECT crop FROM input_events WHERE ts_ms >= :since AND ts_ms < :until) "
-              "ORDER BY created_ms, sha256"),
+              "{click_crops}ORDER BY created_ms, sha256"),
     ("replay_runs", "SELECT * FROM replay_runs WHERE started_ms >= :since AND started_ms < :until "
                     "ORDER BY started_ms, id"),
     ("replay_steps", "SELECT * FROM replay_steps WHERE run_id IN (SELECT id FROM replay_runs WHERE "
@@ -54,6 +59,8 @@ def export_rows(connection: apsw.Connection, since_ms: int, until_ms: int, *,
         for table, select in _TABLES:
             if table not in present:
                 continue
+            if table == "blobs":
+                select = select.format(click_crops=_CLICK_CROPS if "click_evidence" in present else "")
             cursor = connection.execute(select, window)
             names = None
             for values in cursor:

@@ -6,10 +6,11 @@ from those rows, and the freed bytes themselves.
   elements (a walk a later snapshot still shares goes too: that snapshot
   keeps its row, without the walk; an element a click outside the window
   hit stays, as that click saw it);
-- input rows that overlap it (a burst that runs into it goes whole), and
-  every recording that overlaps it with all its input rows — half a
-  demonstration is worth nothing, and its typed text is the most private
-  row there is; programs compiled from those recordings, with their runs;
+- input rows that overlap it (a burst that runs into it goes whole), with
+  their clicks' visual evidence (`click_evidence`), and every recording
+  that overlaps it with all its input rows — half a demonstration is worth
+  nothing, and its typed text is the most private row there is; programs
+  compiled from those recordings, with their runs;
 - images no remaining row shows; replay runs started in it;
 - blind spots inside it; those that reach into it are cut at its edges (one
   that spans it becomes two, so a paused stretch around it stays known);
@@ -63,8 +64,26 @@ class DerivedRows:
     where: str
 
 
-# Derived stores register here, with the migration that creates them.
-DERIVED_ROWS: tuple[DerivedRows, ...] = ()
+# Derived stores register here, with the migration that creates them. They
+# run after the window's rows are collected, so they may name the temporary
+# tables of what goes (forget_snapshots, forget_trees, forget_inputs).
+DERIVED_ROWS: tuple[DerivedRows, ...] = (
+    # The search index (search_index.py), row for row.
+    DerivedRows("search_snapshots", "rowid IN (SELECT id FROM forget_snapshots)"),
+    DerivedRows("search_trees", "rowid IN (SELECT id FROM forget_trees)"),
+    DerivedRows("search_inputs", "rowid IN (SELECT id FROM forget_inputs)"),
+    # A source whose newest row goes may hand that id out again: its index
+    # is rebuilt by the next search rather than trusted to skip it.
+    DerivedRows("search_progress",
+                "source = 'snapshots' AND (SELECT max(id) FROM snapshots) IN "
+                "(SELECT id FROM forget_snapshots) OR source = 'a11y_trees' AND "
+                "(SELECT max(id) FROM a11y_trees) IN (SELECT id FROM forget_trees) OR "
+                "source = 'input_events' AND (SELECT max(id) FROM input_events) IN "
+                "(SELECT id FROM forget_inputs)"),
+    # Retention's compiled days: a day touched by the window goes whole (its
+    # raw rows are gone, so what is left of it cannot be compiled again).
+    DerivedRows("rollup_days", "since_ms < :until AND until_ms > :since"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,15 +163,22 @@ def _collect(connection: apsw.Connection, window: dict[str, int]) -> None:
         "WHERE (tree_id IN (SELECT id FROM forget_trees) OR (tree_id IS NULL AND id IN "
         "(SELECT element_id FROM forget_inputs))) AND id NOT IN (SELECT element_id FROM "
         "input_events WHERE element_id IS NOT NULL AND id NOT IN (SELECT id FROM forget_inputs))")
+    # A click's crops (`click_evidence`, in stores that have it) go with it,
+    # unless a click that stays shows the same picture.
+    evidence = _has_table(connection, "click_evidence")
+    crops = ("OR sha256 IN (SELECT blob FROM click_evidence WHERE input_id IN "
+             "(SELECT id FROM forget_inputs)) " if evidence else "")
+    kept_crops = ("AND sha256 NOT IN (SELECT blob FROM click_evidence WHERE input_id NOT IN "
+                  "(SELECT id FROM forget_inputs))" if evidence else "")
     connection.execute(
         "CREATE TEMP TABLE forget_blobs AS SELECT sha256, length(data) AS size FROM blobs "
         "WHERE (sha256 IN (SELECT screenshot FROM forget_snapshots) "
-        "OR sha256 IN (SELECT crop FROM forget_inputs) "
+        f"OR sha256 IN (SELECT crop FROM forget_inputs) {crops}"
         "OR (created_ms >= :since AND created_ms < :until)) "
         "AND sha256 NOT IN (SELECT screenshot FROM snapshots WHERE screenshot IS NOT NULL "
         "AND id NOT IN (SELECT id FROM forget_snapshots)) "
         "AND sha256 NOT IN (SELECT crop FROM input_events WHERE crop IS NOT NULL "
-        "AND id NOT IN (SELECT id FROM forget_inputs))", window)
+        f"AND id NOT IN (SELECT id FROM forget_inputs)) {kept_crops}", window)
 
 
 def _memory_temp_store(connection: apsw.Connection) -> None:
@@ -254,6 +280,7 @@ def _delete(connection: apsw.Connection) -> None:
     statements = [
         "UPDATE snapshots SET tree_id = NULL WHERE tree_id IN (SELECT id FROM forget_trees) "
         "AND id NOT IN (SELECT id FROM forget_snapshots)",
+        "DELETE FROM click_evidence WHERE input_id IN (SELECT id FROM forget_inputs)",
         "DELETE FROM input_events WHERE id IN (SELECT id FROM forget_inputs)",
         "DELETE FROM snapshots WHERE id IN (SELECT id FROM forget_snapshots)",
         "DELETE FROM elements WHERE id IN (SELECT id FROM forget_elements)",
@@ -264,6 +291,8 @@ def _delete(connection: apsw.Connection) -> None:
         "DELETE FROM blobs WHERE sha256 IN (SELECT sha256 FROM forget_blobs)",
         "DELETE FROM recordings WHERE id IN (SELECT id FROM forget_recordings)",
     ]
+    if not _has_table(connection, "click_evidence"):
+        statements.remove("DELETE FROM click_evidence WHERE input_id IN (SELECT id FROM forget_inputs)")
     if _has_table(connection, "replay_runs"):
         statements += [
             "DELETE FROM replay_steps WHERE run_id IN (SELECT id FROM forget_runs)",

@@ -140,6 +140,28 @@ class InputEventRow(Row):
 
 
 @dataclass(frozen=True, slots=True)
+class ClickEvidenceRow(Row):
+    """One crop of a click's visual evidence (`core.visual_evidence`): its
+    blob, its place, the click's place inside it and the receiving
+    window's rectangle (None when the click lay outside it)."""
+
+    TABLE: ClassVar[str] = "click_evidence"
+    input_id: int
+    kind: str
+    blob: str
+    x: int
+    y: int
+    width: int
+    height: int
+    ratio_x: float
+    ratio_y: float
+    window_x: int | None = None
+    window_y: int | None = None
+    window_w: int | None = None
+    window_h: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class BlindSpotRow(Row):
     """A stretch of time the capture could not or would not see."""
 
@@ -258,6 +280,6 @@ def _shape(row_type: type[Row]) -> tuple[int, SQLiteValues]:
     return required, tuple(column.default for column in columns[required:])
 
 
-WRITE_OPS = (BlobRow, TreeRow, ElementRow, SnapshotRow, InputEventRow, BlindSpotRow,
+WRITE_OPS = (BlobRow, TreeRow, ElementRow, SnapshotRow, InputEventRow, ClickEvidenceRow, BlindSpotRow,
              RecordingRow, ImportKeyRow, Replace, SetEnd, SetMeta, RowBatch)
 ID_TABLES = ("a11y_trees", "elements", "snapshots", "input_events", "blind_spots", "recordings")

@@ -325,13 +325,88 @@ ALTER TABLE blind_spots_v3 RENAME TO blind_spots;
 CREATE INDEX blind_spots_by_time ON blind_spots(start_ms);
 """
 
-_V3 = _V3_CAPTURE + _V3_IMPORTS + _V3_PRIVACY + _V3_PROGRAMS
+_V3_EVERYDAY = """
+-- The search index (`phantom search`): titles and URLs of snapshots, the
+-- labels of each accessibility walk, the labels of what input landed on.
+-- Contentless (the text stays in the capture tables; the index keeps only
+-- tokens and row ids, which are the snapshot, walk and input row ids), with
+-- deletes and secure-delete on, so forgetting a window or retention takes
+-- its tokens out of the file too. `search_progress` is the last row id of
+-- each source indexed: `phantom search` brings the index up to date from the
+-- rows added since, so the capture daemon never indexes anything.
+CREATE VIRTUAL TABLE search_snapshots USING fts5(title, url, content='', contentless_delete=1,
+    tokenize='unicode61 remove_diacritics 2');
+INSERT INTO search_snapshots(search_snapshots, rank) VALUES ('secure-delete', 1);
+CREATE VIRTUAL TABLE search_trees USING fts5(labels, content='', contentless_delete=1,
+    tokenize='unicode61 remove_diacritics 2');
+INSERT INTO search_trees(search_trees, rank) VALUES ('secure-delete', 1);
+CREATE VIRTUAL TABLE search_inputs USING fts5(label, content='', contentless_delete=1,
+    tokenize='unicode61 remove_diacritics 2');
+INSERT INTO search_inputs(search_inputs, rank) VALUES ('secure-delete', 1);
+CREATE TABLE search_progress (
+    source  TEXT PRIMARY KEY CHECK (source IN ('snapshots', 'a11y_trees', 'input_events')),
+    last_id INTEGER NOT NULL
+) WITHOUT ROWID;
+-- A label found in a walk is shown on every snapshot that shares the walk.
+CREATE INDEX snapshots_by_tree ON snapshots(tree_id);
+
+-- Retention's roll-up: before a day's raw rows go, the day is compiled and
+-- kept here for good — the document (as `phantom compile --day` made it) and
+-- the day's action stream (so routines still count the day). Both are
+-- zlib-compressed canonical JSON of the compiler's records, `format` says
+-- which encoding. `input_digest` is the sha256 of the raw rows it came from.
+CREATE TABLE rollup_days (
+    day          TEXT NOT NULL,
+    zone         TEXT NOT NULL,
+    since_ms     INTEGER NOT NULL,
+    until_ms     INTEGER NOT NULL,
+    format       INTEGER NOT NULL,
+    document     BLOB NOT NULL,
+    actions      BLOB NOT NULL,
+    input_digest TEXT NOT NULL,
+    PRIMARY KEY (day, zone)
+) WITHOUT ROWID;
+CREATE INDEX rollup_days_by_time ON rollup_days(since_ms);
+"""
+
+_V3_VISUAL = """
+-- A click's visual evidence (docs/VISUAL.md §1): up to three crops of the
+-- screen around it — 'target' (64 px), 'context' (128 px), 'wide' (256 px) —
+-- each a PNG blob, where it lay on the desktop (x, y, width, height), where
+-- the click lay inside it as a share of its width and height (the pixel
+-- centre: (click − left + 0.5) / width), and the rectangle of the window
+-- that received the click then (NULL when the click lay outside it). A
+-- variant missing was a repeat of a smaller one or mostly masked.
+-- `input_events.crop` names the target variant's blob, as before, so readers
+-- of the single crop need nothing new. Excluded windows and editable
+-- fields' interiors are transparent (alpha 0) in every variant.
+CREATE TABLE click_evidence (
+    input_id INTEGER NOT NULL REFERENCES input_events(id),
+    kind     TEXT NOT NULL CHECK (kind IN ('target', 'context', 'wide')),
+    blob     TEXT NOT NULL REFERENCES blobs(sha256),
+    x        INTEGER NOT NULL,
+    y        INTEGER NOT NULL,
+    width    INTEGER NOT NULL CHECK (width > 0),
+    height   INTEGER NOT NULL CHECK (height > 0),
+    ratio_x  REAL NOT NULL,
+    ratio_y  REAL NOT NULL,
+    window_x INTEGER,
+    window_y INTEGER,
+    window_w INTEGER,
+    window_h INTEGER,
+    PRIMARY KEY (input_id, kind)
+) WITHOUT ROWID;
+CREATE INDEX click_evidence_by_blob ON click_evidence(blob);
+"""
+
+_V3 = _V3_CAPTURE + _V3_IMPORTS + _V3_PRIVACY + _V3_PROGRAMS + _V3_EVERYDAY + _V3_VISUAL
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "capture tables", _V1_CAPTURE),
     Migration(2, "programs, replay runs and step telemetry", _V2_REPLAY),
     Migration(3, "input attributed to its window, click targets inline, import keys, "
-                 "forgotten blind spots, program lifecycle and intent keys", _V3),
+                 "forgotten blind spots, program lifecycle and intent keys, the search index, "
+                 "retention's day roll-ups, clicks' visual evidence", _V3),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -10,6 +10,16 @@ from typing import Any
 import apsw
 
 
+def format_size(n: int) -> str:
+    """Bytes in binary units, as `status` and `doctor` both print them."""
+    size = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if size < 1024 or unit == "GiB":
+            return f"{int(size)} B" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"
+
+
 def store_size_bytes(path: Path) -> int:
     return sum(os.path.getsize(f"{path}{suffix}") for suffix in ("", "-wal", "-shm")
                if os.path.exists(f"{path}{suffix}"))

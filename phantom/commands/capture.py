@@ -38,7 +38,9 @@ def add_parsers(sub, common) -> None:
                        description="Pause the running capture daemon. Nothing is captured until "
                        "`phantom resume`; the pause survives a daemon restart.")
     p.set_defaults(handler=lambda args: _toggle("Pause", "paused", "already paused"))
-    p = sub.add_parser("resume", help="resume capture after a pause")
+    p = sub.add_parser("resume", help="resume capture after a pause",
+                       description="Resume the running capture daemon after `phantom pause`; the "
+                       "paused stretch stays recorded as a 'paused' blind spot.")
     p.set_defaults(handler=lambda args: _toggle("Resume", "resumed", "not paused"))
 
 
@@ -165,11 +167,15 @@ def daemon_status() -> dict | None:
 
 
 def run_status(args) -> int:
+    """The daemon's status and its store; with --db, that store alone unless
+    the daemon writes to it. A store that cannot be read is an error (exit 1)."""
     from core.store import StoreError, open_readonly
     from core.store.paths import resolve_db_path
     from core.store.summary import store_summary
 
     daemon = daemon_status()
+    if daemon and args.db and Path(daemon["db"]).resolve() != Path(args.db).resolve():
+        daemon = None  # another store: its daemon says nothing about this one
     db_path = Path(daemon["db"]) if daemon and not args.db else resolve_db_path(args.db)
     try:
         connection = open_readonly(db_path)
@@ -180,7 +186,7 @@ def run_status(args) -> int:
     except StoreError as exc:
         if daemon is None:
             raise CliError(f"capture daemon not running, and {exc}") from None
-        store = {"db": str(db_path), "error": str(exc)}
+        raise CliError(f"the capture daemon runs (pid {daemon['pid']}), but {exc}") from None
     if args.format == "json":
         print(json.dumps({"daemon": daemon, "store": store}, sort_keys=True, indent=2))
         return 0
@@ -210,15 +216,12 @@ def _format_status(daemon: dict | None, store: dict) -> str:
             lines.append(f"  accessibility {daemon['accessibility']}: no element is read (a no_accessibility "
                          f"blind spot is open){': ' + error if error else ''}")
     lines.append(f"store: {store['db']} ({_size(store.get('db_bytes', 0))})")
-    if "error" in store:
-        lines.append(f"  {store['error']}")
-    else:
-        span = (f"{_local(store['first_snapshot_ms'])} – {_local(store['last_snapshot_ms'])}"
-                if store["first_snapshot_ms"] else "nothing captured yet")
-        lines.append(f"  {store['snapshots']} snapshots, {store['input_events']} input rows, "
-                     f"{store['elements']} elements, {store['blobs']} images; {span}")
-        if store["open_blind_spots"]:
-            lines.append(f"  open blind spots: {', '.join(store['open_blind_spots'])}")
+    span = (f"{_local(store['first_snapshot_ms'])} – {_local(store['last_snapshot_ms'])}"
+            if store["first_snapshot_ms"] else "nothing captured yet")
+    lines.append(f"  {store['snapshots']} snapshots, {store['input_events']} input rows, "
+                 f"{store['elements']} elements, {store['blobs']} images; {span}")
+    if store["open_blind_spots"]:
+        lines.append(f"  open blind spots: {', '.join(store['open_blind_spots'])}")
     return "\n".join(lines)
 
 
@@ -229,11 +232,9 @@ def _local(ms: int | None) -> str:
 
 
 def _size(n: int) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if n < 1024 or unit == "GiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n} B"
+    from core.store.summary import format_size
+
+    return format_size(n)
 
 
 def _toggle(method: str, done: str, noop: str) -> int:

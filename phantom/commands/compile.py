@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import CliError, bounded
+from .windows import add_window_arguments, window_of
 
 MAX_BUDGET = 100_000
 
@@ -20,14 +21,11 @@ def add_parsers(sub, common) -> None:
         "compile", parents=[common], help="compile a day or window into activity frames",
         description="Compile a window of the capture store (read-only) into activity frames: "
         "deterministic, zero-model, byte-identical for the same rows. Also reads databases in "
-        "the nocta-recorder / screenpipe layout, detected automatically.")
-    when = p.add_mutually_exclusive_group(required=True)
-    when.add_argument("--day", help="a local calendar day, YYYY-MM-DD (in the captured zone)")
-    when.add_argument("--since", help="start, ISO 8601 (e.g. 2026-03-02T09:00 or …+01:00)")
-    p.add_argument("--until", help="end (exclusive), ISO 8601; required with --since")
+        "the nocta-recorder / screenpipe layout, detected automatically. With no window, today; "
+        "a window reaching past the days the store holds is clamped to them, and says so.")
+    add_window_arguments(p, nothing="today")
     p.add_argument("--format", choices=("compact", "json", "markdown"), default="compact",
                    help="output format (default: compact)")
-    p.add_argument("--tz", help="render times in this IANA zone instead of the captured one")
     p.add_argument("--budget", type=int, default=2000,
                    help=f"token budget of the compact block (cl100k_base, estimated; 100–{MAX_BUDGET}, "
                    "default 2000)")
@@ -49,15 +47,13 @@ def run_compile(args) -> int:
     from compiler.api import CompileError, compile_window, render
     from core.store.paths import resolve_db_path
 
-    if args.since is not None and args.until is None:
-        raise CliError("phantom compile: --since needs --until (see `phantom compile --help`)", 2)
-    if args.until is not None and args.since is None:
-        raise CliError("phantom compile: --until needs --since (see `phantom compile --help`)", 2)
+    from ..progress import busy
+
     bounded(args.budget, 100, MAX_BUDGET, "--budget", "compile")
     try:
-        compiled = compile_window(resolve_db_path(args.db), day=args.day, since=args.since,
-                                  until=args.until, tz=args.tz, inferred=not args.no_inferred,
-                                  cache=not args.no_cache)
+        with busy("compiling"):
+            compiled = compile_window(resolve_db_path(args.db), **window_of(args),
+                                      inferred=not args.no_inferred, cache=not args.no_cache)
         output = render(compiled, args.format, budget=args.budget)
     except CompileError as exc:
         raise CliError(str(exc)) from None

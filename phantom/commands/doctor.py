@@ -134,7 +134,7 @@ def _store(explicit) -> Check:
     from core.store.errors import REPAIR_HINT
     from core.store.integrity import quick_check
     from core.store.paths import resolve_db_path
-    from core.store.summary import store_size_bytes
+    from core.store.summary import format_size, store_size_bytes
 
     path = resolve_db_path(explicit)
     if not os.path.lexists(path):
@@ -149,7 +149,7 @@ def _store(explicit) -> Check:
     if problems:
         return Check("store", False, f"{path} is damaged: {problems[0][:160]}", REPAIR_HINT)
     writable = os.access(path, os.W_OK) and bool(path.stat().st_mode & 0o200)
-    return Check("store", True, f"{path}, schema v{version}, {store_size_bytes(path) / 1e6:.1f} MB, "
+    return Check("store", True, f"{path}, schema v{version}, {format_size(store_size_bytes(path))}, "
                  f"quick_check ok{'' if writable else ', read-only (capture cannot write to it)'}")
 
 

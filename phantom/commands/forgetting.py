@@ -57,29 +57,22 @@ def add_parsers(sub, common) -> None:
 
 # -- windows ------------------------------------------------------------------------------
 def _window_arguments(p):
-    """--day, or --since with --until, and --tz; the group, for more choices."""
-    when = p.add_mutually_exclusive_group(required=True)
-    when.add_argument("--day", help="a local calendar day, YYYY-MM-DD (in the captured zone)")
-    when.add_argument("--since", help="start, ISO 8601 (e.g. 2026-03-02T09:00 or …+01:00)")
-    p.add_argument("--until", help="end (exclusive), ISO 8601; required with --since")
-    p.add_argument("--tz", help="read times in this IANA zone instead of the captured one")
-    return when
+    """--day, or --since (until now, or --until), and --tz; the group, for
+    more choices. A window is required: nothing is forgotten by default."""
+    from .windows import add_window_arguments
+
+    return add_window_arguments(p, nothing="", required=True)
 
 
 def _window(args, db: Path) -> tuple[int, int, str]:
     from compiler.api import CompileError, resolve_window
 
-    command = args.command
-    if args.since is not None and args.until is None:
-        raise CliError(f"phantom {command}: --since needs --until (see `phantom {command} --help`)",
-                       EXIT_USAGE)
-    if args.until is not None and args.since is None:
-        raise CliError(f"phantom {command}: --until needs --since (see `phantom {command} --help`)",
-                       EXIT_USAGE)
+    from .windows import window_of
+
     try:
-        window = resolve_window(db, day=args.day, since=args.since, until=args.until, tz=args.tz)
+        window = resolve_window(db, **window_of(args))
     except CompileError as exc:
-        raise CliError(f"phantom {command}: {exc}") from None
+        raise CliError(f"phantom {args.command}: {exc}", EXIT_USAGE) from None
     return window.since_ms, window.until_ms, window.zone
 
 

@@ -6,7 +6,6 @@ directly with `--db`)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from ..errors import CliError
@@ -50,7 +49,9 @@ def run_import(args) -> int:
     except ConfigError as exc:
         raise CliError(str(exc), 2) from None
     target = resolve_db_path(args.db)
-    with _Progress() as progress:
+    from ..progress import TerminalProgress
+
+    with TerminalProgress("reading") as progress:
         try:
             report = import_history(args.source, target, rules=config.exclusions, browsers=config.browsers,
                                     host=args.host, zone=args.tz, progress=progress)
@@ -61,30 +62,3 @@ def run_import(args) -> int:
     print(f"imported {written.snapshots:,} snapshots, {written.input_events:,} input events and "
           f"{written.blind_spots:,} blind spots from the {report.description} into {target}{again}")
     return 0
-
-
-class _Progress:
-    """A progress bar on stderr when it is a terminal; nothing otherwise."""
-
-    def __init__(self) -> None:
-        self._bar = None
-        self._task = None
-
-    def __enter__(self) -> "_Progress | None":
-        if not sys.stderr.isatty():
-            return None
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                             TimeElapsedColumn(), console=Console(stderr=True), transient=True)
-        self._bar.start()
-        self._task = self._bar.add_task("reading", total=None)
-        return self
-
-    def __call__(self, phase: str, done: int, total: int) -> None:
-        self._bar.update(self._task, description=phase, completed=done, total=total or None)
-
-    def __exit__(self, *exc) -> None:
-        if self._bar is not None:
-            self._bar.stop()

@@ -31,14 +31,18 @@ class InstalledFile:
 
 def add_parsers(sub, common) -> None:
     p = sub.add_parser("install", help="install the systemd user units and D-Bus activation file",
-                       description="Write the systemd user units (phantom-capture, phantom-replay) "
+                       description="Write the systemd user units (phantom-capture, phantom-replay, "
+                       "phantom-retention with its daily timer) "
                        "to ~/.config/systemd/user and the D-Bus activation file for "
                        "org.phantom.Replay1 to ~/.local/share/dbus-1/services (XDG dirs honoured), "
                        "pointing at this phantom executable. Then: systemctl --user daemon-reload "
-                       "&& systemctl --user enable --now phantom-capture")
+                       "&& systemctl --user enable --now phantom-capture phantom-retention.timer")
     p.add_argument("--executable", type=Path, help="phantom executable to run (default: this one)")
     p.set_defaults(handler=run_install)
-    p = sub.add_parser("uninstall", help="remove the installed units and D-Bus activation file")
+    p = sub.add_parser("uninstall", help="remove the installed units and D-Bus activation file",
+                       description="Remove the files `phantom install` wrote (the systemd user "
+                       "units and the D-Bus activation file). The store and the config stay; stop "
+                       "the units first: systemctl --user disable --now phantom-capture")
     p.set_defaults(handler=run_uninstall)
 
 
@@ -48,6 +52,8 @@ def installed_files() -> list[InstalledFile]:
     units = config / "systemd" / "user"
     return [InstalledFile("phantom-capture.service", units / "phantom-capture.service"),
             InstalledFile("phantom-replay.service", units / "phantom-replay.service"),
+            InstalledFile("phantom-retention.service", units / "phantom-retention.service"),
+            InstalledFile("phantom-retention.timer", units / "phantom-retention.timer"),
             InstalledFile("org.phantom.Replay1.service",
                           data / "dbus-1" / "services" / "org.phantom.Replay1.service")]
 
@@ -115,7 +121,8 @@ def run_install(args) -> int:
         except OSError as exc:
             raise CliError(f"cannot write {item.destination}: {exc.strerror or exc}") from None
         print(f"wrote {item.destination}")
-    print("next: systemctl --user daemon-reload && systemctl --user enable --now phantom-capture")
+    print("next: systemctl --user daemon-reload && systemctl --user enable --now phantom-capture "
+          "phantom-retention.timer")
     return 0
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import orjson
 
 from ..errors import EXIT_USAGE, CliError
+from .windows import add_window_arguments
 
 
 def add_parsers(sub, common) -> None:
@@ -27,7 +28,9 @@ def add_parsers(sub, common) -> None:
         "routines`) instead; their typed text was never captured, so every typed field becomes a "
         "parameter. Prints the program id, its steps, parameters and every typed field's distance.")
     p.add_argument("name", metavar="NAME", help="the recording name (and the program's name)")
-    p.add_argument("--routine", metavar="r-ID", help="compile this mined routine, named NAME")
+    p.add_argument("--routine", metavar="r-ID", help="compile this mined routine, named NAME, from "
+                   "its occurrences in the window below (default: the whole history)")
+    add_window_arguments(p, nothing="the whole history")
     p.add_argument("--param", action="append", default=[], metavar="STEP|FIELD",
                    help="make this typing step a parameter whatever its distance: a step number or "
                    "the field's label, e.g. --param 'File name' (repeatable)")
@@ -97,9 +100,12 @@ def run_compile_program(args) -> int:
     if not name:
         raise CliError("phantom compile-program: NAME must not be empty", EXIT_USAGE)
     db = resolve_db_path(args.db)
+    if not args.routine and (args.day or args.since or args.until):
+        raise CliError("phantom compile-program: --day, --since and --until choose where to find "
+                       "--routine; demonstrations are found by name", EXIT_USAGE)
     try:
         if args.routine:
-            traces = _routine_traces(db, args.routine)
+            traces = _routine_traces(db, args)
             source = "routine"
         else:
             traces = traces_for_recordings(db, name)
@@ -224,21 +230,18 @@ def _selector(text: str) -> int | str:
     return int(text) if text.isdigit() else text
 
 
-def _routine_traces(db, routine: str):
-    """The occurrences of one mined routine over the whole history."""
-    from compiler.api import mined_routines, read_window
-    from compiler.programs.errors import ProgramCompileError
+def _routine_traces(db, args):
+    """The occurrences of one mined routine, in the window given (the whole
+    history by default): its id is the same in every window containing it."""
+    from compiler.api import find_routine
     from compiler.programs.evidence import read_store_evidence, with_store_evidence
     from compiler.programs.traces import routine_traces
 
-    routine = routine.strip().lower()
-    wanted = routine[2:] if routine.startswith("r-") else routine
-    capture, _ = read_window(db)
-    for found in mined_routines(capture):
-        if found.id == wanted:
-            traces = routine_traces(found, capture)
-            return with_store_evidence(traces, read_store_evidence(db, traces))
-    raise ProgramCompileError(f"no routine r-{wanted} in this store; `phantom routines` lists them")
+    from .windows import window_of
+
+    found, capture = find_routine(db, args.routine, **window_of(args))
+    traces = routine_traces(found, capture)
+    return with_store_evidence(traces, read_store_evidence(db, traces))
 
 
 def format_report(report) -> str:

@@ -20,10 +20,17 @@ def add_parsers(sub, common) -> None:
                        "Record it at least twice (with different values where they vary), then "
                        "`phantom compile-program NAME`.")
     actions = p.add_subparsers(dest="record_action", metavar="ACTION", required=True)
-    start = actions.add_parser("start", help="begin a demonstration named NAME")
+    start = actions.add_parser(
+        "start", help="begin a demonstration named NAME",
+        description="Ask the running capture daemon to start an explicit demonstration named NAME: "
+        "until `phantom record stop`, the text you type is kept (never in password fields), so that "
+        "values that differ between demonstrations can become parameters.")
     start.add_argument("name")
     start.set_defaults(handler=run_start)
-    stop = actions.add_parser("stop", help="end the demonstration in progress")
+    stop = actions.add_parser(
+        "stop", help="end the demonstration in progress",
+        description="End the demonstration in progress and print its id and name; typed text is "
+        "no longer kept from then on.")
     stop.set_defaults(handler=run_stop)
     discard = actions.add_parser(
         "discard", parents=[common], help="erase the demonstration in progress, or the last one",

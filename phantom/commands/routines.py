@@ -8,6 +8,7 @@ import sys
 import orjson
 
 from ..errors import CliError, bounded
+from .windows import add_window_arguments, window_of
 
 MAX_LIMIT = 10_000
 MAX_RUNS = 1_000_000_000
@@ -20,11 +21,11 @@ def add_parsers(sub, common) -> None:
         "targets) from the capture, measure each (support, days seen, guard coverage, H_UI/H_task "
         "quadrant, Routine Overhead Ratios, timing variation) and gate it: four structural "
         "criteria, then a Gittins index against the break-even threshold λ*. Deterministic.")
-    p.add_argument("--day", help="only this local day (YYYY-MM-DD)")
-    p.add_argument("--since", help="start, ISO 8601 (default: the whole history)")
-    p.add_argument("--until", help="end (exclusive), ISO 8601")
-    p.add_argument("--tz", help="zone for --day and days-seen (default: as captured)")
+    add_window_arguments(p, nothing="the whole history")
     p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--wide", action="store_true",
+                   help="each routine on one line, its description whole at the end (for grep); "
+                   "by default descriptions wrap to the terminal's width below their row")
     p.add_argument("--limit", type=int, default=50,
                    help=f"show at most this many (0: all; up to {MAX_LIMIT}; default 50)")
     costs = p.add_argument_group("costs (agent-token equivalents; see compiler/routines/gate/costs.py)")
@@ -42,10 +43,10 @@ def run_routines(args) -> int:
     from compiler.api import CompileError, CostModel, report_dict, routine_report
     from core.store.paths import resolve_db_path
 
+    from ..progress import busy
+
     bounded(args.limit, 0, MAX_LIMIT, "--limit", "routines")
     bounded(args.expected_runs, 1, MAX_RUNS, "--expected-runs", "routines")
-    if args.day and (args.since or args.until):
-        raise CliError("phantom routines: give --day or --since/--until, not both", 2)
     try:
         costs = CostModel(agent_tokens_per_step=args.agent_tokens_per_step,
                           replay_tokens_per_step=args.replay_tokens_per_step,
@@ -53,36 +54,60 @@ def run_routines(args) -> int:
     except (ValueError, TypeError) as exc:
         raise CliError(f"phantom routines: {exc}", 2) from None
     try:
-        report, _ = routine_report(resolve_db_path(args.db), day=args.day, since=args.since,
-                                   until=args.until, tz=args.tz, costs=costs,
-                                   limit=args.limit or None)
+        with busy("mining routines"):
+            report, _ = routine_report(resolve_db_path(args.db), **window_of(args), costs=costs,
+                                       limit=args.limit or None)
     except CompileError as exc:
         raise CliError(str(exc)) from None
     if args.format == "json":
         sys.stdout.buffer.write(orjson.dumps(report_dict(report),
                                              option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n")
         return 0
-    print(format_table(report))
+    import shutil
+
+    print(format_table(report, wide=args.wide, width=shutil.get_terminal_size((100, 24)).columns))
     return 0
 
 
-def format_table(report) -> str:
+def why(decision) -> str:
+    """The verdict's reason in a word or two: the failed criteria by name,
+    else what the Gittins gate concluded."""
+    failed = [c.name for c in decision.criteria if not c.passed]
+    if failed:
+        return ",".join(failed)
+    if not decision.evidence:
+        return "no outcomes yet"
+    if decision.lambda_star >= 1.0:
+        return "never pays"
+    return "index > λ*" if decision.gittins_pass else "index ≤ λ*"
+
+
+def format_table(report, *, wide: bool = False, width: int = 100) -> str:
+    """One row per routine; its description on the lines below, wrapped to
+    `width` (or, `wide`, at the end of the row, whole)."""
+    import textwrap
+
     lines = []
     if not report.entries:
         lines.append(f"no routines: {report.actions} actions in {report.sessions} sessions, none "
                      "recurring ≥ 3 times with ≥ 2 named targets")
     else:
         header = (f"{'routine':<16} {'sup':>4} {'days':>4} {'steps':>5} {'guard':>5} {'H_UI':>5} "
-                  f"{'H_task':>6} {'Q':<2} {'R_info':>7} {'R_inj':>6} {'heur':<4} {'+gitt':<5}  what")
-        lines += [header, "-" * len(header)]
+                  f"{'H_task':>6} {'Q':<2} {'R_info':>7} {'R_inj':>6} {'heur':<4} {'+gitt':<5} "
+                  f"{'why':<16}" + ("  what" if wide else ""))
+        lines += [header.rstrip(), "-" * len(header.rstrip())]
         for entry in report.entries:
             m, d = entry.measures, entry.decision
-            label = entry.label if len(entry.label) <= 90 else entry.label[:89] + "…"
-            lines.append(
-                f"r-{entry.routine.id:<14} {m.support:>4} {m.days_seen:>4} {m.length:>5} "
-                f"{m.guard_coverage:>5.2f} {m.h_ui:>5.2f} {m.h_task:>6.2f} {m.quadrant:<2} "
-                f"{m.r_info:>7.1f} {m.r_inject:>6.1f} {'yes' if d.heuristic_pass else 'no':<4} "
-                f"{'yes' if d.crystallize else 'no':<5}  {label}")
+            row = (f"r-{entry.routine.id:<14} {m.support:>4} {m.days_seen:>4} {m.length:>5} "
+                   f"{m.guard_coverage:>5.2f} {m.h_ui:>5.2f} {m.h_task:>6.2f} {m.quadrant:<2} "
+                   f"{m.r_info:>7.1f} {m.r_inject:>6.1f} {'yes' if d.heuristic_pass else 'no':<4} "
+                   f"{'yes' if d.crystallize else 'no':<5} {why(d):<16}")
+            if wide:
+                lines.append(f"{row}  {entry.label}")
+                continue
+            lines.append(row.rstrip())
+            lines += textwrap.wrap(entry.label, width=max(40, width), initial_indent="    ",
+                                   subsequent_indent="      ", break_on_hyphens=False)
         if report.total_found > len(report.entries):
             lines.append(f"(+{report.total_found - len(report.entries)} more; --limit 0 shows all)")
     recurrence = report.recurrence

@@ -6,7 +6,6 @@ activity-frames). The same seed and arguments give a byte-identical file."""
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
@@ -56,14 +55,18 @@ def run_synth(args) -> int:
     if not out.parent.exists():
         raise CliError(f"no such directory: {out.parent}")
 
-    def progress(counts, days: int) -> None:
-        print(f"day {counts.index + 1}/{days} {counts.date}: {counts.snapshots:,} snapshots, "
-              f"{counts.input_events:,} input rows, {counts.elements:,} elements", file=sys.stderr, flush=True)
+    from ..progress import TerminalProgress
 
     started = time.monotonic()
     try:
-        summary = synthesize(out, days=args.days, seed=args.seed, start=start, tz=args.tz, layout=args.layout,
-                             overwrite=args.force, progress=progress)
+        with TerminalProgress("writing days") as bar:
+            def progress(counts, days: int) -> None:
+                if bar is not None:
+                    bar(f"{counts.date}: {counts.snapshots:,} snapshots, {counts.elements:,} elements",
+                        counts.index + 1, days)
+
+            summary = synthesize(out, days=args.days, seed=args.seed, start=start, tz=args.tz,
+                                 layout=args.layout, overwrite=args.force, progress=progress)
     except SynthError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:

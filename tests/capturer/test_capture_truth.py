@@ -39,9 +39,7 @@ def app_of(pid: int):
 
 def place(desktop, wm_class: str, x: int, y: int, width: int, height: int) -> None:
     window = desktop.wait_for_window(wm_class, timeout=30)
-    moved = desktop.run(["xdotool", "windowsize", "--sync", str(window), str(width), str(height),
-                         "windowmove", "--sync", str(window), str(x), str(y)])
-    assert moved.returncode == 0, moved.stderr
+    desktop.place_window(window, x, y, width, height)
 
 
 def button(app, label: str):

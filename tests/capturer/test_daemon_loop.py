@@ -5,9 +5,11 @@ an excluded window and a pause leave exactly the rows they should."""
 from __future__ import annotations
 
 import asyncio
+import io
 import time
 
 import apsw
+from PIL import Image
 
 from capturer.config import CaptureSettings, Config
 from capturer.daemon import CaptureDaemon
@@ -41,6 +43,7 @@ async def script(daemon: CaptureDaemon, desktop: FakeDesktop) -> None:
     desktop.focus_on(FORM)
     await until(lambda: session.snapshots.written == 1, "the form's focus snapshot")
     desktop.type("abc")
+    desktop.windows[VAULT.window_id] = VAULT     # on screen, over the form's corner; not focused
     desktop.click(150, 100)
     await until(lambda: session.input.clicks == 1, "the click row")
 
@@ -87,4 +90,17 @@ def test_focus_exclusion_and_pause_leave_exactly_their_rows(tmp_path):
     spots = rows("SELECT kind, reason, start_ms <= end_ms FROM blind_spots ORDER BY id")
     assert spots == [("excluded", "password manager (keepassxc)", 1), ("paused", "paused by the user", 1)]
     assert rows("SELECT value FROM meta WHERE key = 'paused'") == [("0",)]
-    assert rows("SELECT count(*) FROM blobs WHERE kind = 'click_crop'") == [(1,)]
+    # The click's three crops, inside the form, with the vault's corner (it
+    # lies over the form) black and transparent in the wide one.
+    assert rows("SELECT kind, x, y, width, height, ratio_x, window_x, window_y, window_w, window_h "
+                "FROM click_evidence ORDER BY width") == [
+        ("target", 118, 68, 64, 64, 0.5078, 0, 0, 300, 220),
+        ("context", 86, 36, 128, 128, 0.5039, 0, 0, 300, 220),
+        ("wide", 22, 0, 256, 220, 0.5020, 0, 0, 300, 220)]
+    assert rows("SELECT count(*) FROM blobs WHERE kind = 'click_crop'") == [(3,)]
+    assert rows("SELECT crop FROM input_events WHERE kind = 'click'") == rows(
+        "SELECT blob FROM click_evidence WHERE kind = 'target'")
+    wide = Image.open(io.BytesIO(rows("SELECT data FROM blobs JOIN click_evidence ON blob = sha256 "
+                                      "WHERE click_evidence.kind = 'wide'")[0][0]))
+    assert wide.mode == "RGBA" and wide.getpixel((200 - 22, 200)) == (0, 0, 0, 0)
+    assert wide.getpixel((199 - 22, 199))[3] == 255

@@ -43,24 +43,27 @@ def test_bad_windows_and_formats():
                            "--until", "2026-11-29T09:00"), "reversed range")
     one_line_error(phantom("compile", "--db", RECORDED, "--since", "2026-11-29T10:00",
                            "--until", "2026-11-29T10:00"), "empty window")
-    one_line_error(phantom("compile", "--db", RECORDED, "--since", "yesterday",
-                           "--until", "2026-11-29T10:00"), "not an ISO 8601 time")
-    one_line_error(phantom("compile", "--db", RECORDED, "--since", "2026-11-29T10:00"),
-                   "--since needs --until")
+    one_line_error(phantom("compile", "--db", RECORDED, "--since", "teatime",
+                           "--until", "2026-11-29T10:00"), "not a time: 'teatime'")
+    one_line_error(phantom("compile", "--db", RECORDED, "--since", "2026-11-29T25:00"),
+                   "not an ISO 8601 time")
+    one_line_error(phantom("compile", "--db", RECORDED, "--since", "3 fortnights ago"),
+                   "unknown unit")
     one_line_error(phantom("compile", "--db", RECORDED, "--day", "2026-11-29", "--format", "yaml"),
                    "invalid choice")
     one_line_error(phantom("compile", "--db", RECORDED, "--day", "2026-11-29", "--tz", "Mars/Olympus"),
                    "unknown time zone")
     one_line_error(phantom("compile", "--db", RECORDED, "--day", "2026-11-29", "--budget", "5"),
                    "--budget must be between 100 and 100000 (got 5)")
-    one_line_error(phantom("compile", "--db", RECORDED), "one of the arguments --day --since")
+    one_line_error(phantom("compile", "--db", RECORDED, "--day", "today", "--since", "-2h"),
+                   "not allowed with argument --day")
 
 
 def test_routines_shares_the_window_errors():
     """`phantom routines` resolves windows through the same front door; a
     half range is the user's mistake, not an unreadable database."""
-    one_line_error(phantom("routines", "--db", RECORDED, "--since", "2026-11-29T10:00"),
-                   "phantom: give both since and until")
+    one_line_error(phantom("routines", "--db", RECORDED, "--since", "2026-11-29T10:00",
+                           "--until", "2026-11-29T09:00"), "phantom: reversed range")
     one_line_error(phantom("routines", "--db", RECORDED, "--day", "2026-13-45"), "not a date")
 
 
@@ -121,3 +124,18 @@ def test_compiling_while_the_daemon_writes(tmp_path):
         stop.set()
         thread.join()
         writer.close()
+
+
+def test_everyday_windows_from_the_command_line():
+    """No window is today; `--since -2h` is a value, not an option; a range
+    past the store is clamped to its days, and the block says so."""
+    today = phantom("compile", "--db", RECORDED, "--no-inferred")
+    assert today.returncode == 0 and today.stdout.startswith("ACTIVITY 20"), today.stderr
+    recent = phantom("compile", "--db", RECORDED, "--since", "-2h")
+    assert recent.returncode == 0, recent.stderr
+    wide = phantom("compile", "--db", RECORDED, "--since", "1970-01-01", "--until", "2100-01-01")
+    lines = wide.stdout.splitlines()
+    assert lines[0].startswith("ACTIVITY 2026-11-29T00:00:00+00:00/2026-11-30T00:00:00+00:00")
+    assert lines[1] == "window: clamped to the days the store holds (asked 1970-01-01/2100-01-01)"
+    day = phantom("compile", "--db", RECORDED, "--day", "2026-11-29").stdout.splitlines()
+    assert lines[2:] == day[1:]  # the same frames as the day itself

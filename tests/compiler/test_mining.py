@@ -61,7 +61,7 @@ def mine_bruteforce(sessions, *, min_support=3, min_length=3, max_length=60, min
                and contains(other, pattern) for other in kept):
             continue
         result.append((pattern, len(occ), tuple(occ)))
-    result.sort(key=lambda r: (-r[1], -len(r[0]), routine_id(r[0])))
+    result.sort(key=lambda r: (-r[1], -len(r[0]), routine_id(r[0]), repr(tuple(r[0]))))
     return result
 
 

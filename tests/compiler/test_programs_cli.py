@@ -91,6 +91,32 @@ def test_compile_program_from_a_routine(tmp_path, capsys):
     assert all(step.parameter for step in program.steps if step.action == "type")
 
 
+def test_a_routine_seen_in_a_window_compiles_from_that_window(tmp_path, capsys):
+    """Three rounds in the first hour, and two more later: the id `phantom
+    routines` shows for the hour compiles with that hour's window."""
+    builder = CaptureBuilder()
+    for n in range(5):
+        start = 1_000_000 + n * 300_000 + (3_600_000 if n >= 3 else 0)
+        builder.snapshot(start, "Terminal", title="~").snapshot(start + 1000, APP)
+        builder.click(start + 2000, NAME, x=100, y=200)
+        builder.type(start + 2500, NAME, None, count=5)
+        builder.click(start + 5000, SUBMIT, x=300, y=400)
+        builder.snapshot(start + 30_000, APP, trigger="heartbeat")
+    path = tmp_path / "phantom.sqlite3"
+    write_store(path, builder.build(), ())
+    hour = ["--since", "1970-01-01T00:00Z", "--until", "1970-01-01T01:00Z"]
+    assert cli.main(["routines", "--db", str(path), "--format", "json", *hour]) == 0
+    seen = json.loads(capsys.readouterr().out)["routines"]
+    routine = next(r["id"] for r in seen if any(s["kind"] == "type" for s in r["steps"]))
+    assert cli.main(["compile-program", "hourly", "--routine", routine, "--db", str(path), *hour]) == 0
+    assert load_program(path, "hourly").traces == 3
+    assert cli.main(["compile-program", "all", "--routine", routine, "--db", str(path)]) == 0
+    assert load_program(path, "all").traces == 5  # the same id in the whole history
+    assert cli.main(["compile-program", "later", "--routine", routine, "--db", str(path),
+                     "--since", "1970-01-01T01:00Z", "--until", "1970-01-01T03:00Z"]) == 1
+    assert f"no routine {routine} recurs in the window" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("argv, expected", [
     (["compile-program", "nothing"], "no finished recording named 'nothing'"),
     (["compile-program", "  "], "NAME must not be empty"),

@@ -137,3 +137,56 @@ def test_a_store_without_the_window_gives_no_evidence_and_the_same_program(tmp_p
     assert read_store_evidence(db, traces)
     assert with_store_evidence(traces, read_store_evidence(db, traces)) == traces
     assert compile_program("sign up", traces, source="demonstration").program == program()
+
+
+def add_click_evidence(db, x=300, y=400, window=(0, 0, 800, 600)) -> dict[str, str]:
+    """The capture hook's three crops for every click at (x, y) (the
+    Submit clicks), as the daemon stores them; kind → blob."""
+    from core.store import ClickEvidenceRow, open_store
+    from core.store.records import BlobRow, insert_sql
+
+    blobs = {kind: kind[0] * 64 for kind in ("target", "context", "wide")}
+    connection = open_store(db)
+    try:
+        with connection:
+            events = [row[0] for row in connection.execute(
+                "SELECT id FROM input_events WHERE kind = 'click' AND x = ? AND y = ?", (x, y))]
+            for kind, side in (("wide", 256), ("target", 64), ("context", 128)):    # any order
+                connection.execute(insert_sql(BlobRow), BlobRow(blobs[kind], "click_crop", "image/png", side,
+                                                                side, b"png", 0).values())
+                for event in events:
+                    connection.execute(insert_sql(ClickEvidenceRow), ClickEvidenceRow(
+                        event, kind, blobs[kind], x - side // 2, y - side // 2, side, side,
+                        round((side // 2 + 0.5) / side, 4), round((side // 2 + 0.5) / side, 4),
+                        *window).values())
+    finally:
+        connection.close()
+    return blobs
+
+
+def test_a_store_with_the_capture_hooks_crops_gives_all_three_and_the_window(tmp_path):
+    capture, recordings = form_capture([("Ada Lovelace", "a@x"), ("Alan Turing", "a@x")])
+    db = tmp_path / "store.sqlite3"
+    write_store(db, capture, recordings)
+    add_window(db, 1000, 700)                       # the old lift would say 1000×700
+    blobs = add_click_evidence(db, window=(0, 0, 800, 600))
+    compiled = compile_program("sign up", traces_for_recordings(db, "sign up"),
+                               source="demonstration").program
+    clicks = [s for s in compiled.steps if s.action == "click"]
+    submit = clicks[-1].target.visual
+    assert [(c.kind, c.blob, c.width) for c in submit.crops] == [
+        ("target", blobs["target"], 64), ("context", blobs["context"], 128), ("wide", blobs["wide"], 256)]
+    assert submit.window == (0, 0, 800, 600) and submit.crops[1].x == 236
+    # Clicks the hook did not store crops for fall back to the lifted crop.
+    assert [len(s.target.visual.crops) for s in clicks[:-1]] == [1, 1]
+    assert from_json(to_json(compiled), expected_id=compiled.id) == compiled
+
+
+def test_stored_crops_without_the_window_still_come_without_a_window(tmp_path):
+    capture, recordings = form_capture([("Ada Lovelace", "a@x"), ("Alan Turing", "a@x")])
+    db = tmp_path / "store.sqlite3"
+    write_store(db, capture, recordings)
+    add_click_evidence(db, window=(None, None, None, None))     # the click lay outside its window
+    traces = traces_for_recordings(db, "sign up")
+    submits = [t.visual for trace in traces for t in trace.actions if t.visual is not None]
+    assert len(submits) == 2 and all(v.window is None and len(v.crops) == 3 for v in submits)

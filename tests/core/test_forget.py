@@ -195,3 +195,51 @@ def test_a_forget_that_would_leave_a_dangling_reference_changes_nothing(store, m
         forget(store)
     assert query(store, "SELECT count(*) FROM a11y_trees") == [(1,)]
     assert query(store, "SELECT count(*) FROM blind_spots WHERE kind = 'forgotten'") == [(0,)]
+
+
+def add_click_evidence(db: Path) -> None:
+    """Three crops for the click inside the window and two for the one after
+    it; the wide crop shows the same picture in both (one blob). The inside
+    click's context crop was written just before the window began: only its
+    evidence row says it belongs to the click."""
+    from core.store import ClickEvidenceRow
+
+    w = StoreWriter(db, commit_interval=None)
+    inside, later = (row[0] for row in query(db, "SELECT id FROM input_events WHERE kind = 'click' "
+                                                  "ORDER BY ts_ms"))
+    crop = query(db, "SELECT crop FROM input_events WHERE id = ?", (inside,))[0][0]
+    context = blob(w, f"ctx{SECRET[:8]}", T - 1, "click_crop")
+    wide = blob(w, "wide", T - 20 * MIN, "click_crop")
+    target_later = blob(w, "later", T + 70 * MIN, "click_crop")
+    for input_id, kind, sha, side in ((inside, "target", crop, 64), (inside, "context", context, 128),
+                                      (inside, "wide", wide, 256), (later, "target", target_later, 64),
+                                      (later, "wide", wide, 256)):
+        w.submit(ClickEvidenceRow(input_id, kind, sha, 10, 10, side, side, 0.5, 0.5, 0, 0, 800, 600))
+    w.flush()
+    w.close()
+
+
+def test_a_clicks_crops_go_with_it_unless_a_click_that_stays_shows_them(store):
+    add_click_evidence(store)
+    assert plan_forget(open_store(store), SINCE, UNTIL).images == 3     # as before, and the context crop
+    forget(store)
+    assert SECRET[:8].encode() not in raw_bytes(store)
+    assert query(store, "SELECT kind, substr(blob, 1, 5) FROM click_evidence ORDER BY width") == [
+        ("target", "later"), ("wide", "wide0")]
+    assert query(store, "SELECT substr(sha256, 1, 5) FROM blobs ORDER BY sha256") == [
+        ("later",), ("share",), ("wide0",)]
+
+
+def test_export_shows_a_clicks_crops_and_their_pictures(store):
+    from core.store.export import export_rows
+
+    add_click_evidence(store)
+    connection = open_store(store)
+    try:
+        rows = list(export_rows(connection, SINCE, UNTIL))
+    finally:
+        connection.close()
+    evidence = [(r["kind"], r["width"], r["window_w"]) for r in rows if r["table"] == "click_evidence"]
+    assert evidence == [("target", 64, 800), ("context", 128, 800), ("wide", 256, 800)]
+    shown = {r["sha256"][:5] for r in rows if r["table"] == "blobs"}
+    assert {"crop0", f"ctx{SECRET[:2]}", "wide0"} <= shown and "later" not in shown

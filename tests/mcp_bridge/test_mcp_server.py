@@ -18,7 +18,7 @@ import pytest
 from support.mcp import FIXTURE_STORE, PHANTOM, REPO, SINCE, UNTIL, McpServer, error_text, server_env
 
 READ_TOOLS = {"phantom_context", "phantom_frames", "phantom_routines", "phantom_programs",
-              "phantom_find_program"}
+              "phantom_find_program", "phantom_search"}
 ACTING_TOOLS = {"phantom_record", "phantom_stop_record", "phantom_compile_program", "phantom_replay"}
 NO_BUS = "unix:path=/nonexistent/phantom-test-bus"
 
@@ -50,9 +50,10 @@ def test_exactly_the_phantom_tools_with_hints_and_typed_schemas(fixture_server):
     assert tools["phantom_record"].annotations.destructive_hint is False
 
     context = tools["phantom_context"].input_schema
-    assert context["required"] == ["since", "until"]
-    assert context["properties"]["since"]["type"] == "string"
-    assert context["properties"]["since"]["description"]
+    assert "required" not in context  # no window: today; a start alone: until now
+    assert {"type": "string"} in context["properties"]["since"]["anyOf"]
+    assert "-2h" in context["properties"]["since"]["description"]
+    assert "now" in context["properties"]["until"]["description"]
     assert context["properties"]["format"]["enum"] == ["compact", "json", "markdown"]
     replay = tools["phantom_replay"].input_schema
     assert not replay.get("required")             # a program or an intent, checked by the tool
@@ -104,10 +105,15 @@ def test_routines_match_phantom_routines(fixture_server):
 
 # -- errors are results, and the server keeps serving ------------------------------------------
 @pytest.mark.parametrize("tool, arguments, message", [
-    ("phantom_context", {"since": "yesterday", "until": UNTIL}, "not an ISO 8601 time: 'yesterday'"),
+    ("phantom_context", {"since": "teatime", "until": UNTIL}, "not a time: 'teatime'"),
     ("phantom_context", {"since": UNTIL, "until": SINCE}, "reversed range"),
-    ("phantom_frames", {"since": SINCE, "until": "2026-13-45"}, "not an ISO 8601 time"),
-    ("phantom_routines", {"since": SINCE}, "give both since and until"),
+    ("phantom_frames", {"since": SINCE, "until": "2026-13-45"}, "not a date"),
+    ("phantom_routines", {"since": "3 fortnights ago"}, "unknown unit"),
+    ("phantom_record", {}, "usage: phantom_record: missing argument 'name'"),
+    ("phantom_context", {"budget": 5}, "usage: phantom_context: argument 'budget': Input should be "
+                                       "greater than or equal to 100"),
+    ("phantom_search", {"text": "?!"}, "nothing to search for"),
+    ("phantom_search", {}, "usage: phantom_search: missing argument 'text'"),
     ("phantom_replay", {"program": "no such program"}, "no program named or with id 'no such program'"),
     ("phantom_compile_program", {"name": "sign up"}, "no finished recording named 'sign up'"),
     ("phantom_record", {"name": "sign up"}, "capture daemon not reachable"),
@@ -117,6 +123,7 @@ def test_bad_requests_are_one_line_tool_errors(fixture_server, tool, arguments, 
     result = fixture_server.call(tool, arguments)
     text = error_text(result)
     assert message in text and "\n" not in text and "Traceback" not in text
+    assert "--" not in text and "pydantic" not in text  # no CLI flags, no SDK dump
     after = fixture_server.call("phantom_programs")  # still serving
     assert not after.is_error and after.structured_content == {"programs": []}
 
@@ -330,7 +337,7 @@ def test_raw_stdio_carries_only_json_rpc_and_logs_go_to_stderr():
         assert stdout.reply(1)["result"]["serverInfo"]["name"] == "phantom"
         send({"method": "notifications/initialized"})
         send({"id": 2, "method": "tools/list"})
-        assert len(stdout.reply(2)["result"]["tools"]) == 9
+        assert len(stdout.reply(2)["result"]["tools"]) == 10
         send({"id": 3, "method": "tools/call", "params": {
             "name": "phantom_replay", "arguments": {"program": "nope"}}})  # logged by the SDK
         assert stdout.reply(3)["result"]["isError"] is True

@@ -31,14 +31,23 @@ def assert_one_line_error(result: subprocess.CompletedProcess, *fragments: str) 
         assert fragment in lines[0], lines[0]
 
 
-def test_every_command_has_help():
-    parser = build_parser()
-    commands = parser._subparsers._group_actions[0].choices  # noqa: SLF001 - argparse has no public API
-    assert commands
-    for name, sub in commands.items():
-        assert sub.description or sub.format_help(), name
-        help_text = parser._subparsers._group_actions[0]._choices_actions  # noqa: SLF001
-        assert any(action.dest == name and action.help for action in help_text), f"{name} has no help line"
+def _commands(parser: argparse.ArgumentParser, prefix: str = "phantom"):
+    """(full name, parser, help line) of every sub-command, nested ones too."""
+    for action in parser._actions:  # noqa: SLF001 - argparse has no public API for this
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+            lines = {choice.dest: choice.help for choice in action._choices_actions}  # noqa: SLF001
+            for name, sub in action.choices.items():
+                yield f"{prefix} {name}", sub, lines.get(name)
+                yield from _commands(sub, f"{prefix} {name}")
+
+
+def test_every_command_has_a_help_line_and_a_description():
+    """`phantom --help` lists each with a line, and `phantom CMD --help`
+    says what it does (resume, uninstall and record start/stop had none)."""
+    found = list(_commands(build_parser()))
+    assert {name for name, _, _ in found} >= {f"phantom {name}" for name in COMMANDS}
+    missing = [name for name, sub, line in found if not (sub.description and line)]
+    assert missing == []
 
 
 def test_the_command_table_names_what_each_module_defines():

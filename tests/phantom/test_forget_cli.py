@@ -151,8 +151,10 @@ def test_export_writes_what_is_stored_and_nothing_more(store, env, tmp_path):
     assert images.stdout.count('"data_base64"') == 3
     with_secret = run(env, "export", "--db", str(store), "--day", "2024-05-07").stdout
     assert TYPED in with_secret  # the demonstration's text is stored, so it is exported
-    bad = run(env, "export", "--db", str(store), "--since", "2024-05-06T09:00")
-    assert bad.returncode == 2 and "--until" in one_line(bad)
+    bad = run(env, "export", "--db", str(store), "--since", "teatime")
+    assert bad.returncode == 2 and "not a time: 'teatime'" in one_line(bad)
+    until_now = run(env, "export", "--db", str(store), "--since", "2024-05-07T00:00")
+    assert until_now.returncode == 0 and TYPED in until_now.stdout  # a start alone: until now
 
 
 def test_a_demonstration_goes_with_what_was_captured_while_it_ran(store, env):
@@ -190,7 +192,7 @@ def test_programs_delete_removes_every_version_of_a_name_or_one_id(store, env):
 
 
 def test_bad_windows_are_one_line(store, env):
-    for args, fragment in ((["--since", "2024-05-07T10:00"], "--until"),
+    for args, fragment in ((["--since", "teatime"], "not a time"),
                            (["--since", "2024-05-07T10:00", "--until", "2024-05-07T09:00"], "reversed"),
                            (["--day", "yesterday-ish"], "not a date"),
                            (["--recording", "sign up", "--until", "2024-05-07T09:00"], "--until")):

@@ -61,7 +61,8 @@ def test_executable_paths_are_quoted_for_each_reader(path, systemd, dbus):
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
-@pytest.mark.parametrize("unit", ["phantom-capture.service", "phantom-replay.service"])
+@pytest.mark.parametrize("unit", ["phantom-capture.service", "phantom-replay.service",
+                                  "phantom-retention.service"])
 def test_units_are_sandboxed(home, unit):
     result = subprocess.run(["systemd-analyze", "security", "--offline=true", "--user",
                              str(ROOT / "systemd" / unit)], capture_output=True, text=True,
@@ -73,3 +74,20 @@ def test_units_are_sandboxed(home, unit):
     for line in ("IPAddressDeny=any", "RestrictAddressFamilies=AF_UNIX", "NoNewPrivileges=yes",
                  "ProtectSystem=strict", "PrivateUsers=yes"):
         assert line in text
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
+def test_install_adds_the_daily_retention_timer_and_its_service(home, tmp_path):
+    executable = tmp_path / "phantom"
+    executable.write_text("#!/bin/sh\n")
+    executable.chmod(0o755)
+    assert main(["install", "--executable", str(executable)]) == 0
+    units = home / "config" / "systemd" / "user"
+    service, timer = units / "phantom-retention.service", units / "phantom-retention.timer"
+    assert f"ExecStart={executable} retention run" in service.read_text()
+    assert "OnCalendar=daily" in timer.read_text() and "Persistent=yes" in timer.read_text()
+    result = subprocess.run(["systemd-analyze", "verify", "--user", str(timer), str(service)],
+                            capture_output=True, text=True, env=dict(os.environ), timeout=60)
+    assert result.returncode == 0 and not result.stderr.strip(), result.stderr
+    assert main(["uninstall"]) == 0
+    assert not timer.exists() and not service.exists()

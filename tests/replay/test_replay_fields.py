@@ -122,8 +122,7 @@ def test_typing_into_a_gtk4_entry_replays(managed_desktop, user, tmp_path):
                              extra_env={"GSK_RENDERER": "cairo"})
     try:
         window = desktop.wait_for_window("gtk4-widget-factory", timeout=30)
-        desktop.run(["xdotool", "windowsize", "--sync", str(window), "1100", "700",
-                     "windowmove", "--sync", str(window), "60", "40"])
+        desktop.place_window(window, 60, 40, 1100, 700)
         settle(2.0)
         factory = app_by_pid(process.pid, timeout=30)
         entry = gtk4_entry(factory)

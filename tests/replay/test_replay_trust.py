@@ -68,9 +68,7 @@ def launch_factory(desktop):
     would leave the form visible; a click must land where a person sees)."""
     process = desktop.launch(["gtk3-widget-factory"], name="gtk3-widget-factory")
     window = desktop.wait_for_window("gtk3-widget-factory", timeout=30)
-    moved = desktop.run(["xdotool", "windowsize", "--sync", str(window), "800", "700",
-                         "windowmove", "--sync", str(window), "420", "40"])
-    assert moved.returncode == 0, moved.stderr
+    desktop.place_window(window, 420, 40, 800, 700)
     return process
 
 

@@ -1,7 +1,8 @@
 """Visual re-aiming on the virtual desktop: demonstrations on the canvas
 fixture app — whose controls are drawn inside one Gtk.DrawingArea, so the
 accessibility tree holds a single unnamed "drawing area" — recorded by the
-real capture daemon, compiled with `phantom compile-program`, and replayed
+real capture daemon (which keeps three crops around every click: target,
+context, wide), compiled with `phantom compile-program`, and replayed
 after the window moved and the app zoomed and shifted its drawing. The
 app's status label (read through AT-SPI) says which drawn control each
 click hit."""
@@ -24,102 +25,86 @@ pytestmark = pytest.mark.desktop
 RECORDED = ("--geometry", "420x260+40+40")
 RECORDED_WINDOW = (40, 40, 420, 260)
 MOVED_AND_ZOOMED = ("--geometry", "520x330+300+200", "--zoom", "1.25", "--offset", "30,20")
+TWINS = ("--duplicate", "star")        # a second star, drawn where the heart was
 
 
-def control_centre(name: str, window=(40, 40)) -> tuple[int, int]:
-    """Where the recorded canvas draws a control, on the desktop."""
+def control_centre(name: str, window=(40, 40), zoom: float = 1.0, offset=(0, 0)) -> tuple[int, int]:
+    """Where the canvas draws a control (the heart: its place), on the desktop."""
     from testbed.apps.canvas_app import CONTROLS
 
     x, y, w, h, _ = CONTROLS[name]
-    return window[0] + MARGIN + x + w // 2, window[1] + MARGIN + y + h // 2
+    return (round(window[0] + MARGIN + offset[0] + (x + w // 2) * zoom),
+            round(window[1] + MARGIN + offset[1] + (y + h // 2) * zoom))
 
 
-def record(desktop, user, app, name: str, clicks: tuple[str, ...], hook: list | None = None) -> None:
-    """One demonstration; with `hook`, the capture hook's crops of every
-    click are made from a screenshot taken right before it (appended)."""
+def record(desktop, user, app, name: str, clicks: tuple[str, ...], expected: tuple[str, ...] = ()) -> None:
+    """One demonstration clicking the places of `clicks`; `expected` is what
+    the app reports pressed, where that differs."""
     focus(desktop, "phantom-canvas")
     before = pressed(app.pid)
     assert phantom(desktop, "record", "start", name).returncode == 0
     for control in clicks:
-        if hook is not None:
-            hook.append(crops_before_click(*control_centre(control)))
         user.click(*control_centre(control))
         settle(0.6)
     stopped = phantom(desktop, "record", "stop")
     assert stopped.returncode == 0, stopped.stderr
-    assert pressed(app.pid) == " ".join((before, *clicks))
+    assert pressed(app.pid) == " ".join((before, *(expected or clicks)))
 
 
-def crops_before_click(x: int, y: int):
-    """What the capture daemon will do with the hook: the screen, grabbed,
-    cropped around the click inside the recorded window."""
-    import mss
-    import numpy as np
-
-    from core.visual_evidence import crop_variants
-
-    with mss.MSS() as grabber:
-        shot = grabber.grab(grabber.monitors[0])
-    pixels = np.asarray(shot)[:, :, 2::-1]          # BGRA → RGB
-    return crop_variants(pixels, x, y, RECORDED_WINDOW)
+def canvas_seen(db, after: int = 0) -> int:
+    """Clicks count only once the daemon has seen the canvas focused (in a
+    snapshot after row `after`); that snapshot's id."""
+    rows = wait_for_rows(db, "SELECT coalesce(max(id), 0) FROM snapshots WHERE app = 'phantom-canvas' "
+                         "AND focused = 1", lambda rows: rows[0][0] > after, what="a canvas snapshot")
+    return rows[0][0]
 
 
 @pytest.fixture(scope="module")
 def recorded(desktop, tmp_path_factory):
-    """Two programs, each from two demonstrations by the real daemon:
-    'palette' clicks Red, Blue, Star; 'star first' clicks Star, Green.
-    The first 'palette' demonstration also keeps the capture hook's crops
-    of each click (the daemon itself stores only the 64-pixel target crop)."""
+    """Three programs, each from two demonstrations by the real daemon:
+    'palette' clicks Red, Blue, Star and 'star first' Star, Green on the
+    canvas as it is; 'twin' clicks the right-hand one of two identical stars
+    (`--duplicate star`), then Green."""
     from replay.xinput import XTestInput
+    from testbed.waiting import wait_until
 
     user = XTestInput(desktop.display)
     db = tmp_path_factory.mktemp("visual") / "store.sqlite3"
-    app = desktop.launch_fixture("canvas", *RECORDED)
-    hook: list = []
     try:
         with CaptureProcess(desktop, db) as capture:
-            # Clicks count only once the daemon has seen the canvas focused.
-            focus(desktop, "phantom-canvas")
-            wait_for_rows(db, "SELECT count(*) FROM snapshots WHERE app = 'phantom-canvas' "
-                          "AND focused = 1", lambda rows: rows[0][0] > 0, what="a canvas snapshot")
-            for demonstration in range(2):
-                record(desktop, user, app, "palette", ("red", "blue", "star"),
-                       hook if demonstration == 0 else None)
-                record(desktop, user, app, "star first", ("star", "green"))
+            app = desktop.launch_fixture("canvas", *RECORDED)
+            twins = None
+            try:
+                focus(desktop, "phantom-canvas")
+                canvas_seen(db)
+                for _ in range(2):
+                    record(desktop, user, app, "palette", ("red", "blue", "star"))
+                    record(desktop, user, app, "star first", ("star", "green"))
+                before = query(db, "SELECT max(id) FROM snapshots")[0][0]
+                # Started before the first one closes, so that X gives its
+                # window another id (a reused one is another test's subject).
+                twins = desktop.launch_fixture("canvas", *RECORDED, *TWINS, wait=False)
+                wait_until(lambda: len(desktop.run(["xdotool", "search", "--onlyvisible", "--class",
+                                                    "phantom-canvas"]).stdout.split()) == 2,
+                           timeout=15, what="the second canvas window")
+            finally:
+                desktop.close_app(app)
+            try:
+                focus(desktop, "phantom-canvas")
+                canvas_seen(db, before)
+                for _ in range(2):
+                    record(desktop, user, twins, "twin", ("heart", "green"), ("star", "green"))
+            finally:
+                desktop.close_app(twins)
             assert capture.stop() == 0
     finally:
-        desktop.close_app(app)
         user.close()
     reports = {}
-    for name in ("palette", "star first"):
+    for name in ("palette", "star first", "twin"):
         compiled = phantom(desktop, "compile-program", name, "--db", str(db), "--format", "json")
         assert compiled.returncode == 0, compiled.stderr
         reports[name] = json.loads(compiled.stdout)
-    reports["hooked"] = with_hook_evidence(db, reports["palette"]["id"], hook)
     return db, reports
-
-
-def with_hook_evidence(db, program_id: str, hook: list) -> str:
-    """The 'palette' program with the hook's three crops per click instead
-    of the lifted target crop, stored beside it; its id."""
-    from compiler.programs.evidence import visual_of, with_visual
-    from compiler.programs.store import load_program, save_program
-    from core.store import open_store
-    from core.store.records import BlobRow, insert_sql
-
-    connection = open_store(db)
-    try:
-        with connection:
-            for variants in hook:
-                for v in variants:
-                    connection.execute(insert_sql(BlobRow), BlobRow(
-                        v.sha256, "click_crop", "image/png", v.width, v.height, v.png, 0).values())
-    finally:
-        connection.close()
-    program = load_program(db, program_id)
-    hooked = with_visual(program, {i: visual_of(variants, RECORDED_WINDOW)
-                                   for i, variants in enumerate(hook)})
-    return save_program(db, hooked, created_ms=0)
 
 
 @pytest.fixture
@@ -136,16 +121,29 @@ def replay(desktop, db, program: str, *args: str):
     return result.returncode, (json.loads(result.stdout) if result.stdout.strip() else None), result.stderr
 
 
-def test_the_programs_carry_the_daemons_click_crops_as_visual_evidence(store):
-    _, reports = store
+def test_every_canvas_click_carries_the_daemons_three_crops_and_the_window(store):
+    db, reports = store
     steps = reports["palette"]["program"]["steps"]
     assert [s["action"] for s in steps] == ["click", "click", "click"]
     for step in steps:
         target = step["target"]
         assert target["role"] == "drawing area" and target["name"] == "" and target["label"] == ""
-        crops = target["visual"]["crops"]
-        assert [c["kind"] for c in crops] == ["target"] and crops[0]["blob"] == target["crop"]
-        assert (crops[0]["width"], crops[0]["height"]) == (64, 64)
+        visual = target["visual"]
+        crops = visual["crops"]
+        assert [(c["kind"], c["width"], c["height"]) for c in crops] == [
+            ("target", 64, 64), ("context", 128, 128), ("wide", 256, 256)]
+        assert crops[0]["blob"] == target["crop"] and visual["window"] == list(RECORDED_WINDOW)
+        for crop in crops:       # each holds the click where its ratio (4 digits) says
+            assert crop["x"] + crop["ratio_x"] * crop["width"] == pytest.approx(target["x"] + 0.5, abs=0.02)
+            assert crop["y"] + crop["ratio_y"] * crop["height"] == pytest.approx(target["y"] + 0.5, abs=0.02)
+    # In the store: three rows for every click of the six demonstrations,
+    # each crop a PNG blob; the click's own row names its target crop.
+    clicks = query(db, "SELECT count(*) FROM input_events WHERE kind = 'click' AND recording_id IS NOT NULL")
+    rows = query(db, "SELECT e.kind, b.media_type, i.crop = e.blob FROM click_evidence e JOIN blobs b ON "
+                     "b.sha256 = e.blob JOIN input_events i ON i.id = e.input_id WHERE i.recording_id "
+                     "IS NOT NULL")
+    assert clicks == [(14,)] and len(rows) == 3 * 14
+    assert set(rows) == {("target", "image/png", 1), ("context", "image/png", 0), ("wide", "image/png", 0)}
 
 
 def test_a_moved_and_zoomed_drawing_replays_through_the_visual_rung(desktop, apps, store):
@@ -168,18 +166,20 @@ def test_a_moved_and_zoomed_drawing_replays_through_the_visual_rung(desktop, app
                and "shift (+" in r[4] for r in rows)
 
 
-def test_the_capture_hooks_three_crops_replay_the_same_way(desktop, apps, store):
-    from compiler.programs.store import load_program
-
-    db, reports = store
-    program = load_program(db, reports["hooked"])
-    assert [[c.kind for c in s.target.visual.crops] for s in program.steps] == [
-        ["target", "context", "wide"]] * 3
-    app = apps("canvas", *MOVED_AND_ZOOMED)
-    code, result, stderr = replay(desktop, db, reports["hooked"])
+def test_identical_twins_recorded_side_by_side_are_told_apart_by_their_surroundings(desktop, apps,
+                                                                                      store):
+    """Both stars were there when recorded, and the person clicked the
+    right-hand one: its target crop matches both, the larger crops (the
+    other star on its left, empty canvas on its right) only that one."""
+    db, _ = store
+    app = apps("canvas", *MOVED_AND_ZOOMED, *TWINS)
+    code, result, stderr = replay(desktop, db, "twin")
     assert code == 0 and result["status"] == "success", (result, stderr)
-    assert pressed(app.pid) == "Pressed: red blue star"
-    assert {s["policy"] for s in result["steps"]} == {"visual_reaim"}
+    assert pressed(app.pid) == "Pressed: star green"
+    twin = result["steps"][0]["visual"]
+    assert twin["verdict"] == "accepted" and twin["variant"] in ("context", "wide")
+    assert tuple(twin["point"]) == pytest.approx(control_centre("heart", (300, 200), 1.25, (30, 20)),
+                                                 abs=3)
 
 
 def test_the_same_control_drawn_where_another_used_to_be_is_not_clicked_by_mistake(desktop, apps,
@@ -194,9 +194,13 @@ def test_the_same_control_drawn_where_another_used_to_be_is_not_clicked_by_mista
     assert tuple(blue) == pytest.approx(control_centre("red"), abs=2)
 
 
-def test_two_identical_icons_side_by_side_are_refused_and_nothing_is_clicked(desktop, apps, store):
+def test_a_twin_that_was_not_there_when_recorded_is_refused_and_nothing_is_clicked(desktop, apps,
+                                                                                   store):
+    """Recorded with the heart beside the star: now a second star stands
+    there, and which of the two the person meant is unknown — the recorded
+    crops show the heart in its place, no second star."""
     db, _ = store
-    app = apps("canvas", *MOVED_AND_ZOOMED, "--duplicate", "star")
+    app = apps("canvas", *MOVED_AND_ZOOMED, *TWINS)
     code, result, _ = replay(desktop, db, "star first")
     assert (code, result["status"], result["sent_input"]) == (4, "refused", False)
     assert result["escalation"]["step"] == 0 and "ambiguous" in result["escalation"]["reason"]

@@ -197,3 +197,22 @@ def test_a_consequential_label_makes_the_matcher_thorough(db, monkeypatch):
     strict = eyes.fresh().see(replace(plain, target=replace(plain.target, name="Delete")), surface,
                               window=None)
     assert strict.verdict == "refused" and "consequential" in strict.reason
+
+
+@pytest.mark.parametrize("with_eyes", [False, True])
+def test_a_click_on_an_unnamed_surface_without_pictures_escalates_and_nothing_is_clicked(
+        monkeypatch, with_eyes):
+    """Where on a drawing area the person clicked is all that matters, and a
+    program without crops of it cannot know: its centre would be a blind
+    click. (With eyes that hold no crops of this step, the same.)"""
+    from replay import policy
+
+    surface = element("drawing area", path="/canvas")
+    monkeypatch.setattr(policy, "_decide", lambda *args: policy.Decision(
+        policy.DIRECT, surface, "the recorded path resolves to one element", 1.0))
+    eyes = Eyes({}, lambda: pytest.fail("nothing to look at")) if with_eyes else None
+    decision = policy.decide(step(), None, None, eyes)
+    assert decision.policy == policy.ESCALATE and not decision.may_act and decision.element is None
+    assert decision.reason == ("the recorded click landed on an unnamed drawing area and the program "
+                               "holds no picture of where: its centre would be a guess; nothing was "
+                               "clicked")

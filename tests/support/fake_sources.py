@@ -146,9 +146,14 @@ class FakeScreen:
     def thumbnail(self, monitor: Monitor, redact=(), masks=()) -> EncodedImage | None:
         return None
 
-    def click_crop(self, x: int, y: int, bounds: Monitor, redact=(), masks=()) -> EncodedImage:
-        data = f"crop at {x},{y}".encode()
-        return EncodedImage(f"{x:032x}{y:032x}", "click_crop", "image/png", 64, 64, data)
+    def region(self, rect):
+        """A patterned picture, different wherever it is taken from."""
+        from PIL import Image
+
+        left, top, width, height = rect
+        return Image.frombytes("RGB", (width, height), bytes(
+            ((left + column) * 7 + (top + row) * 3 + channel * 50) % 256
+            for row in range(height) for column in range(width) for channel in range(3)))
 
 
 class FakeInput:

@@ -91,11 +91,24 @@ def run_case(case: GoldenCase, env: dict[str, str] | None = None) -> bytes:
     return result.stdout
 
 
+# The timeline picture of the recorded day, compared pixel by pixel (fonts
+# are rasterised by the FreeType matplotlib ships, so bytes are not compared).
+TIMELINE = ("recorded/desktop.sqlite3", "2026-11-29", "recorded/desktop.2026-11-29.timeline.png")
+
+
+def render_timeline_golden(out: Path) -> None:
+    store, day, _ = TIMELINE
+    subprocess.run([PHANTOM, "timeline", "--db", str(FIXTURES / store), "--day", day, "--out",
+                    str(out)], check=True, capture_output=True, timeout=120)
+
+
 def write_all() -> None:
     for case in CASES:
         path = FIXTURES / case.golden
         path.write_bytes(run_case(case))
         print(f"wrote {path.relative_to(ROOT)}")
+    render_timeline_golden(FIXTURES / TIMELINE[2])
+    print(f"wrote fixtures/{TIMELINE[2]}")
 
 
 if __name__ == "__main__":

@@ -334,12 +334,26 @@ def run_cli(argv: list[str]) -> int:
     return cli.main(argv)
 
 
+def test_cli_shows_progress_on_a_terminal_only(tmp_path, monkeypatch):
+    import io
+    import sys
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert run_cli(["synth", "--days", "1", "--seed", "3", "--db", str(tmp_path / "t.sqlite3")]) == 0
+    assert "2026-03-02: " in terminal.getvalue() and "snapshots" in terminal.getvalue()
+
+
 def test_cli_writes_and_refuses(tmp_path, capsys):
     out = tmp_path / "cli.sqlite3"
     assert run_cli(["synth", "--days", "1", "--seed", "3", "--db", str(out)]) == 0
     captured = capsys.readouterr()
     assert captured.out.count("\n") == 1 and "1 day " in captured.out and "snapshots" in captured.out
-    assert "day 1/1 2026-03-02:" in captured.err
+    assert captured.err == ""  # no progress when stderr is not a terminal
     digest = sha256(out)
     assert run_cli(["synth", "--days", "1", "--seed", "3", "--db", str(out)]) != 0
     err = capsys.readouterr().err
