@@ -142,10 +142,13 @@ class VirtualDesktop:
         if app in self.apps:
             self.apps.remove(app)
 
-    def wait_for_window(self, wm_class: str, *, timeout: float = 15.0) -> int:
-        """Wait until a mapped window with this WM_CLASS exists; return its id."""
+    def wait_for_window(self, wm_class: str, *, timeout: float = 15.0, pid: int | None = None) -> int:
+        """Wait until a mapped window with this WM_CLASS exists (of process
+        `pid`, when given: another instance's window must not be taken for
+        it); return its id."""
+        owner = ["--all", "--pid", str(pid)] if pid is not None else []
         def probe() -> int:
-            out = subprocess.run(["xdotool", "search", "--onlyvisible", "--class", wm_class],
+            out = subprocess.run(["xdotool", "search", *owner, "--onlyvisible", "--class", wm_class],
                                  env=self.env, capture_output=True, text=True, timeout=5)
             ids = out.stdout.split()
             return int(ids[0]) if ids else 0

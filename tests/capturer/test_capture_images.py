@@ -77,7 +77,7 @@ def test_no_typed_secret_in_any_stored_image(desktop, apps, user, tmp_path):
             settle(1.5)                            # and a thumbnail due
         mousepad = desktop.launch(["mousepad", str(document)], name="mousepad")
         try:
-            window = desktop.wait_for_window("mousepad", timeout=30)
+            window = desktop.wait_for_window("mousepad", timeout=30, pid=mousepad.pid)
             desktop.place_window(window, 700, 360, 560, 420)
             settle(2.0)
             pad = wait_until(lambda: live.application_of(mousepad.pid), timeout=10, what="mousepad")

@@ -37,8 +37,8 @@ def app_of(pid: int):
     return wait_until(lambda: live.application_of(pid), timeout=15, what=f"AT-SPI app of pid {pid}")
 
 
-def place(desktop, wm_class: str, x: int, y: int, width: int, height: int) -> None:
-    window = desktop.wait_for_window(wm_class, timeout=30)
+def place(desktop, process, wm_class: str, x: int, y: int, width: int, height: int) -> None:
+    window = desktop.wait_for_window(wm_class, timeout=30, pid=process.pid)
     desktop.place_window(window, x, y, width, height)
 
 
@@ -71,9 +71,9 @@ def three_apps(managed_desktop, tmp_path):
     document = tmp_path / "notes.txt"
     document.write_text("first line\n")
     calculator = desktop.launch(["gnome-calculator"], name="gnome-calculator")
-    place(desktop, "gnome-calculator", 20, 10, 340, 480)
+    place(desktop, calculator, "gnome-calculator", 20, 10, 340, 480)
     mousepad = desktop.launch(["mousepad", str(document)], name="mousepad")
-    place(desktop, "mousepad", 380, 0, 520, 380)
+    place(desktop, mousepad, "mousepad", 380, 0, 520, 380)
     form = desktop.launch_fixture("form", "--geometry", "340x240+380+430")
     settle(2.0)
     yield desktop, app_of(calculator.pid), app_of(mousepad.pid), app_of(form.pid)

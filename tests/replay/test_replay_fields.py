@@ -121,7 +121,7 @@ def test_typing_into_a_gtk4_entry_replays(managed_desktop, user, tmp_path):
     process = desktop.launch(["gtk4-widget-factory"], name="gtk4-widget-factory",
                              extra_env={"GSK_RENDERER": "cairo"})
     try:
-        window = desktop.wait_for_window("gtk4-widget-factory", timeout=30)
+        window = desktop.wait_for_window("gtk4-widget-factory", timeout=30, pid=process.pid)
         desktop.place_window(window, 60, 40, 1100, 700)
         settle(2.0)
         factory = app_by_pid(process.pid, timeout=30)

@@ -67,7 +67,7 @@ def launch_factory(desktop):
     """gtk3-widget-factory beside the form (it opens larger than the screen
     would leave the form visible; a click must land where a person sees)."""
     process = desktop.launch(["gtk3-widget-factory"], name="gtk3-widget-factory")
-    window = desktop.wait_for_window("gtk3-widget-factory", timeout=30)
+    window = desktop.wait_for_window("gtk3-widget-factory", timeout=30, pid=process.pid)
     desktop.place_window(window, 420, 40, 800, 700)
     return process
 

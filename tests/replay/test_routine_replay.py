@@ -50,7 +50,7 @@ def test_a_routine_mined_from_clicks_into_unfocused_windows_replays(managed_desk
     document = tmp_path / "notes.txt"
     document.write_text("notes\n")
     editor = desktop.launch(["mousepad", str(document)], name="mousepad")
-    window = desktop.wait_for_window("mousepad", timeout=30)
+    window = desktop.wait_for_window("mousepad", timeout=30, pid=editor.pid)
     desktop.place_window(window, 40, 330, 360, 300)    # below the form, beside the factory
     factory = launch_factory(desktop)
     process, form = launch_form(desktop, "--title", "Form")
