@@ -110,9 +110,21 @@ def _open_source(store: Path) -> apsw.Connection:
     return connection
 
 
+# Derived, not copied: `phantom search` rebuilds its index from the rows
+# when its progress table says nothing was indexed yet.
+_DERIVED = ("search_progress",)
+
+
 def _tables(connection: apsw.Connection) -> list[str]:
-    return [row[0] for row in connection.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    """The tables to copy: every real table but the search index (the FTS5
+    tables and their shadow tables: derived, and raw index pages copied
+    into a new index would not agree with it)."""
+    rows = [(str(name), str(sql)) for name, sql in connection.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+        "ORDER BY name")]
+    virtual = [name for name, sql in rows if sql.upper().startswith("CREATE VIRTUAL TABLE")]
+    return [name for name, _ in rows if name not in virtual and name not in _DERIVED
+            and not any(name.startswith(f"{table}_") for table in virtual)]
 
 
 def _columns(connection: apsw.Connection, table: str) -> list[tuple[str, int]]:

@@ -82,7 +82,9 @@ def test_a_returning_accessibility_bus_re_executes_the_daemon_which_carries_on_p
         assert session.control.status()["accessibility"] == "lost"
         from phantom.commands.capture import _format_status  # what `phantom status` prints
 
-        printed = _format_status(session.control.status(), {"db": str(db), "error": "-"})
+        empty = {"db": str(db), "snapshots": 0, "input_events": 0, "elements": 0, "blobs": 0,
+                 "first_snapshot_ms": None, "last_snapshot_ms": None, "open_blind_spots": []}
+        printed = _format_status(session.control.status(), empty)
         assert "accessibility lost: no element is read (a no_accessibility blind spot is open)" in printed
         desktop.focus_on(NOTES)                                # focus moves; still nothing can be read
         await until(lambda: session.snapshots.written == 2, "the notes' snapshot")

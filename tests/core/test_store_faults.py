@@ -158,6 +158,10 @@ def test_a_damaged_page_is_found_reported_and_repaired_keeping_the_original(tmp_
     assert result.cleared_references == lost and result.copied == 2000 + snapshots
     assert result.damaged_copy.exists() and result.damaged_copy.name.startswith("store.sqlite3.damaged-")
     assert "damage met in snapshots" in result.summary()
+    # the search index is derived: not copied page by page, rebuilt by the next search
+    assert not {t.table for t in result.tables} & {"search_snapshots", "search_snapshots_data",
+                                                   "search_progress"}
+    assert kept.execute("SELECT count(*) FROM search_progress").get == 0
 
 
 def test_the_daemon_lock_belongs_to_the_file_not_its_name(tmp_path):

@@ -26,7 +26,7 @@ def test_doctor_gives_the_store_size_in_mib(capsys, tmp_path, monkeypatch):
     from phantom.commands.doctor import _store
 
     check = _store(RECORDED)
-    assert check.ok and check.detail.endswith(format_size(RECORDED.stat().st_size))
+    assert check.ok and f", {format_size(RECORDED.stat().st_size)}," in check.detail
     assert " MB" not in check.detail
 
 
