@@ -51,13 +51,21 @@ def _secure_delete(connection: apsw.Connection) -> None:
     connection.pragma("secure_delete", 1)
 
 
+def _temp_in_memory(connection: apsw.Connection) -> None:
+    """SQLite's temporary files (statement journals, sorts, the shadow
+    tables an FTS5 table is created with) stay in memory: inside the capture
+    daemon's sandbox only the store's directory is writable, and a temporary
+    file in /tmp failed the first start's migration with 'disk I/O error'."""
+    connection.pragma("temp_store", "memory")
+
+
 def _busy_timeout(connection: apsw.Connection) -> None:
     """Wait for another writer (the CLI recording a program) instead of failing."""
     connection.set_busy_timeout(BUSY_TIMEOUT_MS)
 
 
-WRITE_SETTINGS = (_busy_timeout, _incremental_vacuum_when_new, _wal, _synchronous_normal,
-                  _foreign_keys, _secure_delete)
+WRITE_SETTINGS = (_busy_timeout, _temp_in_memory, _incremental_vacuum_when_new, _wal,
+                  _synchronous_normal, _foreign_keys, _secure_delete)
 READ_SETTINGS = (_busy_timeout,)
 
 

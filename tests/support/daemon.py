@@ -73,7 +73,10 @@ class CaptureProcess:
                                         stdout=subprocess.DEVNULL,
                                         stderr=open(self.log_path, "ab"))
         if wait_ready:
-            self.notify.wait_for("READY=1")
+            try:
+                self.notify.wait_for("READY=1")
+            except TimeoutError as exc:     # say why: the daemon's own last words
+                raise TimeoutError(f"{exc}; the daemon's log ends: {self.log()[-600:]!r}") from None
         return self
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 20.0) -> int:
