@@ -10,7 +10,6 @@ import os
 import shutil
 import stat
 import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ import pytest
 from support.daemon import PHANTOM, CaptureProcess, query
 from support.damage import damage_page, leaf_pages
 from support.mounts import remount_read_only, tmpfs
+from support.unprivileged import Unprivileged
 
 pytestmark = pytest.mark.desktop
 
@@ -26,14 +26,10 @@ DAY = "2026-11-29"
 READS = (("status",), ("compile", "--day", DAY), ("routines",), ("runs",), ("programs",))
 
 
-def phantom(desktop, *args: str, user: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
-    """The real command; as `user` (via setpriv, with a home of its own) when given."""
-    full_env = dict(desktop.env, PATH=os.environ["PATH"], **(env or {}))
-    prefix = []
-    if user is not None:
-        uid, gid = int(user.split(":")[0]), int(user.split(":")[1])
-        prefix = ["setpriv", f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--"]
-    return subprocess.run([*prefix, PHANTOM, *args], env=full_env, capture_output=True, text=True, timeout=120)
+def phantom(desktop, *args: str) -> subprocess.CompletedProcess:
+    """The real command, on the test desktop."""
+    return subprocess.run([PHANTOM, *args], env=dict(desktop.env, PATH=os.environ["PATH"]),
+                          capture_output=True, text=True, timeout=120)
 
 
 def one_line(result: subprocess.CompletedProcess, *fragments: str) -> str:
@@ -92,42 +88,22 @@ def test_a_store_on_a_read_only_mount_serves_every_read_and_refuses_capture(desk
         assert result.returncode == 0 and not result.stderr, (args, result.stderr)
 
 
-@pytest.fixture
-def unprivileged():
-    """An unprivileged uid:gid (nobody, or a user made for the test) and a
-    directory it owns."""
+def test_a_chmod_444_store_stays_read_only_for_an_unprivileged_user(desktop):
+    user = Unprivileged()       # nobody (or a user made for the test), with a home it owns
+    user.env = {**desktop.env, **user.env}
     try:
-        import pwd
-
-        entry = pwd.getpwnam("nobody")
-    except KeyError:
-        subprocess.run(["useradd", "--system", "--no-create-home", "phantom-test"], check=True)
-        entry = pwd.getpwnam("phantom-test")
-    directory = Path(tempfile.mkdtemp(prefix="phantom-unprivileged-", dir="/tmp"))
-    os.chmod(directory, 0o755)
-    os.chown(directory, entry.pw_uid, entry.pw_gid)
-    try:
-        yield f"{entry.pw_uid}:{entry.pw_gid}", directory
+        db = user.home / "store.sqlite3"
+        shutil.copy(FIXTURE_STORE, db)
+        if user.account is not None:
+            os.chown(db, user.account.pw_uid, user.account.pw_gid)
+        os.chmod(db, 0o444)
+        probe = user.run("sh", "-c", f"echo x >> {db}")
+        assert probe.returncode != 0          # the kernel refuses this user a write: the test means something
+        one_line(user.phantom("capture", "--no-dbus", "--db", str(db)), "is read-only (mode 04")
+        for args in READS:
+            result = user.phantom(*args, "--db", str(db))
+            assert result.returncode == 0 and not result.stderr, (args, result.stderr)
+        assert stat.S_IMODE(db.stat().st_mode) & 0o222 == 0   # never made writable again
+        assert not Path(f"{db}-wal").exists() or stat.S_IMODE(Path(f"{db}-wal").stat().st_mode) & 0o222 == 0
     finally:
-        shutil.rmtree(directory, ignore_errors=True)
-
-
-def test_a_chmod_444_store_stays_read_only_for_an_unprivileged_user(desktop, unprivileged):
-    user, home = unprivileged
-    uid, gid = map(int, user.split(":"))
-    db = home / "store.sqlite3"
-    shutil.copy(FIXTURE_STORE, db)
-    os.chown(db, uid, gid)
-    os.chmod(db, 0o444)
-    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"), "XDG_DATA_HOME": str(home / "data"),
-           "XDG_RUNTIME_DIR": str(home), "XDG_CACHE_HOME": str(home / "cache")}
-    probe = subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--", "sh", "-c",
-                            f"echo x >> {db}"], capture_output=True, text=True)
-    assert probe.returncode != 0          # the kernel refuses this user a write: the test means something
-    one_line(phantom(desktop, "capture", "--no-dbus", "--db", str(db), user=user, env=env),
-             "is read-only (mode 04")
-    for args in READS:
-        result = phantom(desktop, *args, "--db", str(db), user=user, env=env)
-        assert result.returncode == 0 and not result.stderr, (args, result.stderr)
-    assert stat.S_IMODE(db.stat().st_mode) & 0o222 == 0   # never made writable again
-    assert not Path(f"{db}-wal").exists() or stat.S_IMODE(Path(f"{db}-wal").stat().st_mode) & 0o222 == 0
+        user.remove()

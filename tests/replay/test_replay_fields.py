@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from support.apps import center, desktop_center, find, text_of
+from support.apps import app_by_pid, center, desktop_center, find, text_of
 from support.cli import phantom
 from support.daemon import CaptureProcess, settle, wait_for_rows
 
@@ -28,13 +28,6 @@ def user(managed_desktop):
     scripted = XTestInput(managed_desktop.display)
     yield scripted
     scripted.close()
-
-
-def app_by_pid(pid: int, timeout: float = 20.0):
-    from replay import live
-    from testbed.waiting import wait_until
-
-    return wait_until(lambda: live.application_of(pid), timeout=timeout, what=f"AT-SPI app of pid {pid}")
 
 
 def record(desktop, name: str, actions) -> None:

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from support.apps import center, desktop_center, find, text_of
+from support.apps import app_by_pid, center, desktop_center, find, text_of
 from support.cli import phantom
 from support.daemon import CaptureProcess, settle, wait_for_rows
 
@@ -31,14 +31,6 @@ def user(managed_desktop):
     scripted = XTestInput(managed_desktop.display)
     yield scripted
     scripted.close()
-
-
-def app_by_pid(pid: int, timeout: float = 10.0):
-    """The AT-SPI application of one process (several fixture forms may run)."""
-    from replay import live
-    from testbed.waiting import wait_until
-
-    return wait_until(lambda: live.application_of(pid), timeout=timeout, what=f"AT-SPI app of pid {pid}")
 
 
 def form_fields(app) -> tuple[str, str, str]:

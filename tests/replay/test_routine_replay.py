@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_replay_trust import app_by_pid, click_into, form_fields, launch_factory, launch_form
+from test_replay_trust import click_into, form_fields, launch_factory, launch_form
 
-from support.apps import find, text_of
+from support.apps import app_by_pid, find, text_of
 from support.cli import phantom
 from support.daemon import CaptureProcess, settle
 

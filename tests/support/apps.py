@@ -9,6 +9,15 @@ __all__ = ["CANVAS_MARGIN", "app_named", "canvas_pressed", "center", "desktop_ce
 CANVAS_MARGIN = 8      # the canvas fixture's box margin: its drawing area starts there
 
 
+def app_by_pid(pid: int, timeout: float = 20.0):
+    """The AT-SPI application of one process (several instances of an app
+    may run; the window's class would not tell them apart)."""
+    from replay import live
+    from testbed.waiting import wait_until
+
+    return wait_until(lambda: live.application_of(pid), timeout=timeout, what=f"AT-SPI app of pid {pid}")
+
+
 def desktop_center(accessible, app: str) -> tuple[int, int]:
     """The centre of an element on the desktop, also for a toolkit that
     reports extents relative to its window (GTK 4): the X window of `app`

@@ -14,7 +14,9 @@ import tempfile
 from pathlib import Path
 
 PHANTOM = str(Path(sys.executable).with_name("phantom"))
+CHECKOUT = Path(__file__).resolve().parents[2]
 _FALLBACK_USER = "phantom-test"
+_RUN_CLI = "import sys; from phantom.cli import main; sys.exit(main())"
 
 
 def _account() -> pwd.struct_passwd | None:
@@ -48,18 +50,47 @@ class Unprivileged:
                     "XDG_RUNTIME_DIR": str(self.home / "run"),
                     "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8"}
 
+        # A checkout the user cannot reach (one under root's 0700 home) is
+        # bound, in a mount namespace of each run's own, onto a directory
+        # they can: its code and its venv are then read from there.
+        self.mount: Path | None = None
+        if self.account is not None and not self._reaches(CHECKOUT / "core" / "__init__.py"):
+            self.mount = self.home / "checkout"
+            self.mount.mkdir()
+            self.env["PYTHONPATH"] = str(self.mount)
+
+    def _drop(self) -> list[str]:
+        assert self.account is not None
+        return ["setpriv", f"--reuid={self.account.pw_uid}", f"--regid={self.account.pw_gid}",
+                "--clear-groups", "--"]
+
+    def _reaches(self, path: Path) -> bool:
+        probe = subprocess.run([*self._drop(), "test", "-r", str(path)], capture_output=True, timeout=30)
+        return probe.returncode == 0
+
     def run(self, *argv: str, timeout: float = 120) -> subprocess.CompletedProcess:
-        prefix = [] if self.account is None else [
-            "setpriv", f"--reuid={self.account.pw_uid}", f"--regid={self.account.pw_gid}",
-            "--clear-groups", "--"]
+        prefix = [] if self.account is None else self._drop()
+        if self.mount is not None:
+            bind = 'mount --bind "$1" "$2" && shift 2 && exec "$@"'
+            prefix = ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c", bind, "sh",
+                      str(CHECKOUT), str(self.mount), *prefix]
         return subprocess.run([*prefix, *argv], env=self.env, cwd=self.home, capture_output=True,
                               text=True, timeout=timeout)
 
+    def _python(self) -> str:
+        try:
+            inside = Path(sys.executable).relative_to(CHECKOUT)
+        except ValueError:  # a venv outside the checkout: reachable or not, as it is
+            return sys.executable
+        return sys.executable if self.mount is None else str(self.mount / inside)
+
     def phantom(self, *args: str) -> subprocess.CompletedProcess:
-        return self.run(PHANTOM, *args)
+        if self.mount is None:
+            return self.run(PHANTOM, *args)
+        return self.run(self._python(), "-c", _RUN_CLI, *args)
 
     def python(self, code: str, *args: str) -> subprocess.CompletedProcess:
-        return self.run(sys.executable, "-c", code, *args)
+        return self.run(self._python(), "-c", code, *args)
 
     def chmod(self, path: Path, mode: int) -> None:
         """Set a mode as the owner would (root can; so can the owner)."""

@@ -1,0 +1,118 @@
+"""How long the capture's hit test takes: the element under a click, asked
+afresh of the application that owns the window (no cached tree), on real
+applications.
+
+    python bench/bench_hit_test.py [--points 60]
+
+Starts a private virtual desktop with Phantom's form, Debian's
+gtk3-widget-factory and mousepad, side by side. For a grid of points inside
+each window, the capture's own query is timed, in this process, as the
+daemon's accessibility worker makes it: `core.a11y.tree.hit_test` from the
+window's accessible, then `clicked_element`; where that lands on a container
+the daemon looks once more after `HIT_RETRY_S` (the application may be
+re-laying itself out), and so does this benchmark, sleep included. Beside it
+in the same run, the baseline a hit test replaced: a bounded walk of the
+whole window (`core.a11y.tree.walk`, the capture's limits), from which a
+point would otherwise be resolved.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import median, percentile, table  # noqa: E402
+from testbed.harness import VirtualDesktop  # noqa: E402
+from testbed.waiting import wait_until  # noqa: E402
+
+APPS = (  # (class, argv or fixture, x, y, width, height)
+    ("phantom-form", None, 20, 20, 320, 230),
+    ("gtk3-widget-factory", ["gtk3-widget-factory"], 360, 20, 900, 700),
+    ("mousepad", ["mousepad"], 20, 300, 320, 300),
+)
+
+
+def grid(extents: tuple[int, int, int, int], count: int) -> list[tuple[int, int]]:
+    """Points spread over a window, away from its border."""
+    x, y, width, height = extents
+    columns = max(2, int(count ** 0.5))
+    rows = max(2, -(-count // columns))
+    return [(x + 8 + (i % columns) * (width - 16) // (columns - 1),
+             y + 8 + (i // columns) * (height - 16) // (rows - 1)) for i in range(count)]
+
+
+def measure(frame, extents, count: int) -> dict[str, list[float]]:
+    from capturer.sources.a11y_queries import is_container
+    from capturer.sources.a11y_reads import HIT_RETRY_S
+    from core.a11y.toolkit import origin_for
+    from core.a11y.tree import WalkLimits, clicked_element, hit_test, walk
+
+    origin = origin_for(frame, extents[0], extents[1])
+    first, whole, retried = [], [], 0
+    for x, y in grid(extents, count):
+        started = time.perf_counter()
+        chain = clicked_element(hit_test(frame, x, y, origin=origin))
+        answered = time.perf_counter()
+        if len(chain) < 2 or is_container(chain[-1]):
+            retried += 1
+            time.sleep(HIT_RETRY_S)
+            clicked_element(hit_test(frame, x, y, origin=origin))
+        first.append((answered - started) * 1000)
+        whole.append((time.perf_counter() - started) * 1000)
+    walks = []
+    for _ in range(max(5, count // 6)):
+        started = time.perf_counter()
+        walk(frame, "bench", WalkLimits())
+        walks.append((time.perf_counter() - started) * 1000)
+    return {"first": first, "whole": whole, "walk": walks, "retried": [float(retried)]}
+
+
+def spread(values: list[float]) -> str:
+    return f"median {median(values):.1f} ms, p95 {percentile(values, 95):.1f} ms"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--points", type=int, default=60, help="points per application (default 60)")
+    args = parser.parse_args()
+
+    results = []
+    with VirtualDesktop() as desktop:
+        os.environ.update(desktop.env)
+        from replay import live
+
+        for wm_class, argv, x, y, width, height in APPS:
+            if argv is None:
+                process = desktop.launch_fixture("form", "--geometry", f"{width}x{height}+{x}+{y}")
+            else:
+                process = desktop.launch(argv, name=wm_class)
+            window = desktop.wait_for_window(wm_class, timeout=30, pid=process.pid)
+            desktop.place_window(window, x, y, width, height)
+            time.sleep(1.5)
+            application = wait_until(lambda pid=process.pid: live.application_of(pid), timeout=15,
+                                     what=f"{wm_class} on the accessibility bus")
+            frame = live.main_window(application)
+            left, top, w, h = frame.queryComponent().getExtents(0)   # desktop coordinates
+            extents = (left, top, w, h) if w > 0 else (x, y, width, height)
+            results.append((wm_class, measure(frame, extents, args.points)))
+
+    rows = []
+    everything: list[float] = []
+    for name, measured in results:
+        everything += measured["whole"]
+        rows += [(f"{name}: hit test, first answer", spread(measured["first"])),
+                 (f"{name}: with the daemon's one retry", f"{spread(measured['whole'])} "
+                  f"({int(measured['retried'][0])} of {len(measured['whole'])} points retried)"),
+                 (f"{name}: baseline, walk the window", spread(measured["walk"]))]
+    rows.append(("all points, as the daemon answers (≤ 50 ms p95)", spread(everything)))
+    print(table(rows, "bench_hit_test: the element under a click, asked afresh"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
