@@ -65,6 +65,17 @@ def keyboard_follows_pointer(request):
 
 
 @pytest.fixture
+def home(tmp_path, monkeypatch):
+    """A private XDG config, data and runtime home (install and unit tests)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    return tmp_path
+
+
+@pytest.fixture
 def apps(desktop):
     """Launch fixture apps for one test; they are closed afterwards."""
     started = []

@@ -22,6 +22,7 @@ import apsw
 
 from core.errors import quoted
 from core.store import StoreError, open_readonly, open_store
+from core.store.connection import has_table
 
 from . import lifecycle
 from .errors import ProgramNotRunnable, TransitionRefused, UnknownProgram
@@ -75,7 +76,7 @@ def named(path: str | os.PathLike[str], name_or_id: str) -> list[tuple[str, Stan
     standing: one for an id, every program of that name for a name."""
     connection = open_readonly(path)
     try:
-        if not _has_table(connection, "programs"):
+        if not has_table(connection, "programs"):
             return []
         rows = []
         if name_or_id.startswith("p-"):
@@ -145,7 +146,7 @@ def intent_vectors(path: str | os.PathLike[str], ids: Iterable[str]) -> dict[str
     wanted = set(ids)
     connection = open_readonly(path)
     try:
-        if not wanted or not _has_table(connection, "program_intents"):
+        if not wanted or not has_table(connection, "program_intents"):
             return {}
         found: dict[str, tuple[str, str, bytes]] = {}
         for identity, description, model, blob in connection.execute(
@@ -351,7 +352,3 @@ def _standing(row: Sequence[Any]) -> Standing:
                     tuple(int(r) for r in streak.split(",") if r), verified_by, last_run_id,
                     last_outcome, last_run_ms)
 
-
-def _has_table(connection: apsw.Connection, name: str) -> bool:
-    return connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-                              (name,)).fetchone() is not None

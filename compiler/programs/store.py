@@ -21,6 +21,7 @@ import apsw
 
 from core.errors import quoted
 from core.store import StoreError, open_readonly, open_store
+from core.store.connection import has_table
 
 from . import lifecycle_store
 from .build import CompileReport
@@ -132,7 +133,7 @@ def delete_programs(path: str | os.PathLike[str], ids: tuple[str, ...]) -> bool:
                 connection.execute(f"DELETE FROM replay_runs WHERE program_id IN ({marks})", ids)
                 connection.execute(f"DELETE FROM programs WHERE id IN ({marks})", ids)
                 for table in _STANDING_TABLES:
-                    if _has_table(connection, table):
+                    if has_table(connection, table):
                         connection.execute(f"DELETE FROM {table} WHERE program_id IN ({marks})", ids)
         return scrub(connection, path)
     except apsw.Error as exc:   # locked past the timeout, disk full
@@ -148,9 +149,5 @@ _STANDING_TABLES = ("program_memory", "program_transitions", "program_intents")
 
 def _has_programs(connection: apsw.Connection) -> bool:
     """A store still at schema v1 has no programs table (and no programs)."""
-    return _has_table(connection, "programs")
+    return has_table(connection, "programs")
 
-
-def _has_table(connection: apsw.Connection, name: str) -> bool:
-    return connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-                              (name,)).fetchone() is not None

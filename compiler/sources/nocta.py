@@ -43,6 +43,7 @@ from typing import Any, NamedTuple
 import apsw
 import orjson
 
+from core.store.connection import has_table
 from core.urls import sanitize_url
 
 from ..records import CHRONOLOGICAL, Capture, Element, InputEvent, Snapshot
@@ -95,7 +96,7 @@ def zone_near(connection: apsw.Connection, ts_ms: int) -> str | None:
 def span(connection: apsw.Connection) -> tuple[int | None, int | None]:
     """First and last instant of any frame or input event."""
     bounds = list(_one_row(connection, "SELECT min(timestamp), max(timestamp) FROM frames"))
-    if _has_table(connection, "ui_events"):
+    if has_table(connection, "ui_events"):
         bounds += _one_row(connection, "SELECT min(timestamp), max(timestamp) FROM ui_events")
     parsed = [_ms(t) for t in bounds if t]
     instants = [t for t in parsed if t is not None]
@@ -134,7 +135,7 @@ def fetch(connection: apsw.Connection, since_ms: int, until_ms: int) -> Rows:
     trigger = "capture_trigger" if "capture_trigger" in frame_columns else "'capture'"
     frames_sql = (f"SELECT id, timestamp, {device}, {trigger}, app_name, window_name, browser_url, "
                   f"{focused} FROM frames WHERE timestamp >= ? AND timestamp < ? ORDER BY timestamp, id")
-    events_sql = _events_sql(connection) if _has_table(connection, "ui_events") else ""
+    events_sql = _events_sql(connection) if has_table(connection, "ui_events") else ""
     bounds = _text_bounds(since_ms, until_ms)
     connection.execute("BEGIN")
     try:
@@ -260,7 +261,3 @@ def _inputs(rows: list[tuple[Any, ...]], since_ms: int,
     events.sort(key=lambda item: (item[0].ts_ms, item[0].id))   # text order need not be time order
     return tuple(events)
 
-
-def _has_table(connection: apsw.Connection, name: str) -> bool:
-    return connection.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?",
-                              (name,)).fetchone() is not None

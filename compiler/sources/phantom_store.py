@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 import apsw
 import orjson
 
+from core.store.connection import has_table
 from core.urls import sanitize_url
 
 from ..records import BlindSpot, Capture, Element, InputEvent, ReplayRun, Snapshot
@@ -40,7 +41,7 @@ def zone_near(connection: apsw.Connection, ts_ms: int) -> str | None:
     """The zone recorded nearest an instant: a rolled-up day's own zone when
     the instant is in one (its snapshots may be gone), else the nearest
     snapshot's."""
-    if _has_table(connection, "rollup_days"):
+    if has_table(connection, "rollup_days"):
         row = connection.execute("SELECT zone FROM rollup_days WHERE since_ms <= ? AND until_ms > ? "
                                  "ORDER BY since_ms DESC LIMIT 1", (ts_ms, ts_ms)).fetchone()
         if row is not None:
@@ -58,7 +59,7 @@ def span(connection: apsw.Connection) -> tuple[int | None, int | None]:
     """First and last instant of any snapshot or input row, or of a day
     retention rolled up (its raw rows are gone, its roll-up answers)."""
     rolled = (" UNION ALL SELECT min(since_ms), max(until_ms) - 1 FROM rollup_days"
-              if _has_table(connection, "rollup_days") else "")
+              if has_table(connection, "rollup_days") else "")
     # max(end_ms) has no index: an input row ends at most a day after the
     # last one starts (bursts are seconds), so only that last day is read.
     row = connection.execute(
@@ -98,7 +99,7 @@ def fetch(connection: apsw.Connection, since_ms: int, until_ms: int) -> Rows:
         element_rows = connection.execute(_ELEMENTS, window).fetchall()
         blind_rows = connection.execute(_BLIND, (until_ms, until_ms, since_ms)).fetchall()
         run_rows = (connection.execute(_RUNS, (until_ms, until_ms, since_ms)).fetchall()
-                    if _has_table(connection, "replay_runs") else [])
+                    if has_table(connection, "replay_runs") else [])
     finally:
         connection.execute("COMMIT")
     digest = hashlib.sha256()
@@ -123,7 +124,3 @@ def capture(rows: Rows) -> Capture:
                    tuple(BlindSpot._make(r) for r in rows.blind_spots),
                    tuple(ReplayRun(*r) for r in rows.runs), rows.digest)
 
-
-def _has_table(connection: apsw.Connection, name: str) -> bool:
-    return connection.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?",
-                              (name,)).fetchone() is not None

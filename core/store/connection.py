@@ -77,6 +77,13 @@ def _application_id(connection: apsw.Connection) -> int:
     return int(connection.pragma("application_id"))
 
 
+def has_table(connection: apsw.Connection, name: str) -> bool:
+    """Whether the store has this table: older stores lack the tables later
+    migrations add, and readers of them (forget, retention, programs) ask."""
+    return connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                              (name,)).fetchone() is not None
+
+
 def _has_tables(connection: apsw.Connection) -> bool:
     row = connection.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").get
     return bool(row)

@@ -45,6 +45,7 @@ from typing import Any
 import apsw
 
 from ..clock import zone_at
+from .connection import has_table
 from .errors import StoreError
 
 FORGOTTEN = "forgotten"
@@ -145,8 +146,8 @@ def _collect(connection: apsw.Connection, window: dict[str, int]) -> None:
     for name, select in (("forget_recordings", _RECORDINGS), ("forget_inputs", _INPUTS),
                          ("forget_snapshots", _SNAPSHOTS), ("forget_trees", _TREES)):
         connection.execute(f"CREATE TEMP TABLE {name} AS {select}", window)
-    has_replay = _has_table(connection, "replay_runs")
-    if _has_table(connection, "programs"):
+    has_replay = has_table(connection, "replay_runs")
+    if has_table(connection, "programs"):
         connection.execute(f"CREATE TEMP TABLE forget_programs AS {_PROGRAMS}")
     else:
         connection.execute("CREATE TEMP TABLE forget_programs (id TEXT, name TEXT)")
@@ -165,7 +166,7 @@ def _collect(connection: apsw.Connection, window: dict[str, int]) -> None:
         "input_events WHERE element_id IS NOT NULL AND id NOT IN (SELECT id FROM forget_inputs))")
     # A click's crops (`click_evidence`, in stores that have it) go with it,
     # unless a click that stays shows the same picture.
-    evidence = _has_table(connection, "click_evidence")
+    evidence = has_table(connection, "click_evidence")
     crops = ("OR sha256 IN (SELECT blob FROM click_evidence WHERE input_id IN "
              "(SELECT id FROM forget_inputs)) " if evidence else "")
     kept_crops = ("AND sha256 NOT IN (SELECT blob FROM click_evidence WHERE input_id NOT IN "
@@ -196,7 +197,7 @@ def _report(connection: apsw.Connection, window: dict[str, int], **extra: Any) -
     images = count("SELECT count(*) FROM forget_blobs")
     image_bytes = count("SELECT coalesce(sum(size), 0) FROM forget_blobs")
     derived = tuple((rows.table, count(f"SELECT count(*) FROM {rows.table} WHERE {rows.where}", window))
-                    for rows in DERIVED_ROWS if _has_table(connection, rows.table))
+                    for rows in DERIVED_ROWS if has_table(connection, rows.table))
     fields: dict[str, Any] = dict(
         since_ms=window["since"], until_ms=window["until"],
         snapshots=count("SELECT count(*) FROM forget_snapshots"),
@@ -254,7 +255,7 @@ def forget_window(connection: apsw.Connection, db_path: Path, since_ms: int, unt
             _collect(connection, window)
             report = _report(connection, window)
             for rows in DERIVED_ROWS:
-                if _has_table(connection, rows.table):
+                if has_table(connection, rows.table):
                     connection.execute(f"DELETE FROM {rows.table} WHERE {rows.where}", window)
             offset, tz_name = _zone_near(connection, since_ms)
             _delete(connection)
@@ -291,14 +292,14 @@ def _delete(connection: apsw.Connection) -> None:
         "DELETE FROM blobs WHERE sha256 IN (SELECT sha256 FROM forget_blobs)",
         "DELETE FROM recordings WHERE id IN (SELECT id FROM forget_recordings)",
     ]
-    if not _has_table(connection, "click_evidence"):
+    if not has_table(connection, "click_evidence"):
         statements.remove("DELETE FROM click_evidence WHERE input_id IN (SELECT id FROM forget_inputs)")
-    if _has_table(connection, "replay_runs"):
+    if has_table(connection, "replay_runs"):
         statements += [
             "DELETE FROM replay_steps WHERE run_id IN (SELECT id FROM forget_runs)",
             "DELETE FROM replay_runs WHERE id IN (SELECT id FROM forget_runs)",
         ]
-    if _has_table(connection, "programs"):
+    if has_table(connection, "programs"):
         statements.append("DELETE FROM programs WHERE id IN (SELECT id FROM forget_programs)")
     for statement in statements:
         connection.execute(statement)
@@ -364,7 +365,3 @@ def _zone_near(connection: apsw.Connection, ts_ms: int) -> tuple[int, str]:
             return int(row[0]), row[1]
     return zone_at(ts_ms)
 
-
-def _has_table(connection: apsw.Connection, name: str) -> bool:
-    return connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-                              (name,)).fetchone() is not None

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import apsw
 
-from .connection import INCREMENTAL
+from .connection import INCREMENTAL, has_table
 from .errors import StoreError
 from .search_index import drop_rows, has_index
 
@@ -69,10 +69,6 @@ def _columns(connection: apsw.Connection, table: str) -> set[str]:
     return {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
 
 
-def _has_table(connection: apsw.Connection, table: str) -> bool:
-    return connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-                              (table,)).fetchone() is not None
-
 
 # Crops a saved program re-aims its clicks by (`blob` of each crop, `crop` of
 # a step, in its JSON body): kept while the program is, whatever their age.
@@ -82,7 +78,7 @@ _PROGRAM_BLOBS = ("SELECT value FROM programs, json_tree(programs.body) "
 
 def _kept_by_programs(connection: apsw.Connection) -> str:
     """An SQL condition on `sha256`: no saved program refers to it."""
-    return f"sha256 NOT IN ({_PROGRAM_BLOBS})" if _has_table(connection, "programs") else "1"
+    return f"sha256 NOT IN ({_PROGRAM_BLOBS})" if has_table(connection, "programs") else "1"
 
 
 def _collect(connection: apsw.Connection, window: dict[str, int]) -> None:
@@ -97,7 +93,7 @@ def _collect(connection: apsw.Connection, window: dict[str, int]) -> None:
         "AND id NOT IN (SELECT element_id FROM input_events WHERE element_id IS NOT NULL "
         "AND id NOT IN (SELECT id FROM ret_inputs))")
     # a click's three crops (`click_evidence`, in stores that have it) go with it
-    evidence = _has_table(connection, "click_evidence")
+    evidence = has_table(connection, "click_evidence")
     crops = ("OR sha256 IN (SELECT blob FROM click_evidence WHERE input_id IN "
              "(SELECT id FROM ret_inputs))" if evidence else "")
     kept_crops = ("AND sha256 NOT IN (SELECT blob FROM click_evidence WHERE input_id NOT IN "
@@ -178,7 +174,7 @@ def _remove(connection: apsw.Connection, window: dict[str, int]) -> Removed:
         drop_rows(connection, "snapshots", "SELECT id FROM ret_snapshots")
         drop_rows(connection, "a11y_trees", "SELECT id FROM ret_trees")
         drop_rows(connection, "input_events", "SELECT id FROM ret_inputs")
-    if _has_table(connection, "click_evidence"):
+    if has_table(connection, "click_evidence"):
         connection.execute("DELETE FROM click_evidence WHERE input_id IN (SELECT id FROM ret_inputs)")
     for statement in (
             "UPDATE snapshots SET tree_id = NULL WHERE tree_id IN (SELECT id FROM ret_trees) "
@@ -194,7 +190,7 @@ def _remove(connection: apsw.Connection, window: dict[str, int]) -> Removed:
             "AND end_ms <= :until"):
         connection.execute(statement, window)
     dangling: tuple[str, ...] = _DANGLING
-    if _has_table(connection, "click_evidence"):
+    if has_table(connection, "click_evidence"):
         dangling += ("SELECT count(*) FROM click_evidence WHERE blob IN (SELECT sha256 FROM ret_blobs)",)
     for query in dangling:
         if _count(connection, query):
@@ -220,7 +216,7 @@ def prune_images(connection: apsw.Connection, before_ms: int, *, dry_run: bool =
         connection.execute(f"UPDATE snapshots SET screenshot = NULL WHERE screenshot IN ({old})",
                            (before_ms,))
         connection.execute(f"UPDATE input_events SET crop = NULL WHERE crop IN ({old})", (before_ms,))
-        if _has_table(connection, "click_evidence"):
+        if has_table(connection, "click_evidence"):
             connection.execute(f"DELETE FROM click_evidence WHERE blob IN ({old})", (before_ms,))
         connection.execute(f"DELETE FROM blobs WHERE {where}", (before_ms,))
     return int(count), int(size)

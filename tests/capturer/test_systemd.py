@@ -16,16 +16,6 @@ from phantom.cli import main
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    runtime = tmp_path / "runtime"
-    runtime.mkdir(mode=0o700)
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
-    return tmp_path
-
-
 def test_checked_in_unit_is_a_notify_service_bound_to_the_session():
     text = (ROOT / "systemd" / "phantom-capture.service").read_text()
     for line in ("Type=notify", "WatchdogSec=", "Restart=on-failure",

@@ -19,16 +19,6 @@ from phantom.commands.install import dbus_exec_word, systemd_exec_word
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    runtime = tmp_path / "runtime"
-    runtime.mkdir(mode=0o700)
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
-    return tmp_path
-
-
 def test_files_and_directories_have_fixed_modes_under_umask_000(home, tmp_path):
     executable = tmp_path / "bin dir" / "phantom"
     executable.parent.mkdir()

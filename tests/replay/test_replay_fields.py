@@ -9,10 +9,10 @@ did must not be reported as failed.
 
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
+from test_replay_trust import compile_program, replay
 
 from support.apps import app_by_pid, center, desktop_center, find, text_of
 from support.cli import phantom
@@ -35,18 +35,6 @@ def record(desktop, name: str, actions) -> None:
     actions()
     settle(0.8)
     assert phantom(desktop, "record", "stop").returncode == 0
-
-
-def compile_program(desktop, db, name: str, *args: str) -> dict:
-    compiled = phantom(desktop, "compile-program", name, "--db", str(db), "--format", "json", *args)
-    assert compiled.returncode == 0, compiled.stderr
-    return json.loads(compiled.stdout)["program"]
-
-
-def replay(desktop, db, name: str, *args: str):
-    result = phantom(desktop, "replay", name, "--db", str(db), "--format", "json", *args)
-    parsed = json.loads(result.stdout) if result.stdout.strip() else None
-    return result.returncode, parsed, result.stderr
 
 
 def whole_text(accessible) -> str:
