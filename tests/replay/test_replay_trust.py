@@ -467,6 +467,8 @@ def press(user, app, label: str) -> None:
 def test_a_gtk4_demonstration_replays(managed_desktop, user, tmp_path):
     """Recorded by clicking gnome-calculator's buttons (GTK 4: window-relative
     extents), compiled, replayed after the display shows something else."""
+    from testbed.waiting import wait_until
+
     desktop = managed_desktop
     process = desktop.launch(["gnome-calculator"], name="gnome-calculator")
     try:
@@ -489,10 +491,12 @@ def test_a_gtk4_demonstration_replays(managed_desktop, user, tmp_path):
             ["7 7", "× ×", "6 6", "= ="]
         for label in ("1", "+", "1", "="):
             press(user, calculator, label)
-        assert calculator_display(calculator) == "2"
+        wait_until(lambda: calculator_display(calculator) == "2", timeout=3, what="the calculator to show 2")
         code, result, stderr = replay(desktop, db, "seven sixes")
         assert code == 0, (result, stderr)
-        assert calculator_display(calculator) == "42"
+        # gnome-calculator evaluates on a worker thread: "=" shows its
+        # result up to ~0.2 s after the click was taken.
+        wait_until(lambda: calculator_display(calculator) == "42", timeout=3, what="the calculator to show 42")
     finally:
         desktop.close_app(process)
 
