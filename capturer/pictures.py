@@ -88,7 +88,7 @@ class Pictures:
         if now - last < self._settings.screenshot_interval_seconds * 1000:
             return None
         try:
-            redact, masks = self._hidden()
+            redact, masks = self._hidden((monitor.x, monitor.y, monitor.width, monitor.height))
             image = screen.thumbnail(monitor, redact, masks)
         except DisplayLost:
             raise
@@ -117,7 +117,7 @@ class Pictures:
         if region is None:
             return None
         try:
-            redact, fields = self._hidden(inset=0)
+            redact, fields = self._hidden(region, inset=0)
             image = screen.region(region)
             crops = crop_variants(image, x, y, rect or bounds, Masks(tuple(redact), tuple(fields)),
                                   origin=(region[0], region[1]))
@@ -134,13 +134,14 @@ class Pictures:
                                     image.height, image.data, ts_ms))
         return image.sha256
 
-    def _hidden(self, inset: int = MASK_INSET_PX) -> tuple[list[Rect], list[Rect]]:
+    def _hidden(self, area: Rect, inset: int = MASK_INSET_PX) -> tuple[list[Rect], list[Rect]]:
         """(rectangles to black out, rectangles to mask) as the screen is
-        now; the fields' rectangles shrunk by `inset` on every side."""
+        now, for a grab of `area` (only windows overlapping it are asked
+        about); the fields' rectangles shrunk by `inset` on every side."""
         windows = self._display.windows
         if windows is None:
             return [], []
-        redact = [(w.x, w.y, w.width, w.height) for w in windows.visible_windows()
+        redact = [(w.x, w.y, w.width, w.height) for w in windows.visible_windows(area)
                   if w.app in self._no_pictures or excluding_rule(self._exclusions, w)]
         return redact, self._masks(windows, inset)
 

@@ -130,7 +130,8 @@ class WindowSource(Protocol):
     def drain_events(self) -> set[str]:
         """What the pending events signal: 'focus' and/or 'title'."""
 
-    def visible_windows(self) -> list[WindowInfo]: ...
+    def visible_windows(self, within: Rect | None = None) -> list[WindowInfo]:
+        """Mapped top-level windows; with `within`, only those overlapping it."""
 
     def window_alive(self, window_id: int) -> bool: ...
 

@@ -99,7 +99,7 @@ class InputListener:
         self._probe = ReceiverProbe()
 
         self._keyboard = keyboard.Listener(on_press=self._on_press, on_release=self._on_release)
-        self._mouse = mouse.Listener(on_click=self._on_click, on_scroll=self._on_scroll)
+        self._mouse = _presses_only(mouse.Listener)(on_click=self._on_click, on_scroll=self._on_scroll)
         self._keyboard.start()
         self._mouse.start()
         self._keyboard.wait()
@@ -150,6 +150,20 @@ class InputListener:
         ts, probe = now_ms(), self._probe
         self._deliver(RawScroll(ts, int(x), int(y), max(1, abs(int(dx)) + abs(int(dy))),
                                 probe.window_at(x, y) if probe else None))
+
+
+def _presses_only(listener: type) -> type:
+    """pynput's X11 mouse listener with its XRecord range narrowed to button
+    presses. pynput asks the X server for the event types 4 to 8 (its
+    `_EVENTS` pair is read as a first..last range), which takes in every
+    pointer motion and crossing: a moving mouse sends 60–125 of them a
+    second, each parsed in Python on the listener thread, and capture uses
+    none of them (clicks and scrolls are presses; releases are not kept)."""
+    from Xlib import X
+
+    if getattr(listener, "_EVENTS", None) is None:   # not the X11 backend
+        return listener
+    return type("ButtonPressListener", (listener,), {"_EVENTS": (X.ButtonPress, X.ButtonPress)})
 
 
 def _modifier_of(key) -> str | None:

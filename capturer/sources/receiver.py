@@ -11,7 +11,10 @@ focus follows it); for a click or a scroll, the top-level window under the
 event's point. One X connection with no event subscriptions (nothing
 queues up on it) and a lock: pynput's keyboard and mouse listeners are two
 threads. Each answer costs one or two round trips (well under a millisecond
-on a local display); a window gone mid-question answers None.
+on a local display, but a few hundred microseconds of Python each); the
+climb from a focused child window to its top-level client is remembered for
+`FRAME_CACHE_S`, since it is asked again for every key typed into it. A
+window gone mid-question answers None.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ class ReceiverProbe:
         self._atoms = Atoms(self._display)
         self._lock = threading.Lock()
         self._frames: dict[int, tuple[float, int | None]] = {}
+        self._climbs: dict[int, tuple[float, int | None]] = {}
 
     def close(self) -> None:
         with self._lock:
@@ -62,7 +66,7 @@ class ReceiverProbe:
                         return None
                     frame = self._root.query_pointer().child
                     return self._client_in(frame) if frame else None
-                return self._climb(focus)
+                return self._climbed(focus)
             except Exception:  # noqa: BLE001 - a window gone mid-question, a lost display
                 return None
 
@@ -102,6 +106,20 @@ class ReceiverProbe:
         if len(self._frames) > 256:
             self._frames.clear()
         self._frames[frame.id] = (now, found)
+        return found
+
+    def _climbed(self, focus) -> int | None:
+        """`_climb`, remembered per focus window for `FRAME_CACHE_S` (a
+        child window stays inside its top-level for its life; the time
+        bound covers an id reused after it was destroyed)."""
+        now = time.monotonic()
+        cached = self._climbs.get(focus.id)
+        if cached is not None and now - cached[0] < FRAME_CACHE_S:
+            return cached[1]
+        found = self._climb(focus)
+        if len(self._climbs) > 256:
+            self._climbs.clear()
+        self._climbs[focus.id] = (now, found)
         return found
 
     def _climb(self, window) -> int | None:

@@ -127,8 +127,12 @@ class FakeWindows:
         changes, self.events = self.events, set()
         return changes
 
-    def visible_windows(self) -> list[WindowInfo]:
-        return list(self._desktop.windows.values())
+    def visible_windows(self, within=None) -> list[WindowInfo]:
+        windows = list(self._desktop.windows.values())
+        if within is None:
+            return windows
+        wx, wy, ww, wh = within
+        return [w for w in windows if w.x < wx + ww and wx < w.x + w.width and w.y < wy + wh and wy < w.y + w.height]
 
     def window_alive(self, window_id: int) -> bool:
         self._check()
