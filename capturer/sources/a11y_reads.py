@@ -15,16 +15,17 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from core.a11y.roles import CONTAINER_ROLES, TEXT_INPUT_ROLES
 from core.a11y.toolkit import origin_for
 from core.a11y.tree import Node, Walk, WalkLimits, clicked_element, hit_test, node_for_hit, read_extents, walk
 from core.clock import now_ms
-from core.store import ElementRow, StoreWriter, TreeRow
+from core.store import StoreWriter, TreeRow
 
 from ..input_counts import FieldRef
 from .a11y_queries import ancestors, characters, document_url, focused_descendant, is_container, showing_document_url
+from .a11y_rows import editable_field_masks, element_row, on_desktop
 from .base import A11yContext, FieldMask, HitResult, WindowInfo
 
 log = logging.getLogger(__name__)
@@ -32,7 +33,10 @@ log = logging.getLogger(__name__)
 ADDRESS_BAR_NAMES = frozenset({"address and search bar", "search or enter address",
                                "address bar", "location", "search with google or enter address"})
 HIT_TOLERANCE_PX = 6
-HIT_RETRY_S = 0.12
+# A click answered with a container is asked again every HIT_POLL_S until a
+# control answers or HIT_SETTLE_S has passed (see `hit_test`).
+HIT_POLL_S = 0.01
+HIT_SETTLE_S = 0.03
 HUNG_BACKOFF_S = 10.0
 CACHED_WINDOWS = 8
 
@@ -98,16 +102,13 @@ class TreeReads:
         if frame is None:
             return HitResult(None, "none")
         origin = origin_for(frame, window.x, window.y)
+        asked = time.monotonic()
         chain = clicked_element(hit_test(frame, x, y, origin=origin))
-        if len(chain) < 2 or is_container(chain[-1]):
-            # Right after a click the application may be re-laying itself out
-            # (a label grew, the window resized) and report transient extents;
-            # look once more after it has settled.
-            time.sleep(HIT_RETRY_S)
-            chain = clicked_element(hit_test(frame, x, y, origin=origin))
         cached = self._trees.get(window.window_id)
         if cached is not None and cached.key[::2] != window.key[::2]:
             cached = None   # a tree of an earlier window with this id (another process)
+        if len(chain) < 2 or is_container(chain[-1]):
+            chain = self._settled(frame, x, y, origin, chain, cached, window, asked)
         deepest = chain[-1]
         named = not is_container(deepest)
         if len(chain) > 1 and named:
@@ -120,6 +121,34 @@ class TreeReads:
         if len(chain) > 1:
             return self._hit(chain, window, cached, "zone")
         return HitResult(None, "none")
+
+    def _settled(self, frame, x: int, y: int, origin, chain: list, cached: _CachedTree | None,
+                 window: WindowInfo, asked: float) -> list:
+        """The chain under a click that first landed on a container, asked
+        again while the application may still be re-laying itself out after
+        the click (a label grew, the window resized: GTK reports transient
+        extents for a frame or two). Only when that is plausible: with no
+        walk of the window to go by, or when its walk has a control there;
+        a click on space the walk shows empty is answered at once. Polled,
+        never past `HIT_SETTLE_S`, so the answer stays within a click's
+        50 ms budget."""
+        if cached is not None and self._control_in_walk(cached, x, y, window) is None:
+            return chain
+        while time.monotonic() - asked + HIT_POLL_S <= HIT_SETTLE_S:
+            time.sleep(HIT_POLL_S)
+            chain = clicked_element(hit_test(frame, x, y, origin=origin))
+            if len(chain) > 1 and not is_container(chain[-1]):
+                break
+        return chain
+
+    def _control_in_walk(self, cached: _CachedTree, x: int, y: int, window: WindowInfo) -> int | None:
+        """A named control of the walk covering the point (no tolerance)."""
+        dx, dy = window.x - cached.origin[0], window.y - cached.origin[1]
+        for index, node in enumerate(cached.walk.nodes):
+            if node.role not in CONTAINER_ROLES and (node.name or node.labelled_by) \
+                    and node.contains(x - dx, y - dy):
+                return index
+        return None
 
     def _hit(self, chain: list, window: WindowInfo, cached: _CachedTree | None, resolution: str) -> HitResult:
         element_id, node = self._element_for(chain, window, cached)
@@ -173,7 +202,7 @@ class TreeReads:
         frame = self._frame_for(window)
         if frame is None:
             return None
-        result = _on_desktop(walk(frame, window.app, self._limits), origin_for(frame, window.x, window.y))
+        result = on_desktop(walk(frame, window.app, self._limits), origin_for(frame, window.x, window.y))
         cached = self._store_walk(result, window, geometry)
         self._trees[window.window_id] = cached
         self._trees.move_to_end(window.window_id)
@@ -189,10 +218,10 @@ class TreeReads:
         element_ids = tuple(ids.next("elements") for _ in result.nodes)
         for node, element_id in zip(result.nodes, element_ids):
             parent_id = element_ids[node.parent] if node.parent is not None else None
-            self._writer.submit(_element_row(node, element_id, tree_id, parent_id))
+            self._writer.submit(element_row(node, element_id, tree_id, parent_id))
         by_key = {node.key: index for index, node in enumerate(result.nodes)}
         return _CachedTree(tree_id, result, element_ids, by_key, geometry, window.key,
-                           masks=_field_masks(result.nodes, window))
+                           masks=editable_field_masks(result.nodes, window))
 
     def field_masks(self) -> tuple[FieldMask, ...]:
         """The editable fields of every cached tree (worker thread)."""
@@ -268,7 +297,7 @@ class TreeReads:
                 return cached.element_ids[index], cached.walk.nodes[index]
         node = node_for_hit(chain, window.app)
         element_id = self._writer.ids.next("elements")
-        self._writer.submit(_element_row(node, element_id, None, None))
+        self._writer.submit(element_row(node, element_id, None, None))
         return element_id, node
 
     def _nearest_control(self, cached: _CachedTree, x: int, y: int, window: WindowInfo) -> int | None:
@@ -362,35 +391,3 @@ def is_timeout(exc: Exception) -> bool:
         return True
     text = str(exc).lower()
     return "timeout" in text or "timed out" in text or "noreply" in text
-
-
-def _field_masks(nodes, window: WindowInfo) -> tuple[FieldMask, ...]:
-    """Rectangles of the editable text fields (and password fields) of a walk."""
-    masks = []
-    for node in nodes:
-        if node.role not in TEXT_INPUT_ROLES or None in (node.x, node.y, node.w, node.h):
-            continue
-        secret = node.role == "password text"
-        if not secret and "editable" not in node.states.split(","):
-            continue
-        if node.w > 0 and node.h > 0:
-            masks.append(FieldMask(window.window_id, (window.x, window.y), (node.x, node.y, node.w, node.h),
-                                   secret))
-    return tuple(masks)
-
-
-def _on_desktop(result: Walk, origin: tuple[int, int]) -> Walk:
-    """A walk's extents moved onto the desktop (for window-relative toolkits)."""
-    if origin == (0, 0):
-        return result
-    dx, dy = origin
-    nodes = tuple(node if node.x is None or node.y is None else replace(node, x=node.x + dx, y=node.y + dy)
-                  for node in result.nodes)
-    return replace(result, nodes=nodes)
-
-
-def _element_row(node: Node, element_id: int, tree_id: int | None, parent_id: int | None) -> ElementRow:
-    return ElementRow(id=element_id, tree_id=tree_id, parent_id=parent_id, depth=node.depth,
-                      ordinal=node.ordinal, role=node.role, name=node.name,
-                      description=node.description, labelled_by=node.labelled_by,
-                      states=node.states, x=node.x, y=node.y, w=node.w, h=node.h, path=node.path)

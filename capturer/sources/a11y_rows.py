@@ -1,0 +1,46 @@
+"""What a walk of an accessibility tree becomes on the capture side: store
+rows for its elements, the rectangles of its editable fields (which
+pictures mask), and its extents moved onto the desktop for toolkits that
+report them relative to the window. Pure functions of a walk and a window."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from core.a11y.roles import TEXT_INPUT_ROLES
+from core.a11y.tree import Node, Walk
+from core.store import ElementRow
+
+from .base import FieldMask, WindowInfo
+
+
+def editable_field_masks(nodes, window: WindowInfo) -> tuple[FieldMask, ...]:
+    """Rectangles of the editable text fields (and password fields) of a walk."""
+    masks = []
+    for node in nodes:
+        if node.role not in TEXT_INPUT_ROLES or None in (node.x, node.y, node.w, node.h):
+            continue
+        secret = node.role == "password text"
+        if not secret and "editable" not in node.states.split(","):
+            continue
+        if node.w > 0 and node.h > 0:
+            masks.append(FieldMask(window.window_id, (window.x, window.y), (node.x, node.y, node.w, node.h),
+                                   secret))
+    return tuple(masks)
+
+
+def on_desktop(result: Walk, origin: tuple[int, int]) -> Walk:
+    """A walk's extents moved onto the desktop (for window-relative toolkits)."""
+    if origin == (0, 0):
+        return result
+    dx, dy = origin
+    nodes = tuple(node if node.x is None or node.y is None else replace(node, x=node.x + dx, y=node.y + dy)
+                  for node in result.nodes)
+    return replace(result, nodes=nodes)
+
+
+def element_row(node: Node, element_id: int, tree_id: int | None, parent_id: int | None) -> ElementRow:
+    return ElementRow(id=element_id, tree_id=tree_id, parent_id=parent_id, depth=node.depth,
+                      ordinal=node.ordinal, role=node.role, name=node.name,
+                      description=node.description, labelled_by=node.labelled_by,
+                      states=node.states, x=node.x, y=node.y, w=node.w, h=node.h, path=node.path)
