@@ -29,6 +29,11 @@ from .base import WindowInfo
 # Frames (root children) map to the client window inside them for this long:
 # a window manager keeps a client in one frame for the frame's life.
 FRAME_CACHE_S = 5.0
+# With no window manager the root has no _NET_ACTIVE_WINDOW; asking for it
+# before every key is a wasted round trip, so its absence is believed this
+# long (a window manager started meanwhile also moves the X input focus,
+# which is read instead).
+NO_WM_RECHECK_S = 2.0
 
 
 class ReceiverProbe:
@@ -41,6 +46,7 @@ class ReceiverProbe:
         self._lock = threading.Lock()
         self._frames: dict[int, tuple[float, int | None]] = {}
         self._climbs: dict[int, tuple[float, int | None]] = {}
+        self._no_wm_since: float | None = None
 
     def close(self) -> None:
         with self._lock:
@@ -55,7 +61,11 @@ class ReceiverProbe:
 
         with self._lock:
             try:
-                prop = self._root.get_full_property(self._atoms["_NET_ACTIVE_WINDOW"], X.AnyPropertyType)
+                now = time.monotonic()
+                prop = None
+                if self._no_wm_since is None or now - self._no_wm_since >= NO_WM_RECHECK_S:
+                    prop = self._root.get_full_property(self._atoms["_NET_ACTIVE_WINDOW"], X.AnyPropertyType)
+                    self._no_wm_since = now if prop is None else None
                 if prop is not None:       # a window manager says which window is active
                     return int(prop.value[0]) if len(prop.value) and prop.value[0] else None
                 focus = self._display.get_input_focus().focus

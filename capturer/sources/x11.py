@@ -190,11 +190,13 @@ class X11Source:
         with self._guard():
             for top in self._root.query_tree().children:
                 try:
-                    if top.get_attributes().map_state != X.IsViewable:
-                        continue
+                    # Geometry first: most root children (toolkits' hidden
+                    # helper windows among them) lie outside a click's grab.
                     geometry = top.get_geometry()
                     if within is not None and not _overlap(within, (geometry.x, geometry.y,
                                                                     geometry.width, geometry.height)):
+                        continue
+                    if top.get_attributes().map_state != X.IsViewable:
                         continue
                     client = top if top.get_wm_class() is not None else next(
                         (child for child in top.query_tree().children
