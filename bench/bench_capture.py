@@ -1,6 +1,6 @@
 """Capture daemon cost under a scripted user.
 
-    python bench/bench_capture.py [--minutes 3]
+    python bench/bench_capture.py [--minutes 3] [--pace stress] [--baseline DIR]
 
 Starts a private virtual desktop with the fixture apps, runs the real
 `phantom capture` at default settings, and lets a scripted user type, click
@@ -8,7 +8,12 @@ and switch windows for the given minutes. Reports the daemon's CPU (% of one
 core) and peak RSS, focus change → committed snapshot latency, and store
 growth per active hour. Baselines measured in the same run: the idle
 daemon's CPU before the user starts, and the CPU the desktop itself (Xvfb and
-the apps) spends on the same session.
+the apps) spends on the same session; with `--baseline DIR`, the same
+session first under the daemon of another checkout, on a fresh desktop.
+
+The pointer glides to each click (`--travel-ms`), as a hand moves a mouse:
+a real desktop sends the daemon's X connections a stream of motion and
+crossing events that a teleporting XTest pointer never does.
 """
 
 from __future__ import annotations
@@ -68,15 +73,19 @@ class SnapshotWatcher:
         return self._connection.execute("SELECT coalesce(max(id), 0) FROM snapshots").get
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--minutes", type=float, default=3.0)
-    parser.add_argument("--idle-seconds", type=float, default=20.0)
-    parser.add_argument("--pace", choices=("human", "stress"), default="human",
-                        help="human: ~7 keys/s while typing, a second or two between scenes; "
-                        "stress: as fast as the apps keep up (~10x denser)")
-    args = parser.parse_args()
+def daemon_argv(source: str | None, db: Path, config: Path) -> list[str]:
+    """`phantom capture` of this checkout, or of another one (`--baseline`)."""
+    args = ["capture", "--db", str(db), "--config", str(config)]
+    if source is None:
+        return [str(Path(sys.executable).with_name("phantom")), *args]
+    boot = (f"import sys; sys.path.insert(0, {str(Path(source).resolve())!r}); "
+            "from phantom.cli import main; sys.exit(main())")
+    return [sys.executable, "-c", boot, *args]
 
+
+def measure(args, source: str | None) -> dict:
+    """One scripted session on a fresh desktop under the daemon of `source`
+    (None: this checkout); its figures."""
     workdir = Path(tempfile.mkdtemp(prefix="phantom-bench-capture-"))
     db = workdir / "store.sqlite3"
     with VirtualDesktop() as desktop:
@@ -85,8 +94,7 @@ def main() -> int:
             ("form", "320x230+20+20"), ("notes", "420x320+380+20"), ("browser", "560x180+20+420"))]
         (workdir / "config.toml").write_text("", encoding="utf-8")
         daemon = subprocess.Popen(
-            [str(Path(sys.executable).with_name("phantom")), "capture", "--db", str(db),
-             "--config", str(workdir / "config.toml")],
+            daemon_argv(source, db, workdir / "config.toml"),
             env=dict(desktop.env, PATH=os.environ.get("PATH", "")), stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=open(workdir / "capture.log", "wb"))
         wait_until(lambda: db.exists(), timeout=20, what="the store")
@@ -99,7 +107,7 @@ def main() -> int:
 
         from testbed.scripted_user import ScriptedUser
 
-        user = ScriptedUser(desktop, pace=3.0 if args.pace == "human" else 1.0)
+        user = ScriptedUser(desktop, pace=3.0 if args.pace == "human" else 1.0, travel_s=args.travel_ms / 1000)
         typing_delay = 0.15 if args.pace == "human" else 0.03
         watcher = SnapshotWatcher(db)
         size0 = store_bytes(db)
@@ -135,19 +143,57 @@ def main() -> int:
         daemon.send_signal(signal.SIGTERM)
         daemon.wait(30)
         growth_mb_per_hour = (store_bytes(db) - size0) / (1024 * 1024) * 3600 / active_s
+    return {"active_s": active_s, "keys": user.keys, "clicks": user.clicks, "switches": len(latencies),
+            "cpu": active_pct, "idle": idle_pct, "desktop": desk_pct, "rss": rss, "latencies": latencies,
+            "growth": growth_mb_per_hour}
 
-    rows = [
-        ("scripted activity", f"{args.pace} pace, {active_s / 60:.1f} min, {user.keys} keys, {user.clicks} clicks, "
-                              f"{len(latencies)} window switches"),
+
+def in_own_process(args, source: str | None) -> dict:
+    """`measure` in a fresh interpreter: pyatspi binds to the first
+    accessibility bus it sees, so each desktop needs its own process."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(measure, args, source).result()
+
+
+def rows_for(args, label: str, m: dict) -> list[tuple[str, str]]:
+    latencies, active_pct, idle_pct, desk_pct = m["latencies"], m["cpu"], m["idle"], m["desktop"]
+    return [
+        (f"[{label}] scripted activity",
+         f"{args.pace} pace, {m['active_s'] / 60:.1f} min, {m['keys']} keys, {m['clicks']} clicks, "
+         f"{m['switches']} window switches, pointer travel {args.travel_ms:.0f} ms per click"),
         ("daemon CPU, active", f"{active_pct:.2f} % of one core   (budget 2 %)"),
         ("daemon CPU, idle baseline", f"{idle_pct:.2f} %" + (f"   (active/idle = {active_pct / idle_pct:.1f}x)"
                                                               if idle_pct >= 0.05 else "")),
         ("desktop CPU, same session", f"{desk_pct:.2f} %   (daemon/desktop = {active_pct / max(desk_pct, 1e-9):.2f}x)"),
-        ("daemon peak RSS", f"{rss:.1f} MB   (budget 80 MB)"),
+        ("daemon peak RSS", f"{m['rss']:.1f} MB   (budget 80 MB)"),
         ("focus → committed snapshot", f"p50 {median(latencies):.0f} ms, p95 {percentile(latencies, 95):.0f} ms, "
                                        f"max {max(latencies):.0f} ms   (budget p95 250 ms)"),
-        ("store growth", f"{growth_mb_per_hour:.1f} MB per active hour"),
+        ("store growth", f"{m['growth']:.1f} MB per active hour"),
     ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minutes", type=float, default=3.0)
+    parser.add_argument("--idle-seconds", type=float, default=20.0)
+    parser.add_argument("--pace", choices=("human", "stress"), default="human",
+                        help="human: ~7 keys/s while typing, a second or two between scenes; "
+                        "stress: as fast as the apps keep up (~10x denser)")
+    parser.add_argument("--travel-ms", type=float, default=250.0,
+                        help="the pointer glides to each click over this long, at 125 motion events a "
+                        "second (0: it jumps there, as the tests do)")
+    parser.add_argument("--baseline", metavar="DIR",
+                        help="first run the same session under the daemon of this checkout "
+                        "(e.g. a `git worktree` of an earlier commit)")
+    args = parser.parse_args()
+
+    rows: list[tuple[str, str]] = []
+    if args.baseline:
+        rows += rows_for(args, f"baseline {args.baseline}", in_own_process(args, args.baseline))
+    rows += rows_for(args, "this checkout", in_own_process(args, None))
     print(table(rows, "bench_capture: phantom capture under a scripted user"))
     return 0
 

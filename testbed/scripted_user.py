@@ -14,6 +14,8 @@ import time
 from .harness import VirtualDesktop
 from .waiting import wait_until
 
+MOTION_INTERVAL_S = 0.008   # a 125 Hz mouse
+
 
 def app_named(name: str, timeout: float = 10.0):
     """The AT-SPI application with this name (a fixture app's prgname)."""
@@ -66,11 +68,16 @@ def text_of(accessible) -> str:
 class ScriptedUser:
     """Real input on a virtual desktop, at a human-ish pace."""
 
-    def __init__(self, desktop: VirtualDesktop, *, pace: float = 1.0) -> None:
+    def __init__(self, desktop: VirtualDesktop, *, pace: float = 1.0, travel_s: float = 0.0) -> None:
+        """`travel_s` > 0 makes the pointer glide to each click over that
+        long, one motion event every 8 ms as a 125 Hz mouse sends them,
+        crossing the windows on its way (benchmarks: the motion a real hand
+        makes); 0 jumps straight there (tests)."""
         from replay.xinput import XTestInput
 
         self.desktop = desktop
         self.pace = pace
+        self.travel_s = travel_s
         self.input = XTestInput(desktop.display)
         self.clicks = 0
         self.keys = 0
@@ -89,9 +96,20 @@ class ScriptedUser:
 
     def click(self, app: str, role: str, *, name: str | None = None, label: str | None = None) -> None:
         target = find(app_named(app), role, name=name, label=label)
+        self.glide(*center(target))
         self.input.click(*center(target))
         self.clicks += 1
         self.pause(0.25)
+
+    def glide(self, x: int, y: int) -> None:
+        """Move the pointer to (x, y) along a straight line in `travel_s`."""
+        steps = int(self.travel_s / MOTION_INTERVAL_S)
+        if steps < 2:
+            return
+        x0, y0 = self.input.pointer()
+        for step in range(1, steps + 1):
+            self.input.move(round(x0 + (x - x0) * step / steps), round(y0 + (y - y0) * step / steps))
+            time.sleep(MOTION_INTERVAL_S)
 
     def type(self, text: str, *, delay: float | None = None) -> None:
         self.input.type(text, delay=self.typing_delay if delay is None else delay)
