@@ -88,7 +88,9 @@ def measure(args, source: str | None) -> dict:
     (None: this checkout); its figures."""
     workdir = Path(tempfile.mkdtemp(prefix="phantom-bench-capture-"))
     db = workdir / "store.sqlite3"
-    with VirtualDesktop() as desktop:
+    from testbed.harness import DesktopConfig
+
+    with VirtualDesktop(DesktopConfig(window_manager=args.window_manager)) as desktop:
         os.environ.update(desktop.env)
         apps = [desktop.launch_fixture(kind, "--geometry", geometry) for kind, geometry in (
             ("form", "320x230+20+20"), ("notes", "420x320+380+20"), ("browser", "560x180+20+420"))]
@@ -160,10 +162,12 @@ def in_own_process(args, source: str | None) -> dict:
 
 def rows_for(args, label: str, m: dict) -> list[tuple[str, str]]:
     latencies, active_pct, idle_pct, desk_pct = m["latencies"], m["cpu"], m["idle"], m["desktop"]
-    return [
-        (f"[{label}] scripted activity",
+    rows = [
+        ("daemon", label),
+        ("scripted activity",
          f"{args.pace} pace, {m['active_s'] / 60:.1f} min, {m['keys']} keys, {m['clicks']} clicks, "
-         f"{m['switches']} window switches, pointer travel {args.travel_ms:.0f} ms per click"),
+         f"{m['switches']} window switches, pointer travel {args.travel_ms:.0f} ms per click, "
+         + ("a window manager (openbox)" if args.window_manager else "no window manager")),
         ("daemon CPU, active", f"{active_pct:.2f} % of one core   (budget 2 %)"),
         ("daemon CPU, idle baseline", f"{idle_pct:.2f} %" + (f"   (active/idle = {active_pct / idle_pct:.1f}x)"
                                                               if idle_pct >= 0.05 else "")),
@@ -173,6 +177,7 @@ def rows_for(args, label: str, m: dict) -> list[tuple[str, str]]:
                                        f"max {max(latencies):.0f} ms   (budget p95 250 ms)"),
         ("store growth", f"{m['growth']:.1f} MB per active hour"),
     ]
+    return [(f"[{label.split()[0]}] {name}" if index else name, value) for index, (name, value) in enumerate(rows)]
 
 
 def main() -> int:
@@ -185,6 +190,8 @@ def main() -> int:
     parser.add_argument("--travel-ms", type=float, default=250.0,
                         help="the pointer glides to each click over this long, at 125 motion events a "
                         "second (0: it jumps there, as the tests do)")
+    parser.add_argument("--window-manager", action="store_true",
+                        help="run openbox (keys are then attributed through _NET_ACTIVE_WINDOW)")
     parser.add_argument("--baseline", metavar="DIR",
                         help="first run the same session under the daemon of this checkout "
                         "(e.g. a `git worktree` of an earlier commit)")

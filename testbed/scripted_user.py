@@ -69,8 +69,9 @@ class ScriptedUser:
     """Real input on a virtual desktop, at a human-ish pace."""
 
     def __init__(self, desktop: VirtualDesktop, *, pace: float = 1.0, travel_s: float = 0.0) -> None:
-        """`travel_s` > 0 makes the pointer glide to each click over that
-        long, one motion event every 8 ms as a 125 Hz mouse sends them,
+        """`travel_s` > 0 makes the pointer glide to each click, one motion
+        event per 8 ms sleep (about 100 a second with the round trip; a
+        125 Hz mouse sends 125), for a little over `travel_s`,
         crossing the windows on its way (benchmarks: the motion a real hand
         makes); 0 jumps straight there (tests)."""
         from replay.xinput import XTestInput

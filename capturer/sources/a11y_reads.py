@@ -102,8 +102,8 @@ class TreeReads:
         if frame is None:
             return HitResult(None, "none")
         origin = origin_for(frame, window.x, window.y)
-        asked = time.monotonic()
         chain = clicked_element(hit_test(frame, x, y, origin=origin))
+        asked = time.monotonic()
         cached = self._trees.get(window.window_id)
         if cached is not None and cached.key[::2] != window.key[::2]:
             cached = None   # a tree of an earlier window with this id (another process)
@@ -129,10 +129,12 @@ class TreeReads:
         the click (a label grew, the window resized: GTK reports transient
         extents for a frame or two). Only when that is plausible: with no
         walk of the window to go by, or when its walk has a control there;
-        a click on space the walk shows empty is answered at once. Polled,
-        never past `HIT_SETTLE_S`, so the answer stays within a click's
-        50 ms budget."""
-        if cached is not None and self._control_in_walk(cached, x, y, window) is None:
+        a click on space a current, complete walk shows empty is answered at
+        once. Polled for `HIT_SETTLE_S` after the first answer, so the whole
+        stays near a click's 50 ms budget."""
+        current = (cached is not None and not cached.stale and cached.walk.truncated is None
+                   and cached.origin[2:] == (window.width, window.height))
+        if current and self._control_in_walk(cached, x, y, window) is None:
             return chain
         while time.monotonic() - asked + HIT_POLL_S <= HIT_SETTLE_S:
             time.sleep(HIT_POLL_S)
@@ -142,11 +144,11 @@ class TreeReads:
         return chain
 
     def _control_in_walk(self, cached: _CachedTree, x: int, y: int, window: WindowInfo) -> int | None:
-        """A named control of the walk covering the point (no tolerance)."""
+        """A control of the walk (named or not: an icon button counts)
+        covering the point, no tolerance."""
         dx, dy = window.x - cached.origin[0], window.y - cached.origin[1]
         for index, node in enumerate(cached.walk.nodes):
-            if node.role not in CONTAINER_ROLES and (node.name or node.labelled_by) \
-                    and node.contains(x - dx, y - dy):
+            if node.role not in CONTAINER_ROLES and node.contains(x - dx, y - dy):
                 return index
         return None
 

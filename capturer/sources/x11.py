@@ -193,8 +193,12 @@ class X11Source:
                     # Geometry first: most root children (toolkits' hidden
                     # helper windows among them) lie outside a click's grab.
                     geometry = top.get_geometry()
-                    if within is not None and not _overlap(within, (geometry.x, geometry.y,
-                                                                    geometry.width, geometry.height)):
+                    # The outer rectangle: a window manager that draws X
+                    # borders instead of frames (dwm, bspwm) puts the border
+                    # outside width × height, and the content inside it.
+                    border = 2 * geometry.border_width
+                    outer = (geometry.x, geometry.y, geometry.width + border, geometry.height + border)
+                    if within is not None and not _overlap(within, outer):
                         continue
                     if top.get_attributes().map_state != X.IsViewable:
                         continue
@@ -204,8 +208,7 @@ class X11Source:
                     if client is None:
                         continue
                     info = self._describe(client)
-                    found.append(replace(info, x=geometry.x, y=geometry.y, width=geometry.width,
-                                         height=geometry.height))
+                    found.append(replace(info, x=outer[0], y=outer[1], width=outer[2], height=outer[3]))
                 except _X_ERRORS:
                     continue
         return found

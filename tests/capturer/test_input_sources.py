@@ -55,6 +55,31 @@ def test_the_mouse_listener_is_sent_presses_and_no_motion(desktop, apps, pointer
     assert len(handled) == 1, f"the listener parsed {len(handled)} events for one click"
 
 
+def test_scrolls_still_reach_the_listener(desktop, apps, pointer):
+    """Scrolls are button presses (4 and 5) too: recording presses alone
+    keeps them, one RawScroll per notch, over the window under the pointer."""
+    from capturer.sources.input_listener import InputListener, RawClick, RawScroll
+    from testbed.waiting import wait_until
+
+    form = apps("form", "--geometry", "320x230+20+20")
+    window = desktop.wait_for_window("phantom-form", pid=form.pid)
+    delivered: list[object] = []
+    listener = InputListener(delivered.append)
+    listener.start()
+    try:
+        pointer.scroll(150, 100, steps=3, down=True)
+        pointer.scroll(150, 100, steps=2, down=False)
+        wait_until(lambda: sum(isinstance(e, RawScroll) for e in delivered) >= 5, timeout=5,
+                   what="five scroll notches")
+        settle(0.3)
+    finally:
+        listener.stop()
+    scrolls = [e for e in delivered if isinstance(e, RawScroll)]
+    assert len(scrolls) == 5
+    assert {(s.x, s.y, s.window_id) for s in scrolls} == {(150, 100, window)}
+    assert not any(isinstance(e, RawClick) for e in delivered), "a scroll is not a click"
+
+
 def test_only_windows_over_the_grab_are_described(desktop, apps):
     """A click's crops ask only about the windows they could show; a
     thumbnail (the whole monitor) still hears about every one."""
