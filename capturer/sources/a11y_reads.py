@@ -35,8 +35,8 @@ ADDRESS_BAR_NAMES = frozenset({"address and search bar", "search or enter addres
 HIT_TOLERANCE_PX = 6
 # A click answered with a container is asked again every HIT_POLL_S until a
 # control answers or HIT_SETTLE_S has passed (see `hit_test`).
-HIT_POLL_S = 0.01
-HIT_SETTLE_S = 0.03
+HIT_POLL_S = 0.008
+HIT_SETTLE_S = 0.024
 HUNG_BACKOFF_S = 10.0
 CACHED_WINDOWS = 8
 
