@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from Xlib import X, Xatom, display, error
 
-from core.x11 import pid_of, title_of
+from core.x11 import client_of, pid_of, title_of
 
 from .base import DisplayLost, Monitor, Rect, WindowInfo
 
@@ -48,6 +48,10 @@ class X11Source:
             "_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID", "UTF8_STRING", "WM_STATE")}
         self._watched: int | None = None
         self._client_cache: dict[int, int] = {}
+        # Root child (a window manager's frame, or the client itself) -> the
+        # client in it: a frame holds one client for its life. Only found
+        # clients are kept (a frame may be asked before its client is put in).
+        self._frame_clients: dict[int, int] = {}
         # X reuses window ids: each id's generation goes up when a window with
         # that id is created or destroyed (clients are created as children of
         # the root, before any window manager reparents them).
@@ -167,6 +171,8 @@ class X11Source:
                     elif event.atom in (self._atoms["_NET_WM_NAME"], Xatom.WM_NAME):
                         changes.add("title")
                 elif kind in (X.CreateNotify, X.MapNotify, X.ReparentNotify):
+                    if kind == X.ReparentNotify:
+                        self._frame_clients.clear()
                     if getattr(event, "parent", self._root).id == self._root.id:
                         self._add_mask(event.window.id, _FOCUS_MASK)
                     if kind == X.CreateNotify:
@@ -176,6 +182,7 @@ class X11Source:
                 elif kind in (X.DestroyNotify, X.UnmapNotify):
                     self._masks.pop(event.window.id, None)
                     self._client_cache.pop(event.window.id, None)
+                    self._frame_clients.pop(event.window.id, None)
                     if kind == X.DestroyNotify:
                         self._new_generation(event.window.id)
                     changes.update(("focus", "structure"))
@@ -202,9 +209,7 @@ class X11Source:
                         continue
                     if top.get_attributes().map_state != X.IsViewable:
                         continue
-                    client = top if top.get_wm_class() is not None else next(
-                        (child for child in top.query_tree().children
-                         if child.get_wm_class() is not None), None)
+                    client = self._frame_client(top)
                     if client is None:
                         continue
                     info = self._describe(client)
@@ -248,6 +253,18 @@ class X11Source:
         if prop is None or not prop.value or not prop.value[0]:
             return None
         return int(prop.value[0])
+
+    def _frame_client(self, top):
+        """The client window in a root child (cached: see `_frame_clients`)."""
+        cached = self._frame_clients.get(top.id)
+        if cached is not None:
+            return self._display.create_resource_object("window", cached)
+        client = client_of(top)
+        if client is not None:
+            if len(self._frame_clients) > 512:
+                self._frame_clients.clear()
+            self._frame_clients[top.id] = client.id
+        return client
 
     def _client_of(self, window):
         """Climb from a (possibly child) window to the top-level with WM_CLASS."""

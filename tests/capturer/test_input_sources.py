@@ -102,6 +102,43 @@ def test_only_windows_over_the_grab_are_described(desktop, apps):
     assert nowhere == []
 
 
+def test_framed_windows_are_described_from_the_frame_cache(managed_desktop):
+    """With a window manager the root's children are frames; the client
+    found in each is remembered, and a window closed or opened since is
+    seen at the next grab."""
+    from capturer.sources.x11 import X11Source
+
+    desktop = managed_desktop
+    form = desktop.launch_fixture("form", "--geometry", "300x200+20+20")
+    notes = desktop.launch_fixture("notes", "--geometry", "300x200+500+300")
+    for process, wm_class in ((form, "phantom-form"), (notes, "phantom-notes")):
+        desktop.wait_for_window(wm_class, pid=process.pid)
+    settle(0.8)
+    source = X11Source(desktop.display)
+    other = None
+    try:
+        first = {w.app: (w.x, w.y) for w in source.visible_windows()}
+        again = {w.app: (w.x, w.y) for w in source.visible_windows()}
+        desktop.close_app(notes)
+        settle(0.8)
+        source.drain_events()
+        after_close = {w.app for w in source.visible_windows()}
+        other = desktop.launch_fixture("browser", "--geometry", "300x150+100+500")
+        desktop.wait_for_window("phantom-browser", pid=other.pid)
+        settle(0.8)
+        after_open = {w.app for w in source.visible_windows()}
+        source.drain_events()
+        drained = {w.app for w in source.visible_windows()}
+    finally:
+        source.close()
+        for process in (form, notes, other):
+            if process is not None and process in desktop.apps:
+                desktop.close_app(process)
+    assert {"phantom-form", "phantom-notes"} <= set(first) and first == again
+    assert "phantom-notes" not in after_close and "phantom-form" in after_close
+    assert {"phantom-form", "phantom-browser"} <= after_open == drained
+
+
 def test_keyboard_window_follows_focus_between_children(desktop, apps):
     """The climb from a focused child to its top-level is remembered; moving
     the focus to another window (and back) still names the right one."""
