@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import cpu_seconds, median, peak_rss_mb, percentile, table  # noqa: E402
+from bench.common import cpu_seconds, daemon_argv, median, peak_rss_mb, percentile, table  # noqa: E402
 from testbed.harness import VirtualDesktop  # noqa: E402
 from testbed.waiting import wait_until  # noqa: E402
 
@@ -71,16 +71,6 @@ class SnapshotWatcher:
 
     def last_id(self) -> int:
         return self._connection.execute("SELECT coalesce(max(id), 0) FROM snapshots").get
-
-
-def daemon_argv(source: str | None, db: Path, config: Path) -> list[str]:
-    """`phantom capture` of this checkout, or of another one (`--baseline`)."""
-    args = ["capture", "--db", str(db), "--config", str(config)]
-    if source is None:
-        return [str(Path(sys.executable).with_name("phantom")), *args]
-    boot = (f"import sys; sys.path.insert(0, {str(Path(source).resolve())!r}); "
-            "from phantom.cli import main; sys.exit(main())")
-    return [sys.executable, "-c", boot, *args]
 
 
 def measure(args, source: str | None) -> dict:

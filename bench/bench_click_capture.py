@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import median, peak_rss_mb, percentile, table  # noqa: E402
+from bench.common import daemon_argv, median, peak_rss_mb, percentile, table  # noqa: E402
 from testbed.harness import VirtualDesktop  # noqa: E402
 from testbed.waiting import wait_until  # noqa: E402
 
@@ -74,15 +74,6 @@ def points(count: int) -> list[tuple[int, int]]:
     grid = [(x0 + 40 + (i % columns) * (width - 80) // (columns - 1),
              y0 + 40 + ((i // columns) % 5) * (height - 90) // 4) for i in range(count)]
     return grid
-
-
-def daemon_argv(source: str | None, db: Path, config: Path) -> list[str]:
-    args = ["capture", "--db", str(db), "--config", str(config)]
-    if source is None:
-        return [str(Path(sys.executable).with_name("phantom")), *args]
-    boot = (f"import sys; sys.path.insert(0, {str(Path(source).resolve())!r}); "
-            "from phantom.cli import main; sys.exit(main())")
-    return [sys.executable, "-c", boot, *args]
 
 
 def measure_daemon(desktop, args, workdir: Path) -> dict:

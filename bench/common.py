@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 import statistics
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -60,3 +62,14 @@ def table(rows: list[tuple[str, str]], title: str) -> str:
     lines = [title, "-" * len(title)]
     lines += [f"{name.ljust(width)}  {value}" for name, value in rows]
     return "\n".join(lines)
+
+
+def daemon_argv(source: str | None, db: Path, config: Path) -> list[str]:
+    """`phantom capture` of this checkout, or of another one (`source`, a
+    directory): the same benchmark then gives the figure before a change."""
+    args = ["capture", "--db", str(db), "--config", str(config)]
+    if source is None:
+        return [str(Path(sys.executable).with_name("phantom")), *args]
+    boot = (f"import sys; sys.path.insert(0, {str(Path(source).resolve())!r}); "
+            "from phantom.cli import main; sys.exit(main())")
+    return [sys.executable, "-c", boot, *args]
