@@ -158,7 +158,9 @@ def _presses_only(listener: type) -> type:
     `_EVENTS` pair is read as a first..last range), which takes in every
     pointer motion and crossing: a moving mouse sends 60–125 of them a
     second, each parsed in Python on the listener thread, and capture uses
-    none of them (clicks and scrolls are presses; releases are not kept)."""
+    none of them (clicks and scrolls are presses; releases are not kept).
+    `_EVENTS` is pynput's own attribute (pinned in requirements.txt); a
+    desktop test fails if an upgrade stops it narrowing the range."""
     from Xlib import X
 
     if getattr(listener, "_EVENTS", None) is None:   # not the X11 backend
