@@ -30,11 +30,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .errors import PhantomError
+from .geometry import Rect, intersect
 
 if TYPE_CHECKING:
     from PIL import Image
 
-Rect = tuple[int, int, int, int]          # x, y, width, height in desktop coordinates
 
 # (kind, side in pixels), smallest first: replay tries them in this order.
 VARIANTS: tuple[tuple[str, int], ...] = (("target", 64), ("context", 128), ("wide", 256))
@@ -93,7 +93,7 @@ def crop_variants(screenshot: Any, x: int, y: int, window: Rect, masks: Masks = 
     """
     pixels = _Pixels(screenshot)
     x, y = int(round(x)), int(round(y))
-    visible = _intersect(window, (origin[0], origin[1], pixels.width, pixels.height))
+    visible = intersect(window, (origin[0], origin[1], pixels.width, pixels.height))
     if visible is None or not _inside(visible, x, y):
         return ()
     found: list[CropVariant] = []
@@ -119,7 +119,7 @@ def evidence_region(x: int, y: int, window: Rect, screen: Rect) -> Rect | None:
     (x, y) in `window` (the widest crop's place: each smaller one lies inside
     it), so capture grabs only that; None when the click is outside the
     window's visible part."""
-    visible = _intersect(window, screen)
+    visible = intersect(window, screen)
     if visible is None or not _inside(visible, int(round(x)), int(round(y))):
         return None
     return placed(int(round(x)), int(round(y)), VARIANTS[-1][1], visible)
@@ -167,7 +167,7 @@ def _usable(rect: Rect, masks: Masks) -> Image.Image:
              *((fx + inset, fy + inset, fw - 2 * inset, fh - 2 * inset)
                for fx, fy, fw, fh in masks.editable)]
     for bx, by, bw, bh in boxes:
-        cut = _intersect((bx, by, bw, bh), rect) if bw > 0 and bh > 0 else None
+        cut = intersect((bx, by, bw, bh), rect) if bw > 0 and bh > 0 else None
         if cut is not None:
             cx, cy, cw, ch = cut
             draw.rectangle((cx - left, cy - top, cx - left + cw - 1, cy - top + ch - 1), fill=0)
@@ -176,12 +176,6 @@ def _usable(rect: Rect, masks: Masks) -> Image.Image:
 
 def _masked(keep: Image.Image) -> int:
     return int(keep.histogram()[0])
-
-
-def _intersect(a: Rect, b: Rect) -> Rect | None:
-    left, top = max(a[0], b[0]), max(a[1], b[1])
-    right, bottom = min(a[0] + a[2], b[0] + b[2]), min(a[1] + a[3], b[1] + b[3])
-    return (left, top, right - left, bottom - top) if right > left and bottom > top else None
 
 
 def _inside(rect: Rect, x: int, y: int) -> bool:

@@ -11,6 +11,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
+from core.geometry import Rect
+
 
 class DisplayLost(ConnectionError):
     """The X server is gone (or never answered)."""
@@ -94,8 +96,6 @@ class HitResult:
     name: str | None = None
     path: str | None = None
 
-
-Rect = tuple[int, int, int, int]
 
 
 @dataclass(frozen=True, slots=True)

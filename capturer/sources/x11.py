@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from Xlib import X, Xatom, display, error
 
+from core.geometry import intersect
 from core.x11 import client_of, pid_of, title_of
 
 from .base import DisplayLost, Monitor, Rect, WindowInfo
@@ -205,7 +206,7 @@ class X11Source:
                     # outside width × height, and the content inside it.
                     border = 2 * geometry.border_width
                     outer = (geometry.x, geometry.y, geometry.width + border, geometry.height + border)
-                    if within is not None and not _overlap(within, outer):
+                    if within is not None and intersect(within, outer) is None:
                         continue
                     if top.get_attributes().map_state != X.IsViewable:
                         continue
@@ -323,10 +324,6 @@ class _ConnectionGuard:
                              EOFError)) or (issubclass(kind, OSError) and not issubclass(kind, TimeoutError)):
             raise DisplayLost(f"lost the X display {self._name}: {value}") from None
         return False
-
-
-def _overlap(a: Rect, b: Rect) -> bool:
-    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
 def _executable(pid: int | None) -> str | None:

@@ -18,9 +18,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from core.errors import PhantomError
+from core.geometry import Rect, intersect
 from core.x11 import TopLevel, top_levels
-
-Rect = tuple[int, int, int, int]
 
 
 class Unseen(PhantomError):
@@ -77,7 +76,3 @@ def windows_above(connection, atoms, window: TopLevel) -> list[TopLevel]:
     return stack[ids.index(window.window_id) + 1:]
 
 
-def intersect(a: Rect, b: Rect) -> Rect | None:
-    left, top = max(a[0], b[0]), max(a[1], b[1])
-    right, bottom = min(a[0] + a[2], b[0] + b[2]), min(a[1] + a[3], b[1] + b[3])
-    return (left, top, right - left, bottom - top) if right > left and bottom > top else None

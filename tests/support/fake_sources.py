@@ -128,11 +128,10 @@ class FakeWindows:
         return changes
 
     def visible_windows(self, within=None) -> list[WindowInfo]:
-        windows = list(self._desktop.windows.values())
-        if within is None:
-            return windows
-        wx, wy, ww, wh = within
-        return [w for w in windows if w.x < wx + ww and wx < w.x + w.width and w.y < wy + wh and wy < w.y + w.height]
+        from core.geometry import intersect
+
+        return [w for w in self._desktop.windows.values()
+                if within is None or intersect(within, (w.x, w.y, w.width, w.height)) is not None]
 
     def window_alive(self, window_id: int) -> bool:
         self._check()
