@@ -103,12 +103,11 @@ class TreeReads:
             return HitResult(None, "none")
         origin = origin_for(frame, window.x, window.y)
         chain = clicked_element(hit_test(frame, x, y, origin=origin))
-        asked = time.monotonic()
         cached = self._trees.get(window.window_id)
         if cached is not None and cached.key[::2] != window.key[::2]:
             cached = None   # a tree of an earlier window with this id (another process)
         if len(chain) < 2 or is_container(chain[-1]):
-            chain = self._settled(frame, x, y, origin, chain, cached, window, asked)
+            chain = self._settled(frame, x, y, origin, chain, cached, window)
         deepest = chain[-1]
         named = not is_container(deepest)
         if len(chain) > 1 and named:
@@ -123,7 +122,7 @@ class TreeReads:
         return HitResult(None, "none")
 
     def _settled(self, frame, x: int, y: int, origin, chain: list, cached: _CachedTree | None,
-                 window: WindowInfo, asked: float) -> list:
+                 window: WindowInfo) -> list:
         """The chain under a click that first landed on a container, asked
         again while the application may still be re-laying itself out after
         the click (a label grew, the window resized: GTK reports transient
@@ -134,23 +133,15 @@ class TreeReads:
         stays near a click's 50 ms budget."""
         current = (cached is not None and not cached.stale and cached.walk.truncated is None
                    and cached.origin[2:] == (window.width, window.height))
-        if current and self._control_in_walk(cached, x, y, window) is None:
+        if current and self._nearest_control(cached, x, y, window, slack=0, named=False) is None:
             return chain
-        while time.monotonic() - asked + HIT_POLL_S <= HIT_SETTLE_S:
+        answered = time.monotonic()
+        while time.monotonic() - answered + HIT_POLL_S <= HIT_SETTLE_S:
             time.sleep(HIT_POLL_S)
             chain = clicked_element(hit_test(frame, x, y, origin=origin))
             if len(chain) > 1 and not is_container(chain[-1]):
                 break
         return chain
-
-    def _control_in_walk(self, cached: _CachedTree, x: int, y: int, window: WindowInfo) -> int | None:
-        """A control of the walk (named or not: an icon button counts)
-        covering the point, no tolerance."""
-        dx, dy = window.x - cached.origin[0], window.y - cached.origin[1]
-        for index, node in enumerate(cached.walk.nodes):
-            if node.role not in CONTAINER_ROLES and node.contains(x - dx, y - dy):
-                return index
-        return None
 
     def _hit(self, chain: list, window: WindowInfo, cached: _CachedTree | None, resolution: str) -> HitResult:
         element_id, node = self._element_for(chain, window, cached)
@@ -302,16 +293,18 @@ class TreeReads:
         self._writer.submit(element_row(node, element_id, None, None))
         return element_id, node
 
-    def _nearest_control(self, cached: _CachedTree, x: int, y: int, window: WindowInfo) -> int | None:
-        """A named control within the tolerance of the point, using the
-        cached walk shifted by however far the window moved since."""
+    def _nearest_control(self, cached: _CachedTree, x: int, y: int, window: WindowInfo, *,
+                         slack: int = HIT_TOLERANCE_PX, named: bool = True) -> int | None:
+        """The control of the cached walk nearest the point within `slack`
+        pixels (a named one, unless `named` is False: an icon button then
+        counts), the walk shifted by however far the window moved since."""
         dx = window.x - cached.origin[0]
         dy = window.y - cached.origin[1]
         best, best_distance = None, None
         for index, node in enumerate(cached.walk.nodes):
-            if node.role in CONTAINER_ROLES or not (node.name or node.labelled_by):
+            if node.role in CONTAINER_ROLES or (named and not (node.name or node.labelled_by)):
                 continue
-            if not node.contains(x - dx, y - dy, HIT_TOLERANCE_PX):
+            if not node.contains(x - dx, y - dy, slack):
                 continue
             cx, cy = node.x + node.w / 2 + dx, node.y + node.h / 2 + dy
             distance = (cx - x) ** 2 + (cy - y) ** 2

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 
 from core.x11 import Atoms, app_name, client_of, executable_of, pid_of, title_of
 
@@ -34,6 +35,21 @@ FRAME_CACHE_S = 5.0
 # long (a window manager started meanwhile also moves the X input focus,
 # which is read instead).
 NO_WM_RECHECK_S = 2.0
+
+
+def _remembered(cache: dict[int, tuple[float, int | None]], window_id: int,
+                find: Callable[[], int | None]) -> int | None:
+    """`find()`'s answer for a window, kept for `FRAME_CACHE_S` (at most
+    256 windows; past that the cache starts again)."""
+    now = time.monotonic()
+    cached = cache.get(window_id)
+    if cached is not None and now - cached[0] < FRAME_CACHE_S:
+        return cached[1]
+    found = find()
+    if len(cache) > 256:
+        cache.clear()
+    cache[window_id] = (now, found)
+    return found
 
 
 class ReceiverProbe:
@@ -107,30 +123,17 @@ class ReceiverProbe:
                 return None
 
     def _client_in(self, frame) -> int | None:
-        now = time.monotonic()
-        cached = self._frames.get(frame.id)
-        if cached is not None and now - cached[0] < FRAME_CACHE_S:
-            return cached[1]
-        client = client_of(frame)
-        found = int(client.id) if client is not None else None
-        if len(self._frames) > 256:
-            self._frames.clear()
-        self._frames[frame.id] = (now, found)
-        return found
+        def find() -> int | None:
+            client = client_of(frame)
+            return int(client.id) if client is not None else None
+
+        return _remembered(self._frames, frame.id, find)
 
     def _climbed(self, focus) -> int | None:
-        """`_climb`, remembered per focus window for `FRAME_CACHE_S` (a
-        child window stays inside its top-level for its life; the time
-        bound covers an id reused after it was destroyed)."""
-        now = time.monotonic()
-        cached = self._climbs.get(focus.id)
-        if cached is not None and now - cached[0] < FRAME_CACHE_S:
-            return cached[1]
-        found = self._climb(focus)
-        if len(self._climbs) > 256:
-            self._climbs.clear()
-        self._climbs[focus.id] = (now, found)
-        return found
+        """`_climb`, remembered per focus window (a child window stays
+        inside its top-level for its life; the time bound covers an id
+        reused after it was destroyed)."""
+        return _remembered(self._climbs, focus.id, lambda: self._climb(focus))
 
     def _climb(self, window) -> int | None:
         """From a focus window (often a child) up to its top-level client."""
