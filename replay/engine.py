@@ -42,10 +42,12 @@ class Timing:
     settle_s: float = 0.18
     step_timeout_s: float = 5.0
     retries: int = 1
-    # A target that is not on screen yet (a dialog still opening) is looked
-    # for again this often, up to this long, before the step escalates.
+    # A target that is not on screen yet (a dialog still opening), or a
+    # postcondition that does not hold yet, is looked at again this often,
+    # up to the step's timeout: on a busy machine an application can take
+    # seconds to draw what a quiet one shows at once.
     appear_poll_s: float = 0.1
-    appear_timeout_s: float = 3.0
+    appear_timeout_s: float = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,16 +133,28 @@ class ReplayEngine:
         time.sleep(self.timing.settle_s)
         waited += self.timing.settle_s
         typed = values.get(step.parameter) if step.parameter else step.text
-        try:
-            after = scene.view_of_current()
-        except (FocusLost, live.LiveTreeError):
-            after = TreeView(window)
-        ok, detail = conditions.check(step.postcondition, decision.element, after, typed)
+        ok, detail = self._postcondition(step, decision, window, scene, typed, deadline)
         if not ok:
             return outcome_for(step, decision, "postcondition_failed", dispatch, attempts, began, waited,
                                reason=f"postcondition failed: {detail}"), decision.candidates
         return outcome_for(step, decision, "ok", dispatch, attempts, began, waited,
                            reason=decision.reason), ()
+
+    def _postcondition(self, step: ProgramStep, decision: Decision, window, scene: Scene,
+                       typed: str | None, deadline: float) -> tuple[bool, str]:
+        """Check the step's postcondition on a fresh view until it holds or
+        the step's time is up: an application on a busy machine may show
+        the effect of an input well after the settle time, and a late
+        effect is still the step's success."""
+        while True:
+            try:
+                after = scene.view_of_current()
+            except (FocusLost, live.LiveTreeError):
+                after = TreeView(window)
+            ok, detail = conditions.check(step.postcondition, decision.element, after, typed)
+            if ok or time.monotonic() >= deadline:
+                return ok, detail
+            time.sleep(self.timing.appear_poll_s)
 
     def _decide_when_shown(self, step: ProgramStep, scene: Scene, began: float,
                            eyes=None) -> tuple[object, Decision]:

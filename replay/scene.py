@@ -15,7 +15,10 @@ from core.x11 import TopLevel
 from . import live
 from .windows import AmbiguousWindow, FocusLost, GuardMismatch, WindowMatch, XSession
 
-CONFIRM_TIMEOUT_S = 1.0
+# How long X and then AT-SPI may take to confirm the keyboard moved: the
+# step timeout, since on a busy machine an application can take seconds to
+# mark its window active (nothing is sent until it does).
+CONFIRM_TIMEOUT_S = 5.0
 
 
 class Scene:

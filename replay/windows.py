@@ -26,7 +26,7 @@ from compiler.programs.titles import has_words
 from core.errors import PhantomError
 from core.x11 import Atoms, TopLevel, client_of, describe, minimised, top_levels, window_manager_running
 
-ACTIVATE_TIMEOUT_S = 1.0
+ACTIVATE_TIMEOUT_S = 5.0    # the step timeout (see scene.CONFIRM_TIMEOUT_S)
 _POLL_S = 0.005
 
 
