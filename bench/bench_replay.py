@@ -30,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import percentile, table  # noqa: E402
+from testbed.waiting import wait_until  # noqa: E402
 
 ROLES = ("push button", "menu item", "check box", "text", "page tab", "link", "toggle button")
 WORDS = ("save", "open", "export", "settings", "profile", "invoice", "report", "draft", "archive",
@@ -222,6 +223,17 @@ def wide_form_program(window, steps: int):
     return program, len(nodes)
 
 
+def _with_rows(window, rows: int):
+    """`window` once its accessible tree shows the form's extra rows, else None."""
+    from core.a11y.tree import WalkLimits, walk
+
+    if window is None:
+        return None
+    nodes = walk(window, "phantom-form", WalkLimits(max_nodes=5000, max_depth=30, budget_ms=60_000)).nodes
+    fields = [n for n in nodes if n.role == "text" and (n.labelled_by or "").startswith("Field ")]
+    return window if len(fields) >= rows else None
+
+
 def bench_preflight_and_focus(runs: int, steps: int = 30, rows: int = 240) -> list[tuple[str, str]]:
     """The whole-plan pre-flight of a 30-step program on a ~500-node window,
     beside resolving each step on its own view (no sharing, the per-step
@@ -243,11 +255,13 @@ def bench_preflight_and_focus(runs: int, steps: int = 30, rows: int = 240) -> li
 
         desktop.launch_fixture("form", "--geometry", "420x700+20+20", "--rows", str(rows))
         desktop.launch_fixture("notes", "--geometry", "400x300+600+40")
-        time.sleep(1.5)
         session = XSession()
         guard = Guard("phantom-form", title_tokens=("Phantom", "Form"))
         match = session.find(guard)
-        window = live.accessible_window(match.window)
+        # The window is mapped; its accessible (and the 240 rows in it) may
+        # come seconds later on a busy machine: wait for them, not a clock.
+        window = wait_until(lambda: _with_rows(live.accessible_window(match.window), rows),
+                            timeout=60, what=f"the form's accessible with its {rows} rows")
         program, nodes = wide_form_program(window, steps)
         matcher = LabelMatcher()
         shared, separate = [], []
