@@ -14,6 +14,7 @@ import argparse
 import importlib
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from core.errors import PhantomError, one_line
@@ -97,7 +98,21 @@ def _attach_dashed_values(argv: list[str]) -> list[str]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How one command ended: its exit status, and the error it reported
+    (None for a result: success, or a replay that escalated or was refused)."""
+
+    status: int
+    error: PhantomError | None = None
+
+
 def main(argv: list[str] | None = None) -> int:
+    return run(argv).status
+
+
+def run(argv: list[str] | None = None) -> Outcome:
+    """Run one command; every error ends here as one line on stderr."""
     argv = _attach_dashed_values(sys.argv[1:] if argv is None else list(argv))
     parser = build_parser(argv)
     args = None
@@ -105,27 +120,30 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if getattr(args, "handler", None) is None:
             parser.print_help()
-            return EXIT_USAGE
-        return int(args.handler(args) or 0)
+            return Outcome(EXIT_USAGE)
+        return Outcome(int(args.handler(args) or 0))
     except PhantomError as exc:
-        message = one_line(str(exc))
-        print(message if message.startswith("phantom") else f"phantom: {message}", file=sys.stderr)
-        return exc.kind.exit_status
+        return _report(exc)
     except KeyboardInterrupt:
-        return 130
+        return Outcome(130)
     except BrokenPipeError:
-        return 1
+        return Outcome(1)
     except Exception as exc:  # noqa: BLE001 - the promise: one line, never a traceback
         store_error = _store_error(exc, args)
         if store_error is not None:   # damage, a full or read-only disk met mid-command
-            print(f"phantom: {one_line(str(store_error))}", file=sys.stderr)
-            return store_error.kind.exit_status
+            return _report(store_error)
         if os.environ.get("PHANTOM_DEBUG"):
             raise
         detail = one_line(str(exc), 200)
         print(f"phantom: internal error ({exc.__class__.__name__}: {detail}); this is a bug — "
               "run again with PHANTOM_DEBUG=1 for the traceback", file=sys.stderr)
-        return EXIT_INTERNAL
+        return Outcome(EXIT_INTERNAL)
+
+
+def _report(error: PhantomError) -> Outcome:
+    message = one_line(str(error))
+    print(message if message.startswith("phantom") else f"phantom: {message}", file=sys.stderr)
+    return Outcome(error.kind.exit_status, error)
 
 
 def _store_error(exc: Exception, args) -> PhantomError | None:

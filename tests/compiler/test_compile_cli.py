@@ -8,10 +8,12 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from core.store import SnapshotRow, StoreWriter
 from support.goldens import FIXTURES
+from testbed.waiting import wait_until
 
 PHANTOM = str(Path(sys.executable).with_name("phantom"))
 RECORDED = str(FIXTURES / "recorded" / "desktop.sqlite3")
@@ -109,21 +111,47 @@ def test_compiling_while_the_daemon_writes(tmp_path):
                                       "heartbeat", "editor", "", 1, None, "notes", None, 0, 1,
                                       None, None))
             t += 1
+            time.sleep(0.001)      # a busy daemon's pace, not a flood
     thread = threading.Thread(target=write)
     thread.start()
     try:
+        # The writer has committed rows before the first compile reads.
+        wait_until(lambda: writer_rows(db) >= 20, timeout=30, what="the writer's first commits")
+        seen = []
         for _ in range(5):
             result = phantom("compile", "--db", str(db), "--day", "2026-11-29", "--format", "json",
                              "--no-inferred")
             assert result.returncode == 0, result.stderr
             document = json.loads(result.stdout)
             rows = document["provenance"]["rows"]["snapshots"]
-            ids = [i for f in document["frames"] for i in f["evidence"]["snapshots"].split(",") if i]
-            assert rows == 0 or ids  # a consistent snapshot of the rows, never torn
+            ids = {i for f in document["frames"] for i in expand(f["evidence"]["snapshots"])}
+            # One consistent read: the frames cite exactly the rows the
+            # provenance counted, never a row from a later commit or one less.
+            assert rows >= 20 and len(ids) == rows and max(ids) == rows, (rows, len(ids), max(ids))
+            seen.append(rows)
+        assert seen == sorted(seen)      # later compiles see at least what earlier ones did
     finally:
         stop.set()
         thread.join()
         writer.close()
+
+
+def expand(ranges: str) -> list[int]:
+    """`"1-3,7"` → [1, 2, 3, 7] (the JSON document's evidence ranges)."""
+    out = []
+    for part in filter(None, ranges.split(",")):
+        low, _, high = part.partition("-")
+        out += range(int(low), int(high or low) + 1)
+    return out
+
+
+def writer_rows(db) -> int:
+    from support.daemon import query
+
+    try:
+        return query(db, "SELECT count(*) FROM snapshots")[0][0]
+    except Exception:  # noqa: BLE001 - the store may not exist yet
+        return 0
 
 
 def test_everyday_windows_from_the_command_line():

@@ -139,7 +139,29 @@ def test_recordings_need_a_database(tmp_path):
         traces_for_recordings(tmp_path / "missing.sqlite3", "x")
 
 
+def _open_handles(db) -> list[str]:
+    """This process's file descriptors on the store, its WAL or its shared memory."""
+    import os
+
+    fds = os.listdir("/proc/self/fd")
+    targets = []
+    for fd in fds:
+        try:
+            targets.append(os.readlink(f"/proc/self/fd/{fd}"))
+        except OSError:
+            continue
+    return [t for t in targets if t.startswith(str(db))]
+
+
 def test_store_helpers_close_their_connections(db):
-    save_program(db, compile_program("x", [trace("a", "A", "B"), trace("b", "A", "B")],
-                                     source="demonstration"), created_ms=1)
-    open_readonly(db).close()
+    assert _open_handles(db) == []
+    identity = save_program(db, compile_program("x", [trace("a", "A", "B"), trace("b", "A", "B")],
+                                                source="demonstration"), created_ms=1)
+    assert _open_handles(db) == []
+    assert load_program(db, identity).name == "x"
+    assert [p.name for p in list_programs(db)] == ["x"]
+    assert _open_handles(db) == []
+    connection = open_readonly(db)
+    assert _open_handles(db)            # the check sees an open connection …
+    connection.close()
+    assert _open_handles(db) == []      # … and its close

@@ -15,7 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from phantom.cli import EXIT_INTERNAL, main
+from core.errors import ERROR_KINDS
+from phantom.cli import EXIT_INTERNAL, Outcome, run
+from replay.results import EXIT_CODES
 
 FIXTURE_STORE = Path(__file__).resolve().parents[2] / "fixtures" / "recorded" / "desktop.sqlite3"
 
@@ -101,15 +103,33 @@ def bare_environment(monkeypatch, workspace):
     monkeypatch.setenv("PHANTOM_DB", str(workspace / "store.sqlite3"))
 
 
-def run(argv: list[str], capsys) -> tuple[int, str]:
+# A command ends with 0, a replay's result (escalated 3, refused 4) or an
+# error whose kind's exit status the table in core/errors.py gives.
+RESULT_STATUSES = set(EXIT_CODES.values())
+
+
+def invoke(argv: list[str], capsys) -> tuple[Outcome, str]:
     capsys.readouterr()
-    code = main(argv)
-    return code, capsys.readouterr().err
+    outcome = run(argv)
+    return outcome, capsys.readouterr().err
+
+
+def check_against_the_table(outcome: Outcome, argv, err: str) -> None:
+    """The status is the one the error family's table gives the reported
+    error's kind; with no error, a result's status. Never the internal one."""
+    assert outcome.status != EXIT_INTERNAL, (argv, err)
+    if outcome.error is None:
+        assert outcome.status in RESULT_STATUSES or (outcome.status == 2 and not err), (argv, outcome, err)
+    else:
+        assert outcome.error.code in ERROR_KINDS, (argv, outcome.error.code)
+        assert outcome.status == ERROR_KINDS[outcome.error.code].exit_status, (argv, outcome, err)
+        assert outcome.status != 0, (argv, err)
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_every_command_answers_in_one_line_whatever_it_is_given(command, workspace, capsys):
     seen: Counter = Counter()
+    kinds: Counter = Counter()
 
     @settings(max_examples=20, deadline=None, derandomize=True,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
@@ -117,10 +137,11 @@ def test_every_command_answers_in_one_line_whatever_it_is_given(command, workspa
     @given(argv_for(workspace, command))
     def check(argv: list[str]) -> None:
         seen[tuple(argv)] += 1
-        code, err = run(argv, capsys)
-        assert code != EXIT_INTERNAL, (argv, err)
+        outcome, err = invoke(argv, capsys)
+        check_against_the_table(outcome, argv, err)
+        kinds[outcome.error.code if outcome.error else f"status {outcome.status}"] += 1
         assert "Traceback" not in err, (argv, err)
-        if code != 0:
+        if outcome.status != 0:
             lines = err.strip().splitlines()
             assert len(lines) <= 1, (argv, err)
             if lines:   # doctor reports on stdout; everything else says why here
@@ -128,6 +149,7 @@ def test_every_command_answers_in_one_line_whatever_it_is_given(command, workspa
 
     check()
     assert len(seen) >= 10    # the examples ran, and differed
+    assert any(k != "status 0" for k in kinds), kinds    # and some of them were refused
 
 
 @pytest.mark.parametrize("argv, fragment", [
@@ -141,7 +163,8 @@ def test_every_command_answers_in_one_line_whatever_it_is_given(command, workspa
     (["replay", "x" * 100_000, "--dry-run"], "no program named or with id 'xxxx"),
 ])
 def test_bad_values_are_named_and_cut_short(argv, fragment, capsys):
-    code, err = run(argv, capsys)
-    assert code not in (0, EXIT_INTERNAL)
+    outcome, err = invoke(argv, capsys)
+    check_against_the_table(outcome, argv, err)
+    assert outcome.error is not None, (argv, err)
     [line] = err.strip().splitlines()
     assert fragment in line and len(line) < 300, line
