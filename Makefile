@@ -11,25 +11,39 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP_STAMP := $(VENV)/.pip-$(shell cat requirements.txt constraints.txt pyproject.toml | sha256sum | cut -c1-16)
 
-APT_PACKAGES := xvfb xauth x11-utils xdotool dbus dbus-x11 at-spi2-core \
+# Debian packages, in two lists (testbed/executables.py names the package of
+# every program a test starts, and tests/test_executables_registry.py holds it
+# to these lists). The base: the virtual desktop and the venv's build tools
+# — what `make demo` and `make lint` need, seconds to install.
+APT_BASE := xvfb xauth x11-utils xdotool dbus dbus-x11 at-spi2-core \
 	python3-pyatspi gir1.2-atspi-2.0 python3-gi gir1.2-gtk-3.0 python3-venv python3-pip \
-	python3-dev gcc libglib2.0-bin x11-xserver-utils gtk-3-examples openbox systemd \
-	mousepad gnome-calculator firefox-esr python3-pyqt5 tesseract-ocr tesseract-ocr-eng \
-	python3-gi-cairo bubblewrap util-linux
+	python3-dev gcc libglib2.0-bin x11-xserver-utils
+# The test applications: the real apps, window managers and tools that
+# `make test` and `make bench` drive (minutes and hundreds of MB on a fresh
+# machine, so the demo and the checks do not wait for them).
+APT_TEST := gtk-3-examples gtk-4-examples openbox mousepad gnome-calculator firefox-esr \
+	python3-pyqt5 python3-gi-cairo tesseract-ocr tesseract-ocr-eng systemd bubblewrap util-linux
 
-.PHONY: demo test lint bench bootstrap apt clean help
+.PHONY: demo test test-load lint bench bootstrap bootstrap-test apt-base apt-test clean help
 
 help:
 	@echo "make demo   - run Phantom end to end on a private virtual desktop"
 	@echo "make test   - run the test suite (starts its own Xvfb, D-Bus and AT-SPI)"
 	@echo "make lint   - ruff, mypy (strict on core and compiler) and the import contracts"
+	@echo "make test-load - the replay-trust and capture-truth tests with the CPU busy"
 	@echo "make bench  - run the benchmarks and print their figures"
 
 demo: bootstrap
 	$(VENV)/bin/phantom demo
 
-test: bootstrap
+test: bootstrap-test
 	$(PY) -m pytest
+
+# The replay-trust and capture-truth desktop tests again, with as many busy
+# processes as twice the cores (a laptop during a build or a video call):
+# replay waits on the desktop, not on the clock (tests/conftest.py, --load).
+test-load: bootstrap-test
+	$(PY) -m pytest --load tests/replay/test_replay_trust.py tests/capturer/test_capture_truth.py
 
 # Seconds, not minutes: ruff over the tree, mypy on the store and the
 # compiler (strict: pyproject.toml), the import contracts (docs/LINT.md).
@@ -38,20 +52,29 @@ lint: bootstrap
 	$(VENV)/bin/mypy -p core -p compiler
 	$(VENV)/bin/lint-imports --no-cache
 
-bench: bootstrap
+bench: bootstrap-test
 	$(PY) bench/run_all.py
 
-bootstrap: apt $(PIP_STAMP)
+bootstrap: apt-base $(PIP_STAMP)
+bootstrap-test: apt-base apt-test $(PIP_STAMP)
 
-apt:
-	@missing=""; for p in $(APT_PACKAGES); do \
+apt-base:
+	@$(MAKE) -s --no-print-directory apt-install PACKAGES="$(APT_BASE)"
+apt-test:
+	@$(MAKE) -s --no-print-directory apt-install PACKAGES="$(APT_TEST)"
+
+# Installs what of $(PACKAGES) is missing (nothing at all when none is);
+# waits for another apt to finish rather than failing on its lock.
+apt-install:
+	@missing=""; for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
-	  $$sudo apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
+	  $$sudo apt-get -o DPkg::Lock::Timeout=900 update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get -o DPkg::Lock::Timeout=900 install -y -qq \
+	    --no-install-recommends $$missing; \
 	fi
 
 $(PIP_STAMP): requirements.txt constraints.txt pyproject.toml

@@ -28,6 +28,8 @@ import time
 from functools import partial
 from pathlib import Path
 
+from testbed.executables import executable
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import cpu_seconds, daemon_argv, median, peak_rss_mb, percentile, table  # noqa: E402
@@ -120,7 +122,7 @@ def measure(args, source: str | None) -> dict:
                 before = watcher.last_id()
                 window = desktop.wait_for_window(app)
                 switched = time.monotonic()
-                desktop.run(["xdotool", "windowfocus", "--sync", str(window)])
+                desktop.run([executable("xdotool"), "windowfocus", "--sync", str(window)])
                 seen = watcher.wait_for(app, before)
                 if seen:
                     latencies.append((seen[0] - switched) * 1000)

@@ -34,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import daemon_argv, median, peak_rss_mb, percentile, table  # noqa: E402
+from testbed.executables import executable  # noqa: E402
 from testbed.harness import VirtualDesktop  # noqa: E402
 from testbed.waiting import wait_until  # noqa: E402
 
@@ -88,7 +89,7 @@ def measure_daemon(desktop, args, workdir: Path) -> dict:
     user = XTestInput(desktop.display)
     try:
         window = desktop.wait_for_window("phantom-canvas")
-        desktop.run(["xdotool", "windowfocus", "--sync", str(window)])
+        desktop.run([executable("xdotool"), "windowfocus", "--sync", str(window)])
         wait_until(lambda: rows(db, "SELECT count(*) FROM snapshots WHERE app = 'phantom-canvas'"),
                    timeout=30, what="the canvas's first snapshot")
         time.sleep(2.0)

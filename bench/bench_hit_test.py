@@ -29,13 +29,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import median, percentile, table  # noqa: E402
+from testbed.executables import executable  # noqa: E402
 from testbed.harness import VirtualDesktop  # noqa: E402
 from testbed.waiting import wait_until  # noqa: E402
 
-APPS = (  # (class, argv or fixture, x, y, width, height)
+APPS = (  # (class, program or None for the fixture, x, y, width, height)
     ("phantom-form", None, 20, 20, 320, 230),
-    ("gtk3-widget-factory", ["gtk3-widget-factory"], 360, 20, 900, 700),
-    ("mousepad", ["mousepad"], 20, 300, 320, 300),
+    ("gtk3-widget-factory", "gtk3-widget-factory", 360, 20, 900, 700),
+    ("mousepad", "mousepad", 20, 300, 320, 300),
 )
 
 
@@ -127,11 +128,11 @@ def main() -> int:
 
         probe = ReceiverProbe(desktop.display)
 
-        for wm_class, argv, x, y, width, height in APPS:
-            if argv is None:
+        for wm_class, name, x, y, width, height in APPS:
+            if name is None:
                 process = desktop.launch_fixture("form", "--geometry", f"{width}x{height}+{x}+{y}")
             else:
-                process = desktop.launch(argv, name=wm_class)
+                process = desktop.launch([executable(name)], name=wm_class)
             window = desktop.wait_for_window(wm_class, timeout=30, pid=process.pid)
             desktop.place_window(window, x, y, width, height)
             time.sleep(1.5)

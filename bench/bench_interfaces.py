@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.common import median, table  # noqa: E402
+from testbed.executables import executable  # noqa: E402
 
 PHANTOM = str(Path(sys.executable).with_name("phantom"))
 CACHE = ROOT / ".bench-cache"
@@ -190,9 +191,9 @@ def section_dbus(runs: int, cold_runs: int) -> str:
         (services / "org.phantom.Replay1.service").write_text(
             f"[D-BUS Service]\nName=org.phantom.Replay1\nExec={PHANTOM} replay-service --db {store} "
             "--idle-timeout 1\n")
-        call = ["gdbus", "call", "--session", "--dest", "org.phantom.Replay1", "--object-path",
+        call = [executable("gdbus"), "call", "--session", "--dest", "org.phantom.Replay1", "--object-path",
                 "/org/phantom/Replay1", "--method", "org.phantom.Replay1.ListPrograms"]
-        owner = ["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path",
+        owner = [executable("gdbus"), "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path",
                  "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.NameHasOwner",
                  "org.phantom.Replay1"]
         colds, gdbus_warm = [], []

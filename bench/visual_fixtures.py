@@ -61,6 +61,7 @@ def main() -> int:
     import numpy as np
     from PIL import Image
 
+    from testbed.executables import executable
     from testbed.harness import DesktopConfig, VirtualDesktop
     from testbed.waiting import wait_until
 
@@ -74,7 +75,7 @@ def main() -> int:
         live.init()
         for name, (how, *argv), wm_class, gtk4, page in screens():
             app = (desktop.launch_fixture(argv[0], *argv[1:]) if how == "fixture"
-                   else desktop.launch(list(argv), name=argv[0]))
+                   else desktop.launch([executable(argv[0]), *argv[1:]], name=argv[0]))
             desktop.wait_for_window(wm_class, timeout=30)
             time.sleep(2.5)
             session = XSession()

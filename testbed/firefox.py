@@ -15,6 +15,7 @@ import http.server
 import threading
 from pathlib import Path
 
+from .executables import executable
 from .harness import App, VirtualDesktop
 
 FIRST_RUN_OFF = {
@@ -57,7 +58,7 @@ def launch_firefox(desktop: VirtualDesktop, url: str, profile: Path, *, timeout:
     profile.mkdir(parents=True, exist_ok=True)
     (profile / "user.js").write_text("".join(f'user_pref("{key}", {value});\n'
                                              for key, value in FIRST_RUN_OFF.items()))
-    app = desktop.launch(["firefox-esr", "--no-remote", "--new-instance", "--profile", str(profile), url],
+    app = desktop.launch([executable("firefox-esr"), "--no-remote", "--new-instance", "--profile", str(profile), url],
                          name="firefox-esr")
     desktop.wait_for_window("firefox-esr", timeout=timeout)
     return app

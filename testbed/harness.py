@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .executables import executable
 from .processes import DesktopError, StartedProcess, alive, descendants, read_line, terminate
 from .waiting import wait_until
 
@@ -34,8 +35,10 @@ FIXTURE_APPS = {
     "browser": APPS_DIR / "browser_app.py",
     "canvas": APPS_DIR / "canvas_app.py",
 }
-AT_SPI_LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
-REQUIRED_TOOLS = ("Xvfb", "dbus-daemon", "gdbus", "xdpyinfo", "xdotool", "xrandr")
+# What every desktop needs before anything starts (a missing one is named
+# with its Debian package).
+REQUIRED = ("Xvfb", "dbus-daemon", "dbus-send", "gdbus", "xdpyinfo", "xdotool", "xprop", "xrandr",
+            "at-spi-bus-launcher")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,10 +86,8 @@ class VirtualDesktop:
         self.stop()
 
     def start(self) -> "VirtualDesktop":
-        missing = [tool for tool in REQUIRED_TOOLS if shutil.which(tool) is None]
-        if missing or not os.path.exists(AT_SPI_LAUNCHER):
-            raise DesktopError("virtual desktop needs " + ", ".join(missing or [AT_SPI_LAUNCHER])
-                               + " (run `make test` or `make demo` to install them)")
+        for name in REQUIRED:
+            executable(name)
         try:
             self._make_private_dirs()
             self._start_xvfb()
@@ -148,7 +149,7 @@ class VirtualDesktop:
         it); return its id."""
         owner = ["--all", "--pid", str(pid)] if pid is not None else []
         def probe() -> int:
-            out = subprocess.run(["xdotool", "search", *owner, "--onlyvisible", "--class", wm_class],
+            out = subprocess.run([executable("xdotool"), "search", *owner, "--onlyvisible", "--class", wm_class],
                                  env=self.env, capture_output=True, text=True, timeout=5)
             ids = out.stdout.split()
             return int(ids[0]) if ids else 0
@@ -162,13 +163,13 @@ class VirtualDesktop:
         has just taken on): a move made in that moment is undone, and a test
         would click where the window no longer is."""
         def geometry() -> tuple[int, int, int, int]:
-            out = self.run(["xdotool", "getwindowgeometry", "--shell", str(window)], timeout=5).stdout
+            out = self.run([executable("xdotool"), "getwindowgeometry", "--shell", str(window)], timeout=5).stdout
             fields = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
             return tuple(int(fields.get(k, -1)) for k in ("X", "Y", "WIDTH", "HEIGHT"))  # type: ignore[return-value]
 
         def settled() -> bool:
             # no --sync: it waits for a change, forever when the window is already so
-            moved = self.run(["xdotool", "windowsize", str(window), str(width), str(height),
+            moved = self.run([executable("xdotool"), "windowsize", str(window), str(width), str(height),
                               "windowmove", str(window), str(x), str(y)], timeout=10)
             if moved.returncode != 0:
                 raise DesktopError(f"xdotool could not place window {window}: {moved.stderr.strip()}")
@@ -196,13 +197,13 @@ class VirtualDesktop:
     def restart_display(self) -> None:
         """Start an X server again on the same display number."""
         process = subprocess.Popen(
-            ["Xvfb", self.display, "-screen", "0",
+            [executable("Xvfb"), self.display, "-screen", "0",
              f"{self.config.width * self.config.monitors}x{self.config.height}x24", "-nolisten",
              "tcp", "-noreset"],
             env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL, start_new_session=True)
         self._started.insert(0, StartedProcess("Xvfb", process.pid, process))
-        wait_until(lambda: subprocess.run(["xdpyinfo"], env=self.env, capture_output=True,
+        wait_until(lambda: subprocess.run([executable("xdpyinfo")], env=self.env, capture_output=True,
                                           timeout=5).returncode == 0,
                    timeout=15.0, what=f"X server {self.display} to answer again")
 
@@ -234,7 +235,7 @@ class VirtualDesktop:
     def accessibility_bus_owner(self) -> int | None:
         """The pid of the process that owns `org.a11y.Bus` (asking the bus
         daemon, which never activates anything)."""
-        result = self.run(["dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus",
+        result = self.run([executable("dbus-send"), "--session", "--print-reply", "--dest=org.freedesktop.DBus",
                            "/org/freedesktop/DBus", "org.freedesktop.DBus.GetConnectionUnixProcessID",
                            "string:org.a11y.Bus"], timeout=5)
         if result.returncode != 0:
@@ -269,7 +270,7 @@ class VirtualDesktop:
         try:
             size = f"{self.config.width * self.config.monitors}x{self.config.height}x24"
             process = subprocess.Popen(
-                ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", size,
+                [executable("Xvfb"), "-displayfd", str(write_fd), "-screen", "0", size,
                  "-nolisten", "tcp", "-noreset"],
                 env=self.env, pass_fds=(write_fd,), stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -283,7 +284,7 @@ class VirtualDesktop:
                 os.close(write_fd)
         self.display = f":{number}"
         self.env["DISPLAY"] = self.display
-        wait_until(lambda: subprocess.run(["xdpyinfo"], env=self.env, capture_output=True,
+        wait_until(lambda: subprocess.run([executable("xdpyinfo")], env=self.env, capture_output=True,
                                           timeout=5).returncode == 0,
                    timeout=15.0, what=f"X server {self.display} to answer")
 
@@ -296,7 +297,7 @@ class VirtualDesktop:
         for index in range(self.config.monitors):
             output = "screen" if index == 0 else "none"
             geometry = f"{width}/{width * 254 // 960}x{height}/{height * 254 // 960}+{index * width}+0"
-            result = self.run(["xrandr", "--setmonitor", f"PHANTOM-{index}", geometry, output])
+            result = self.run([executable("xrandr"), "--setmonitor", f"PHANTOM-{index}", geometry, output])
             if result.returncode != 0:
                 raise DesktopError(f"could not create monitor {index}: {result.stderr.strip()}")
 
@@ -305,7 +306,7 @@ class VirtualDesktop:
         pid_r, pid_w = os.pipe()
         try:
             result = subprocess.run(
-                ["dbus-daemon", "--session", "--fork", "--nopidfile",
+                [executable("dbus-daemon"), "--session", "--fork", "--nopidfile",
                  f"--print-address={addr_w}", f"--print-pid={pid_w}"],
                 env=self.env, pass_fds=(addr_w, pid_w), capture_output=True, text=True, timeout=15)
             os.close(addr_w)
@@ -324,7 +325,7 @@ class VirtualDesktop:
         self.env["DBUS_SESSION_BUS_ADDRESS"] = address
 
     def _start_atspi(self) -> None:
-        process = subprocess.Popen([AT_SPI_LAUNCHER, "--launch-immediately"], env=self.env,
+        process = subprocess.Popen([executable("at-spi-bus-launcher"), "--launch-immediately"], env=self.env,
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL, start_new_session=True)
         self._started.append(StartedProcess("at-spi-bus-launcher", process.pid, process, group=True))
@@ -333,7 +334,7 @@ class VirtualDesktop:
         # which of the two runs the bus is a race.
         wait_until(lambda: self.accessibility_bus_owner() == process.pid,
                    timeout=15.0, what="the AT-SPI bus launcher to own org.a11y.Bus")
-        enable = ["gdbus", "call", "--session", "--dest", "org.a11y.Bus", "--object-path",
+        enable = [executable("gdbus"), "call", "--session", "--dest", "org.a11y.Bus", "--object-path",
                   "/org/a11y/bus", "--method", "org.freedesktop.DBus.Properties.Set",
                   "org.a11y.Status", "IsEnabled", "<true>"]
         result = self.run(enable)
@@ -344,13 +345,11 @@ class VirtualDesktop:
         """Start openbox (also on a running desktop: a test module can act
         with a window manager on the session's one desktop, whose AT-SPI bus
         the test process is bound to for good)."""
-        if shutil.which("openbox") is None:
-            raise DesktopError("a window manager needs openbox (apt-get install openbox)")
-        process = subprocess.Popen(["openbox", "--sm-disable"], env=self.env,
+        process = subprocess.Popen([executable("openbox"), "--sm-disable"], env=self.env,
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL, start_new_session=True)
         self._started.append(StartedProcess("openbox", process.pid, process, group=True))
-        probe = ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"]
+        probe = [executable("xprop"), "-root", "_NET_SUPPORTING_WM_CHECK"]
         wait_until(lambda: "window id" in self.run(probe, timeout=5).stdout,
                    timeout=15.0, what="openbox to manage the screen")
 
@@ -362,7 +361,7 @@ class VirtualDesktop:
             self._started.remove(process)
         for atom in ("_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW", "_NET_SUPPORTED",
                      "_NET_CLIENT_LIST", "_NET_CLIENT_LIST_STACKING"):
-            self.run(["xprop", "-root", "-remove", atom], timeout=5)
+            self.run([executable("xprop"), "-root", "-remove", atom], timeout=5)
         self.keyboard_follows_pointer()
 
     @property

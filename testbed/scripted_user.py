@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 
+from .executables import executable
 from .harness import VirtualDesktop
 from .waiting import wait_until
 
@@ -92,7 +93,7 @@ class ScriptedUser:
 
     def focus(self, wm_class: str) -> None:
         window = self.desktop.wait_for_window(wm_class)
-        self.desktop.run(["xdotool", "windowfocus", "--sync", str(window)])
+        self.desktop.run([executable("xdotool"), "windowfocus", "--sync", str(window)])
         self.pause(0.3)
 
     def click(self, app: str, role: str, *, name: str | None = None, label: str | None = None) -> None:

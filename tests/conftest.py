@@ -5,10 +5,38 @@ XTest."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import pytest
 
 from testbed.harness import VirtualDesktop
+
+
+def pytest_addoption(parser):
+    parser.addoption("--load", action="store_true",
+                     help="keep the CPU busy for the whole run: as many spinning processes as twice "
+                          "the cores (`make test-load`), as on a laptop during a build or a video call")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cpu_hogs(request):
+    """With `--load`, busy processes at the tests' own priority for the
+    whole session: every wait on the desktop must then hold on a loaded
+    machine. They are ended with the session (and die with it, by the pipe
+    they read: a killed pytest leaves none behind)."""
+    if not request.config.getoption("--load"):
+        yield []
+        return
+    spin = ("import os, threading\n"
+            "threading.Thread(target=lambda: os.read(0, 1) or os._exit(0), daemon=True).start()\n"
+            "while True:\n    pass\n")
+    hogs = [subprocess.Popen([sys.executable, "-c", spin], stdin=subprocess.PIPE)
+            for _ in range(2 * (os.cpu_count() or 1))]
+    yield hogs
+    for hog in hogs:
+        hog.kill()
+        hog.wait()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -13,6 +13,7 @@ import pytest
 
 from support.apps import focus
 from support.daemon import CaptureProcess, query, settle
+from testbed.executables import executable
 
 pytestmark = pytest.mark.desktop
 PHANTOM = str(Path(sys.executable).with_name("phantom"))
@@ -24,7 +25,7 @@ def phantom(desktop, *args: str) -> subprocess.CompletedProcess:
 
 
 def gdbus(desktop, *args: str) -> subprocess.CompletedProcess:
-    return desktop.run(["gdbus", "call", "--session", "--dest", "org.phantom.Capture1",
+    return desktop.run([executable("gdbus"), "call", "--session", "--dest", "org.phantom.Capture1",
                         "--object-path", "/org/phantom/Capture1", *args])
 
 
@@ -49,11 +50,11 @@ def test_status_pause_and_resume(desktop, apps, tmp_path):
         paused = gdbus(desktop, "--method", "org.freedesktop.DBus.Properties.Get",
                        "org.phantom.Capture1", "Paused")
         assert paused.stdout.strip() == "(<true>,)"
-        desktop.run(["xdotool", "type", "--delay", "20", "unseen"])
+        desktop.run([executable("xdotool"), "type", "--delay", "20", "unseen"])
         settle(0.5)
         resumed = gdbus(desktop, "--method", "org.phantom.Capture1.Resume")
         assert resumed.stdout.strip() == "(true,)"
-        desktop.run(["xdotool", "type", "--delay", "20", "seen"])
+        desktop.run([executable("xdotool"), "type", "--delay", "20", "seen"])
         settle(1.5)
         bad = gdbus(desktop, "--method", "org.phantom.Capture1.StartRecording", "''")
         assert "org.phantom.Error.InvalidName" in bad.stderr

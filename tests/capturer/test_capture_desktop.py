@@ -7,6 +7,7 @@ import pytest
 
 from support.apps import app_named, center, find, focus
 from support.daemon import CaptureProcess, query, settle, wait_for_rows
+from testbed.executables import executable
 
 pytestmark = pytest.mark.desktop
 
@@ -78,7 +79,7 @@ def test_title_change_and_focus_follow_pointer_without_window_manager(desktop, a
     apps("form", "--geometry", "300x220+0+0")
     apps("notes", "--geometry", "420x320+520+60")
     db = tmp_path / "store.sqlite3"
-    desktop.run(["xdotool", "windowfocus", "--sync", "0"])  # hand focus back to PointerRoot? no-op safe
+    desktop.run([executable("xdotool"), "windowfocus", "--sync", "0"])  # hand focus back to PointerRoot? no-op safe
     with CaptureProcess(desktop, db):
         from Xlib import X, display
 

@@ -11,6 +11,7 @@ import pytest
 
 from support.apps import focus
 from support.daemon import CaptureProcess, query, settle, wait_for_rows
+from testbed.executables import executable
 from testbed.harness import VirtualDesktop
 from testbed.waiting import wait_until
 
@@ -28,7 +29,7 @@ def own_desktop():
 
 
 def xdotool_type(desktop, text: str, delay_ms: int = 40) -> None:
-    desktop.run(["xdotool", "type", "--delay", str(delay_ms), text])
+    desktop.run([executable("xdotool"), "type", "--delay", str(delay_ms), text])
 
 
 def test_sigterm_flushes_open_bursts_and_exits_zero(desktop, apps, tmp_path):
@@ -104,7 +105,7 @@ def test_a_hung_application_does_not_stall_capture_and_is_blind_exactly_while_hu
         try:
             focused_ms = int(time.time() * 1000)
             focus(own_desktop, "phantom-notes")
-            own_desktop.run(["xdotool", "mousemove", "500", "100", "click", "1"])
+            own_desktop.run([executable("xdotool"), "mousemove", "500", "100", "click", "1"])
             xdotool_type(own_desktop, "stuck")
             settle(2.5)
         finally:

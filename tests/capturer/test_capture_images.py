@@ -17,6 +17,7 @@ import pytest
 
 from support.apps import app_named, center, find, focus
 from support.daemon import CaptureProcess, query, settle, wait_for_rows
+from testbed.executables import executable
 
 pytestmark = pytest.mark.desktop
 
@@ -38,8 +39,8 @@ def ocr(png_or_webp: bytes) -> str:
         buffer = io.BytesIO()
         image.save(buffer, "PNG")
         for mode in ("6", "11"):
-            result = subprocess.run(["tesseract", "stdin", "stdout", "--psm", mode], input=buffer.getvalue(),
-                                    capture_output=True, timeout=60)
+            result = subprocess.run([executable("tesseract"), "stdin", "stdout", "--psm", mode],
+                                    input=buffer.getvalue(), capture_output=True, timeout=60)
             readings.append(result.stdout.decode(errors="replace"))
     return "|".join(readings).upper().replace(" ", "").replace("\n", "")
 
@@ -75,7 +76,7 @@ def test_no_typed_secret_in_any_stored_image(desktop, apps, user, tmp_path):
             settle(0.4)
             user.click(*center(field))             # a click crop over what was typed
             settle(1.5)                            # and a thumbnail due
-        mousepad = desktop.launch(["mousepad", str(document)], name="mousepad")
+        mousepad = desktop.launch([executable("mousepad"), str(document)], name="mousepad")
         try:
             window = desktop.wait_for_window("mousepad", timeout=30, pid=mousepad.pid)
             desktop.place_window(window, 700, 360, 560, 420)
@@ -112,7 +113,7 @@ def test_an_excluded_window_moved_before_a_grab_is_black_where_it_is(desktop, ap
     before a thumbnail: no pixel of its distinct colour survives anywhere."""
     from PIL import Image
 
-    desktop.run(["xsetroot", "-solid", "#3366aa"])   # the bare screen is not black: only redaction is
+    desktop.run([executable("xsetroot"), "-solid", "#3366aa"])   # the bare screen is not black: only redaction is
     apps("form", "--geometry", "400x260+700+40", "--title", "Online Banking")
     apps("notes", "--geometry", "560x360+0+400")
     apps("browser", "--geometry", "560x360+680+400")
@@ -124,7 +125,7 @@ def test_an_excluded_window_moved_before_a_grab_is_black_where_it_is(desktop, ap
     with CaptureProcess(desktop, db, config_text=config) as capture:
         bank = desktop.wait_for_window("phantom-form")
         for x, click in ((40, (900, 600)), (300, (200, 600)), (700, (900, 600)), (40, (200, 600))):
-            assert desktop.run(["xdotool", "windowmove", "--sync", str(bank), str(x), "40"]).returncode == 0
+            assert desktop.run([executable("xdotool"), "windowmove", "--sync", str(bank), str(x), "40"]).returncode == 0
             moves.append((time.time() * 1000, x))
             time.sleep(0.1)
             user.click(*click)                     # another window: a focus snapshot, a thumbnail, a crop

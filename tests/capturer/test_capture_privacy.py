@@ -11,6 +11,7 @@ import pytest
 
 from support.apps import app_named, center, find, focus
 from support.daemon import CaptureProcess, query, settle
+from testbed.executables import executable
 
 pytestmark = pytest.mark.desktop
 
@@ -40,7 +41,7 @@ def assert_absent(db: Path, *needles: str) -> None:
 
 
 def gdbus(desktop, method: str, *args: str) -> subprocess.CompletedProcess:
-    return desktop.run(["gdbus", "call", "--session", "--dest", "org.phantom.Capture1",
+    return desktop.run([executable("gdbus"), "call", "--session", "--dest", "org.phantom.Capture1",
                         "--object-path", "/org/phantom/Capture1",
                         "--method", f"org.phantom.Capture1.{method}", *args])
 
@@ -144,10 +145,10 @@ def test_private_browser_window_is_excluded_by_default_and_urls_are_captured(des
         focus(desktop, "phantom-browser")
         settle(0.5)
         apps("browser", "--geometry", "500x200+0+300", "--private", "--url", "https://bank.example/")
-        private = desktop.run(["xdotool", "search", "--sync", "--onlyvisible", "--name",
+        private = desktop.run([executable("xdotool"), "search", "--sync", "--onlyvisible", "--name",
                                "Private Browsing"], timeout=15).stdout.split()
         assert len(private) == 1
-        desktop.run(["xdotool", "windowfocus", "--sync", private[0]])
+        desktop.run([executable("xdotool"), "windowfocus", "--sync", private[0]])
         settle(0.8)
         assert capture.stop() == 0
     assert query(db, "SELECT DISTINCT url FROM snapshots") == [
@@ -168,7 +169,7 @@ def test_non_ascii_text_is_one_burst_that_shows_no_shape(desktop, apps, user, tm
         focus(desktop, "phantom-form")
         user.click(*center(find(form, "text", label="Name:")))
         settle()
-        desktop.run(["xdotool", "type", "--delay", "40", typed])
+        desktop.run([executable("xdotool"), "type", "--delay", "40", typed])
         settle(2.5)
         assert capture.stop() == 0
     assert query(db, "SELECT kind, count, key FROM input_events WHERE kind != 'click'") == [

@@ -17,6 +17,7 @@ import pytest
 from support.apps import center, desktop_center, find
 from support.cli import phantom
 from support.daemon import CaptureProcess, query, settle, wait_for_rows
+from testbed.executables import executable
 
 pytestmark = pytest.mark.desktop
 
@@ -70,9 +71,9 @@ def three_apps(managed_desktop, tmp_path):
     desktop = managed_desktop
     document = tmp_path / "notes.txt"
     document.write_text("first line\n")
-    calculator = desktop.launch(["gnome-calculator"], name="gnome-calculator")
+    calculator = desktop.launch([executable("gnome-calculator")], name="gnome-calculator")
     place(desktop, calculator, "gnome-calculator", 20, 10, 340, 480)
-    mousepad = desktop.launch(["mousepad", str(document)], name="mousepad")
+    mousepad = desktop.launch([executable("mousepad"), str(document)], name="mousepad")
     place(desktop, mousepad, "mousepad", 380, 0, 520, 380)
     form = desktop.launch_fixture("form", "--geometry", "340x240+380+430")
     settle(2.0)

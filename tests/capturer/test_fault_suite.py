@@ -28,6 +28,7 @@ from core.bus import CAPTURE, call
 from support.apps import app_named, center, find, focus
 from support.daemon import PHANTOM, CaptureProcess, query, settle, wait_for_rows
 from support.mounts import tmpfs
+from testbed.executables import executable
 from testbed.harness import VirtualDesktop
 from testbed.waiting import wait_until
 
@@ -177,7 +178,7 @@ def commands_survive_a_dead_bus(desktop, tmp_path: Path) -> None:
     from support.programs import form_program
 
     desktop.kill_accessibility_bus(signal.SIGKILL)
-    assert desktop.run(["xprop", "-root", "AT_SPI_BUS"]).stdout.count("unix:") == 1   # the stale address
+    assert desktop.run([executable("xprop"), "-root", "AT_SPI_BUS"]).stdout.count("unix:") == 1   # the stale address
     env = dict(desktop.env, DBUS_SESSION_BUS_ADDRESS="unix:path=/nonexistent/bus", PATH=os.environ["PATH"])
     store = tmp_path / "programs.sqlite3"
     save_program(store, form_program(), created_ms=1_795_990_000_000)
@@ -242,7 +243,7 @@ def test_focus_left_on_the_root_window_by_a_closed_application_follows_the_point
     focus(desktop, "phantom-form")
     desktop.close_app(form)
     apps("notes", "--geometry", "400x300+0+0")
-    desktop.run(["xdotool", "mousemove", "200", "150"])
+    desktop.run([executable("xdotool"), "mousemove", "200", "150"])
     db = tmp_path / "store.sqlite3"
     with CaptureProcess(desktop, db) as capture:
         wait_for_rows(db, "SELECT app FROM snapshots WHERE trigger = 'focus'",
@@ -338,11 +339,11 @@ def sandboxed(kind: str, store_dir: Path, state_dirs: list[str]) -> list[str]:
     user manager: no network namespace access (`unshare -n`), or that plus
     a read-only file system but for the store and state directories (bwrap)."""
     if kind == "unshare":
-        return ["unshare", "-n"]
+        return [executable("unshare"), "-n"]
     binds = []
     for path in (str(store_dir), *state_dirs):
         binds += ["--bind", path, path]
-    return ["bwrap", "--unshare-net", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev",
+    return [executable("bwrap"), "--unshare-net", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev",
             "--proc", "/proc", *binds]
 
 
@@ -376,7 +377,7 @@ def test_the_daemon_records_the_desktop_inside_the_sandbox(desktop, apps, tmp_pa
     capture.start()
     try:
         focus(desktop, "phantom-form")
-        desktop.run(["xdotool", "type", "--delay", "30", "sandboxed"])
+        desktop.run([executable("xdotool"), "type", "--delay", "30", "sandboxed"])
         wait_for_rows(db, "SELECT coalesce(sum(count), 0) FROM input_events WHERE kind = 'text'",
                       lambda r: r[0][0] == 9, timeout=10, what="the typing, counted inside the sandbox")
     finally:
@@ -391,7 +392,7 @@ def stop_inside(capture: CaptureProcess) -> None:
     pid = capture.process.pid
     children = Path(f"/proc/{pid}/task/{pid}/children")
     inner = [int(child) for child in children.read_text().split()] if children.exists() else []
-    target = inner[0] if inner and capture.args[0] == "bwrap" else pid
+    target = inner[0] if inner and Path(capture.args[0]).name == "bwrap" else pid
     os.kill(target, signal.SIGTERM)
     capture.process.wait(20)
     capture.notify.close()

@@ -12,6 +12,7 @@ import pytest
 
 from support.apps import app_by_pid, center, find
 from support.daemon import settle
+from testbed.executables import executable
 
 pytestmark = pytest.mark.desktop
 
@@ -152,7 +153,7 @@ def test_keyboard_window_follows_focus_between_children(desktop, apps):
     try:
         answers = []
         for window in (form_window, notes_window, form_window, notes_window):
-            desktop.run(["xdotool", "windowfocus", "--sync", str(window)])
+            desktop.run([executable("xdotool"), "windowfocus", "--sync", str(window)])
             settle(0.2)
             answers.append((probe.keyboard_window(), probe.keyboard_window()))
     finally:

@@ -4,14 +4,12 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from phantom.cli import main
+from testbed.executables import executable
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,19 +22,18 @@ def test_checked_in_unit_is_a_notify_service_bound_to_the_session():
     assert "DISPLAY" not in text.replace("# ", "").split("[Unit]", 1)[1]
 
 
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
 def test_installed_units_pass_systemd_analyze_verify(home, capsys):
-    executable = Path(sys.executable).with_name("phantom")
-    assert main(["install", "--executable", str(executable)]) == 0
+    phantom_script = Path(sys.executable).with_name("phantom")
+    assert main(["install", "--executable", str(phantom_script)]) == 0
     units = home / "config" / "systemd" / "user"
     capture, replay = units / "phantom-capture.service", units / "phantom-replay.service"
-    assert f"ExecStart={executable} capture" in capture.read_text()
-    assert f"ExecStart={executable} replay-service" in replay.read_text()
+    assert f"ExecStart={phantom_script} capture" in capture.read_text()
+    assert f"ExecStart={phantom_script} replay-service" in replay.read_text()
     assert "Type=dbus" in replay.read_text() and "BusName=org.phantom.Replay1" in replay.read_text()
     activation = home / "data" / "dbus-1" / "services" / "org.phantom.Replay1.service"
-    assert f"Exec={executable} replay-service" in activation.read_text()
+    assert f"Exec={phantom_script} replay-service" in activation.read_text()
     assert "SystemdService=phantom-replay.service" in activation.read_text()
-    result = subprocess.run(["systemd-analyze", "verify", "--user", str(capture), str(replay)],
+    result = subprocess.run([executable("systemd-analyze"), "verify", "--user", str(capture), str(replay)],
                             capture_output=True, text=True, env=dict(os.environ), timeout=60)
     assert result.returncode == 0, result.stderr
     assert main(["uninstall"]) == 0

@@ -11,6 +11,7 @@ import pytest
 
 from support.cli import phantom
 from support.daemon import CaptureProcess, settle, wait_for_rows
+from testbed.executables import executable
 from testbed.waiting import wait_until
 
 pytestmark = pytest.mark.desktop
@@ -29,8 +30,8 @@ def test_doctor_and_capture_name_the_toolkit_of_an_unexposed_app(desktop, user, 
     from core.a11y.exposure import of_process
     from replay import live
 
-    message = desktop.launch(["xmessage", "-geometry", "300x80+700+100", "unexposed"], name="xmessage")
-    hidden = desktop.launch(["mousepad", str(tmp_path / "notes.txt")], name="mousepad",
+    message = desktop.launch([executable("xmessage"), "-geometry", "300x80+700+100", "unexposed"], name="xmessage")
+    hidden = desktop.launch([executable("mousepad"), str(tmp_path / "notes.txt")], name="mousepad",
                             extra_env={"NO_AT_BRIDGE": "1"})
     form = desktop.launch_fixture("form", "--geometry", "320x230+40+40")
     try:

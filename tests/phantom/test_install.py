@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import stat
 import subprocess
 from pathlib import Path
@@ -15,17 +14,18 @@ import pytest
 
 from phantom.cli import main
 from phantom.commands.install import dbus_exec_word, systemd_exec_word
+from testbed.executables import executable
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_files_and_directories_have_fixed_modes_under_umask_000(home, tmp_path):
-    executable = tmp_path / "bin dir" / "phantom"
-    executable.parent.mkdir()
-    executable.write_text("#!/bin/sh\n")
+    phantom_script = tmp_path / "bin dir" / "phantom"
+    phantom_script.parent.mkdir()
+    phantom_script.write_text("#!/bin/sh\n")
     previous = os.umask(0)
     try:
-        assert main(["install", "--executable", str(executable)]) == 0
+        assert main(["install", "--executable", str(phantom_script)]) == 0
     finally:
         os.umask(previous)
     written = [home / "config" / "systemd" / "user" / "phantom-capture.service",
@@ -35,8 +35,8 @@ def test_files_and_directories_have_fixed_modes_under_umask_000(home, tmp_path):
         assert stat.S_IMODE(path.stat().st_mode) == 0o644, path
         for directory in (path.parent, path.parent.parent):
             assert stat.S_IMODE(directory.stat().st_mode) == 0o755, directory
-    assert f'ExecStart="{executable}" capture' in written[0].read_text()
-    assert f"Exec='{executable}' replay-service" in written[2].read_text()
+    assert f'ExecStart="{phantom_script}" capture' in written[0].read_text()
+    assert f"Exec='{phantom_script}' replay-service" in written[2].read_text()
 
 
 @pytest.mark.parametrize("path, systemd, dbus", [
@@ -50,11 +50,10 @@ def test_executable_paths_are_quoted_for_each_reader(path, systemd, dbus):
     assert dbus_exec_word(path) == dbus
 
 
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
 @pytest.mark.parametrize("unit", ["phantom-capture.service", "phantom-replay.service",
                                   "phantom-retention.service"])
 def test_units_are_sandboxed(home, unit):
-    result = subprocess.run(["systemd-analyze", "security", "--offline=true", "--user",
+    result = subprocess.run([executable("systemd-analyze"), "security", "--offline=true", "--user",
                              str(ROOT / "systemd" / unit)], capture_output=True, text=True,
                             env=dict(os.environ), timeout=60)
     exposure = re.search(r"Overall exposure level for \S+: ([\d.]+)", result.stdout)
@@ -66,17 +65,16 @@ def test_units_are_sandboxed(home, unit):
         assert line in text
 
 
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
 def test_install_adds_the_daily_retention_timer_and_its_service(home, tmp_path):
-    executable = tmp_path / "phantom"
-    executable.write_text("#!/bin/sh\n")
-    executable.chmod(0o755)
-    assert main(["install", "--executable", str(executable)]) == 0
+    phantom_script = tmp_path / "phantom"
+    phantom_script.write_text("#!/bin/sh\n")
+    phantom_script.chmod(0o755)
+    assert main(["install", "--executable", str(phantom_script)]) == 0
     units = home / "config" / "systemd" / "user"
     service, timer = units / "phantom-retention.service", units / "phantom-retention.timer"
-    assert f"ExecStart={executable} retention run" in service.read_text()
+    assert f"ExecStart={phantom_script} retention run" in service.read_text()
     assert "OnCalendar=daily" in timer.read_text() and "Persistent=yes" in timer.read_text()
-    result = subprocess.run(["systemd-analyze", "verify", "--user", str(timer), str(service)],
+    result = subprocess.run([executable("systemd-analyze"), "verify", "--user", str(timer), str(service)],
                             capture_output=True, text=True, env=dict(os.environ), timeout=60)
     assert result.returncode == 0 and not result.stderr.strip(), result.stderr
     assert main(["uninstall"]) == 0

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from testbed.executables import executable
 from testbed.waiting import wait_until
 
 FIXTURE_STORE = Path(__file__).resolve().parents[2] / "fixtures" / "recorded" / "desktop.sqlite3"
@@ -56,7 +57,7 @@ class BusThread:
 @pytest.fixture(scope="module")
 def private_bus(tmp_path_factory):
     directory = tmp_path_factory.mktemp("bus")
-    process = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1",
+    process = subprocess.Popen([executable("dbus-daemon"), "--session", "--nofork", "--print-address=1",
                                 f"--address=unix:dir={directory}"], stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL, text=True)
     address = process.stdout.readline().strip()

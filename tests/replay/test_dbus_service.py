@@ -15,6 +15,7 @@ import pytest
 from compiler.programs.store import save_program
 from support.cli import phantom
 from support.programs import EMAIL, form_program
+from testbed.executables import executable
 from testbed.harness import VirtualDesktop
 from testbed.waiting import wait_until
 
@@ -49,12 +50,12 @@ def form_app(bus_desktop):
 
 
 def gdbus(desktop, method: str, *args: str) -> subprocess.CompletedProcess:
-    return desktop.run(["gdbus", "call", "--session", *DEST, "--method",
+    return desktop.run([executable("gdbus"), "call", "--session", *DEST, "--method",
                         f"org.phantom.Replay1.{method}", *args], timeout=90)
 
 
 def form_state(desktop) -> str:
-    out = desktop.run(["gdbus", "call", "--session", "--dest", "org.a11y.Bus", "--object-path",
+    out = desktop.run([executable("gdbus"), "call", "--session", "--dest", "org.a11y.Bus", "--object-path",
                        "/org/a11y/bus", "--method", "org.a11y.Bus.GetAddress"])
     assert out.returncode == 0
     probe = ("import pyatspi;from testbed.scripted_user import app_named, find, text_of;"
@@ -64,7 +65,7 @@ def form_state(desktop) -> str:
 
 
 def owner_running(desktop) -> bool:
-    out = desktop.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus",
+    out = desktop.run([executable("gdbus"), "call", "--session", "--dest", "org.freedesktop.DBus",
                        "--object-path", "/org/freedesktop/DBus", "--method",
                        "org.freedesktop.DBus.NameHasOwner", "org.phantom.Replay1"])
     return "true" in out.stdout
@@ -74,7 +75,7 @@ def test_activation_from_the_installed_file_and_introspection(bus_desktop):
     desktop, _ = bus_desktop
     service_file = Path(desktop.env["XDG_DATA_HOME"]) / "dbus-1" / "services" / "org.phantom.Replay1.service"
     assert "Exec=" in service_file.read_text() and "replay-service" in service_file.read_text()
-    introspect = desktop.run(["gdbus", "introspect", "--session", *DEST], timeout=60)
+    introspect = desktop.run([executable("gdbus"), "introspect", "--session", *DEST], timeout=60)
     assert introspect.returncode == 0, introspect.stderr
     for member in ("ListPrograms", "Describe", "Replay", "ReplayAsync", "Context", "ListRoutines",
                    "StepFinished", "RunFinished", "Escalated", "Busy"):
@@ -85,11 +86,11 @@ def test_activation_from_the_installed_file_and_introspection(bus_desktop):
 
 def test_gdbus_busctl_and_dbus_send_drive_the_service(bus_desktop, form_app):
     desktop, _ = bus_desktop
-    described = desktop.run(["busctl", "--user", "call", "org.phantom.Replay1", "/org/phantom/Replay1",
+    described = desktop.run([executable("busctl"), "--user", "call", "org.phantom.Replay1", "/org/phantom/Replay1",
                              "org.phantom.Replay1", "Describe", "s", "fill form"])
     assert described.returncode == 0, described.stderr
     assert "P0" in described.stdout and "phantom-form" in described.stdout
-    sent = desktop.run(["dbus-send", "--session", "--print-reply", "--dest=org.phantom.Replay1",
+    sent = desktop.run([executable("dbus-send"), "--session", "--print-reply", "--dest=org.phantom.Replay1",
                         "/org/phantom/Replay1", "org.phantom.Replay1.Replay", "string:fill form",
                         "dict:string:string:P0,Grace Hopper"], timeout=90)
     assert sent.returncode == 0, sent.stderr
@@ -98,7 +99,7 @@ def test_gdbus_busctl_and_dbus_send_drive_the_service(bus_desktop, form_app):
     replayed = gdbus(desktop, "Replay", "'fill form'", "{'P0': 'Ada Lovelace'}")
     assert replayed.returncode == 0 and replayed.stdout.startswith("('success',")
     assert form_state(desktop) == f"Submitted: Ada Lovelace <{EMAIL}>"
-    routines = desktop.run(["busctl", "--user", "call", "org.phantom.Replay1", "/org/phantom/Replay1",
+    routines = desktop.run([executable("busctl"), "--user", "call", "org.phantom.Replay1", "/org/phantom/Replay1",
                             "org.phantom.Replay1", "ListRoutines"])
     assert routines.returncode == 0 and "routines" in routines.stdout
 
@@ -122,7 +123,7 @@ def test_wrong_argument_types_get_invalid_arguments(bus_desktop, form_app, argum
     """gdbus checks types itself from introspection; dbus-send does not, so
     the service must answer a wrong signature with its own named error."""
     desktop, _ = bus_desktop
-    result = desktop.run(["dbus-send", "--session", "--print-reply", "--dest=org.phantom.Replay1",
+    result = desktop.run([executable("dbus-send"), "--session", "--print-reply", "--dest=org.phantom.Replay1",
                           "/org/phantom/Replay1", "org.phantom.Replay1.Replay", *arguments])
     assert result.returncode != 0
     assert "org.phantom.Error.InvalidArguments" in result.stderr and "sa{ss}" in result.stderr
@@ -135,7 +136,7 @@ def test_guard_mismatch_and_busy(bus_desktop):
     assert "org.phantom.Error.GuardMismatch" in missing.stderr  # the form is not running
     app = desktop.launch_fixture("form", "--geometry", "320x230+20+20")
     try:
-        monitor = subprocess.Popen(["gdbus", "monitor", "--session", "--dest", "org.phantom.Replay1"],
+        monitor = subprocess.Popen([executable("gdbus"), "monitor", "--session", "--dest", "org.phantom.Replay1"],
                                    env=desktop.env, stdout=subprocess.PIPE, text=True)
         time.sleep(0.5)
         started = gdbus(desktop, "ReplayAsync", "'fill form'", "{'P0': 'Barbara Liskov'}")
@@ -166,10 +167,10 @@ def test_the_service_exits_when_idle_and_is_activated_again(tmp_path):
     with VirtualDesktop() as desktop:
         services = Path(desktop.env["XDG_DATA_HOME"]) / "dbus-1" / "services"
         services.mkdir(parents=True)
-        executable = Path(os.sys.executable).with_name("phantom")
+        phantom_script = Path(os.sys.executable).with_name("phantom")
         (services / "org.phantom.Replay1.service").write_text(
             "[D-BUS Service]\nName=org.phantom.Replay1\n"
-            f"Exec={executable} replay-service --db {tmp_path / 'store.sqlite3'} --idle-timeout 2\n")
+            f"Exec={phantom_script} replay-service --db {tmp_path / 'store.sqlite3'} --idle-timeout 2\n")
         started = time.monotonic()
         first = gdbus(desktop, "ListPrograms")
         cold = time.monotonic() - started

@@ -22,6 +22,7 @@ from support.apps import app_named, center, find, focus, form_state, type_into_f
 from support.cli import PHANTOM, phantom
 from support.daemon import CaptureProcess, settle
 from support.mcp import McpServer, error_text
+from testbed.executables import executable
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 
@@ -219,7 +220,7 @@ def test_agents_find_a_program_by_intent_with_parameter_shapes(desktop, apps, de
 
 
 def gdbus(desktop, method: str, *args: str):
-    return desktop.run(["gdbus", "call", "--session", "--dest", "org.phantom.Replay1", "--object-path",
+    return desktop.run([executable("gdbus"), "call", "--session", "--dest", "org.phantom.Replay1", "--object-path",
                         "/org/phantom/Replay1", "--method", f"org.phantom.Replay1.{method}", *args],
                        timeout=120)
 

@@ -11,6 +11,7 @@ import pytest
 from support.apps import app_named, center, find, focus, form_state, text_of, type_into_form
 from support.cli import phantom
 from support.daemon import CaptureProcess, settle
+from testbed.executables import executable
 
 pytestmark = pytest.mark.desktop
 
@@ -157,7 +158,7 @@ def test_the_same_on_a_debian_gtk_application(desktop, apps, user, tmp_path):
     """gtk3-widget-factory (Debian's gtk-3-examples): type into its first entry
     and toggle its first check box, twice with different text; replay with new
     text; the entry and the check box prove it through AT-SPI."""
-    process = desktop.launch(["gtk3-widget-factory"], name="gtk3-widget-factory")
+    process = desktop.launch([executable("gtk3-widget-factory")], name="gtk3-widget-factory")
     try:
         desktop.wait_for_window("gtk3-widget-factory", timeout=30, pid=process.pid)
         _replay_into_the_factory(desktop, user, tmp_path)

@@ -17,6 +17,7 @@ from test_replay_trust import compile_program, replay
 from support.apps import app_by_pid, center, desktop_center, find, text_of
 from support.cli import phantom
 from support.daemon import CaptureProcess, settle, wait_for_rows
+from testbed.executables import executable
 
 pytestmark = pytest.mark.desktop
 
@@ -99,7 +100,7 @@ def test_typing_into_a_gtk4_entry_replays(managed_desktop, user, tmp_path):
     refuses AT-SPI's grabFocus (the click goes through the pointer, hit-tested)
     and whose text is read by its character count."""
     desktop = managed_desktop
-    process = desktop.launch(["gtk4-widget-factory"], name="gtk4-widget-factory",
+    process = desktop.launch([executable("gtk4-widget-factory")], name="gtk4-widget-factory",
                              extra_env={"GSK_RENDERER": "cairo"})
     try:
         window = desktop.wait_for_window("gtk4-widget-factory", timeout=30, pid=process.pid)

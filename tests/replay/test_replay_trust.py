@@ -17,6 +17,7 @@ import pytest
 from support.apps import app_by_pid, center, desktop_center, find, text_of
 from support.cli import phantom
 from support.daemon import CaptureProcess, settle, wait_for_rows
+from testbed.executables import executable
 
 pytestmark = pytest.mark.desktop
 
@@ -58,7 +59,7 @@ def fill_with_keys(user, app, name: str, email: str) -> None:
 def launch_factory(desktop):
     """gtk3-widget-factory beside the form (it opens larger than the screen
     would leave the form visible; a click must land where a person sees)."""
-    process = desktop.launch(["gtk3-widget-factory"], name="gtk3-widget-factory")
+    process = desktop.launch([executable("gtk3-widget-factory")], name="gtk3-widget-factory")
     window = desktop.wait_for_window("gtk3-widget-factory", timeout=30, pid=process.pid)
     desktop.place_window(window, 420, 40, 800, 700)
     return process
@@ -223,7 +224,7 @@ def mousepad(managed_desktop, tmp_path):
     desktop = managed_desktop
     document = tmp_path / "notes.txt"
     document.write_text("line one\nline two\n")
-    process = desktop.launch(["mousepad", str(document)], name="mousepad")
+    process = desktop.launch([executable("mousepad"), str(document)], name="mousepad")
     desktop.wait_for_window("mousepad", timeout=30)
     settle(1.5)
     app = app_by_pid(process.pid)
@@ -335,7 +336,7 @@ def service(managed_desktop, form_db):
 
 
 def gdbus(desktop, method: str, *args: str, background: bool = False):
-    argv = ["gdbus", "call", "--session", "--dest", "org.phantom.Replay1", "--object-path",
+    argv = [executable("gdbus"), "call", "--session", "--dest", "org.phantom.Replay1", "--object-path",
             "/org/phantom/Replay1", "--method", f"org.phantom.Replay1.{method}", *args]
     if background:
         return subprocess.Popen(argv, env=desktop.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -470,10 +471,10 @@ def test_a_gtk4_demonstration_replays(managed_desktop, user, tmp_path):
     from testbed.waiting import wait_until
 
     desktop = managed_desktop
-    process = desktop.launch(["gnome-calculator"], name="gnome-calculator")
+    process = desktop.launch([executable("gnome-calculator")], name="gnome-calculator")
     try:
         window = desktop.wait_for_window("gnome-calculator", timeout=30)
-        desktop.run(["xdotool", "windowmove", "--sync", str(window), "200", "100"])
+        desktop.run([executable("xdotool"), "windowmove", "--sync", str(window), "200", "100"])
         settle(1.5)
         calculator = app_by_pid(process.pid)
         db = tmp_path / "store.sqlite3"
@@ -509,7 +510,7 @@ def test_a_qt_demonstration_replays(managed_desktop, user, tmp_path):
     from testbed.harness import APPS_DIR
 
     desktop = managed_desktop
-    process = desktop.launch(["/usr/bin/python3", str(APPS_DIR / "qt_form_app.py"), "--geometry",
+    process = desktop.launch([executable("python3"), str(APPS_DIR / "qt_form_app.py"), "--geometry",
                               "320x170+60+60"], name="phantom-qt-form")
     try:
         desktop.wait_for_window("phantom-qt-form", timeout=30)

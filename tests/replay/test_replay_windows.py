@@ -14,6 +14,7 @@ from support.apps import find, text_of
 from support.cli import phantom
 from support.daemon import settle
 from support.programs import form_program
+from testbed.executables import executable
 
 pytestmark = pytest.mark.desktop
 
@@ -30,7 +31,7 @@ def test_a_minimised_window_is_named_as_minimised_and_gets_nothing(managed_deskt
         window = desktop.wait_for_window("phantom-form")
         settle(1.0)
         form = wait_until(lambda: live.application_of(process.pid), timeout=10, what="the form")
-        assert desktop.run(["xdotool", "windowminimize", "--sync", str(window)]).returncode == 0
+        assert desktop.run([executable("xdotool"), "windowminimize", "--sync", str(window)]).returncode == 0
         settle(0.5)
         for dry in ((), ("--dry-run",)):
             result = phantom(desktop, "replay", "fill form", "--db", str(db), "--format", "json",

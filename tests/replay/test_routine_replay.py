@@ -20,6 +20,7 @@ from test_replay_trust import click_into, form_fields, launch_factory, launch_fo
 from support.apps import app_by_pid, find, text_of
 from support.cli import phantom
 from support.daemon import CaptureProcess, settle
+from testbed.executables import executable
 
 pytestmark = pytest.mark.desktop
 
@@ -49,7 +50,7 @@ def test_a_routine_mined_from_clicks_into_unfocused_windows_replays(managed_desk
     desktop = managed_desktop
     document = tmp_path / "notes.txt"
     document.write_text("notes\n")
-    editor = desktop.launch(["mousepad", str(document)], name="mousepad")
+    editor = desktop.launch([executable("mousepad"), str(document)], name="mousepad")
     window = desktop.wait_for_window("mousepad", timeout=30, pid=editor.pid)
     desktop.place_window(window, 40, 330, 360, 300)    # below the form, beside the factory
     factory = launch_factory(desktop)

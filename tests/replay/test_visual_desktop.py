@@ -19,6 +19,7 @@ from support.apps import canvas_pressed as pressed
 from support.apps import focus
 from support.cli import phantom
 from support.daemon import CaptureProcess, query, settle, wait_for_rows
+from testbed.executables import executable
 
 pytestmark = pytest.mark.desktop
 
@@ -84,7 +85,7 @@ def recorded(desktop, tmp_path_factory):
                 # Started before the first one closes, so that X gives its
                 # window another id (a reused one is another test's subject).
                 twins = desktop.launch_fixture("canvas", *RECORDED, *TWINS, wait=False)
-                wait_until(lambda: len(desktop.run(["xdotool", "search", "--onlyvisible", "--class",
+                wait_until(lambda: len(desktop.run([executable("xdotool"), "search", "--onlyvisible", "--class",
                                                     "phantom-canvas"]).stdout.split()) == 2,
                            timeout=15, what="the second canvas window")
             finally:

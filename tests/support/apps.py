@@ -1,6 +1,7 @@
 """Finding fixture-app controls through AT-SPI from the test process (which
 shares the session desktop's accessibility bus)."""
 
+from testbed.executables import executable
 from testbed.scripted_user import app_named, center, find, text_of
 
 __all__ = ["CANVAS_MARGIN", "app_named", "canvas_pressed", "center", "desktop_center", "find", "focus",
@@ -40,7 +41,7 @@ def focus(desktop, wm_class: str) -> None:
     import time
 
     window = desktop.wait_for_window(wm_class)
-    assert desktop.run(["xdotool", "windowfocus", "--sync", str(window)]).returncode == 0
+    assert desktop.run([executable("xdotool"), "windowfocus", "--sync", str(window)]).returncode == 0
     time.sleep(0.3)
 
 

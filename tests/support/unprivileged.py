@@ -13,6 +13,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from testbed.executables import executable
+
 PHANTOM = str(Path(sys.executable).with_name("phantom"))
 CHECKOUT = Path(__file__).resolve().parents[2]
 _FALLBACK_USER = "phantom-test"
@@ -28,7 +30,7 @@ def _account() -> pwd.struct_passwd | None:
             return pwd.getpwnam(name)
         except KeyError:
             continue
-    subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin",
+    subprocess.run([executable("useradd"), "--system", "--no-create-home", "--shell", "/usr/sbin/nologin",
                     _FALLBACK_USER], check=True, capture_output=True)
     return pwd.getpwnam(_FALLBACK_USER)
 
@@ -61,7 +63,7 @@ class Unprivileged:
 
     def _drop(self) -> list[str]:
         assert self.account is not None
-        return ["setpriv", f"--reuid={self.account.pw_uid}", f"--regid={self.account.pw_gid}",
+        return [executable("setpriv"), f"--reuid={self.account.pw_uid}", f"--regid={self.account.pw_gid}",
                 "--clear-groups", "--"]
 
     def _reaches(self, path: Path) -> bool:
@@ -72,7 +74,7 @@ class Unprivileged:
         prefix = [] if self.account is None else self._drop()
         if self.mount is not None:
             bind = 'mount --bind "$1" "$2" && shift 2 && exec "$@"'
-            prefix = ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c", bind, "sh",
+            prefix = [executable("unshare"), "--mount", "--propagation", "private", "--", "sh", "-c", bind, "sh",
                       str(CHECKOUT), str(self.mount), *prefix]
         return subprocess.run([*prefix, *argv], env=self.env, cwd=self.home, capture_output=True,
                               text=True, timeout=timeout)
