@@ -43,9 +43,9 @@ def main() -> None:
     args = parser.parse_args()
     os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="phantom-bench-cache-")
     import core.clock
+    from cli.main import main as phantom
     from compiler.api import compile_window, render
     from core.store.retention import file_bytes
-    from phantom.cli import main as phantom
 
     days = weekdays(51)
     now = datetime.fromisoformat(f"{days[-1]}T16:00").replace(tzinfo=ZoneInfo("Europe/Berlin"))
@@ -92,8 +92,8 @@ def _cut(last: str) -> str:
 
 
 def _baseline(scratch: Path, rolled: list[str]) -> tuple[str, str]:
+    from cli.main import main as phantom
     from core.store.retention import file_bytes
-    from phantom.cli import main as phantom
 
     db = scratch / "forget.sqlite3"
     shutil.copy(corpus(51, "phantom"), db)

@@ -89,7 +89,7 @@ def main() -> int:
                 w, c = timed(argv, env)
                 wall[name].append(w)
                 cpu[name].append(c)
-        script = ["-c", "import sys; from phantom.cli import main; sys.exit(main())"]
+        script = ["-c", "import sys; from cli.main import main; sys.exit(main())"]
         imports = {
             "cache warm": statistics.median(import_ms([*script, *compile_args], env) for _ in range(7)),
             "--no-cache": statistics.median(import_ms([*script, *compile_args, "--no-cache"], env)

@@ -71,5 +71,5 @@ def daemon_argv(source: str | None, db: Path, config: Path) -> list[str]:
     if source is None:
         return [str(Path(sys.executable).with_name("phantom")), *args]
     boot = (f"import sys; sys.path.insert(0, {str(Path(source).resolve())!r}); "
-            "from phantom.cli import main; sys.exit(main())")
+            "from cli.main import main; sys.exit(main())")
     return [sys.executable, "-c", boot, *args]

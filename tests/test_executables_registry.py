@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from phantom.cli import COMMANDS
+from cli.main import COMMANDS
 from testbed.executables import EXECUTABLES, Executable, MissingExecutable, executable
 
 ROOT = Path(__file__).resolve().parents[1]

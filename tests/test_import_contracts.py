@@ -62,7 +62,7 @@ def test_the_contracts_are_read_from_pyproject(contracts_and_graph):
 
 @pytest.mark.parametrize(("importer", "imported"), [
     ("compiler.api", "mcp_bridge.server"),       # the compiler importing an interface
-    ("compiler.api", "phantom.cli"),
+    ("compiler.api", "cli.main"),
     ("compiler.api", "replay.api"),
     ("compiler.routines.mining", "capturer.daemon"),   # siblings stay independent
     ("capturer.daemon", "compiler.api"),
@@ -71,15 +71,15 @@ def test_the_contracts_are_read_from_pyproject(contracts_and_graph):
     ("replay.api", "mcp_bridge.server"),
     ("replay.engine", "capturer.daemon"),         # replay talks to the daemon over D-Bus
     ("mcp_bridge.server", "capturer.control"),
-    ("mcp_bridge.server", "phantom.cli"),         # nothing imports the CLI
+    ("mcp_bridge.server", "cli.main"),         # nothing imports the CLI
     ("synth.day", "replay.api"),
     ("synth.day", "testbed.harness"),
-    ("testbed.harness", "phantom.cli"),
+    ("testbed.harness", "cli.main"),
     ("testbed.harness", "capturer.daemon"),
     ("compiler.api", "synth.day"),                # only the CLI uses synth and testbed
     ("replay.api", "testbed.harness"),
     ("core.clock", "support"),                    # nothing shipped imports the tests
-    ("phantom.cli", "tests"),
+    ("cli.main", "tests"),
     ("testbed.harness", "bench"),
 ])
 def test_a_forbidden_import_breaks_a_contract(contracts_and_graph, importer, imported):
@@ -92,9 +92,9 @@ def test_a_forbidden_import_breaks_a_contract(contracts_and_graph, importer, imp
     ("replay.api", "compiler.api"),
     ("mcp_bridge.server", "replay.api"),
     ("mcp_bridge.server", "compiler.api"),
-    ("phantom.cli", "capturer.daemon"),
-    ("phantom.cli", "synth.day"),
-    ("phantom.cli", "testbed.harness"),
+    ("cli.main", "capturer.daemon"),
+    ("cli.main", "synth.day"),
+    ("cli.main", "testbed.harness"),
     ("synth.day", "compiler.records"),
     ("testbed.harness", "replay.api"),
 ])

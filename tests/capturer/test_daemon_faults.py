@@ -80,7 +80,7 @@ def test_a_returning_accessibility_bus_re_executes_the_daemon_which_carries_on_p
         desktop.accessibility.drop_bus()
         assert session.state.blind_spot("no_accessibility").reason == "accessibility bus lost"
         assert session.control.status()["accessibility"] == "lost"
-        from phantom.commands.capture import _format_status  # what `phantom status` prints
+        from cli.commands.capture import _format_status  # what `phantom status` prints
 
         empty = {"db": str(db), "snapshots": 0, "input_events": 0, "elements": 0, "blobs": 0,
                  "first_snapshot_ms": None, "last_snapshot_ms": None, "open_blind_spots": []}

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from phantom.cli import main
+from cli.main import main
 from testbed.executables import executable
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -140,7 +140,7 @@ def test_forgetting_the_newest_rows_rebuilds_that_index(store):
 
 
 def test_phantom_search_brings_the_index_up_to_date_and_answers(store):
-    from phantom.cli import main
+    from cli.main import main
 
     store.connection.close()
     store.connection = open_store(store.path)

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from phantom import cli
 
 from compiler.programs import lifecycle_store
 from compiler.programs.lifecycle import RunFacts
 from compiler.programs.store import save_program
 from core.errors import ERROR_KINDS
-from phantom import cli
 from replay import intent as retrieval
 from replay.api import ReplayRequest, prepare
 from replay.compatibility import Assessment, decide, screen_match

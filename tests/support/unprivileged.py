@@ -18,7 +18,7 @@ from testbed.executables import executable
 PHANTOM = str(Path(sys.executable).with_name("phantom"))
 CHECKOUT = Path(__file__).resolve().parents[2]
 _FALLBACK_USER = "phantom-test"
-_RUN_CLI = "import sys; from phantom.cli import main; sys.exit(main())"
+_RUN_CLI = "import sys; from cli.main import main; sys.exit(main())"
 
 
 def _account() -> pwd.struct_passwd | None:

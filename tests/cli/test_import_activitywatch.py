@@ -23,8 +23,8 @@ from datetime import datetime, timezone
 import apsw
 import pytest
 
+from cli.main import main
 from compiler.api import compile_window
-from phantom.cli import main
 from support.activitywatch import Bucket, export_python, export_rust, peewee_database, write_json
 
 HOST = "workstation"

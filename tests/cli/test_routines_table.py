@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
-from phantom.cli import main
-from phantom.commands.routines import why
+from cli.commands.routines import why
+from cli.main import main
 
 RECORDED = str(Path(__file__).resolve().parents[2] / "fixtures" / "recorded" / "desktop.sqlite3")
 

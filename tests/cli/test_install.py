@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from phantom.cli import main
-from phantom.commands.install import dbus_exec_word, systemd_exec_word
+from cli.commands.install import dbus_exec_word, systemd_exec_word
+from cli.main import main
 from testbed.executables import executable
 
 ROOT = Path(__file__).resolve().parents[2]

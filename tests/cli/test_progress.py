@@ -7,7 +7,7 @@ import io
 import sys
 import time
 
-from phantom.progress import TerminalProgress, busy
+from cli.progress import TerminalProgress, busy
 
 
 class Terminal(io.StringIO):

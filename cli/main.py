@@ -1,5 +1,5 @@
 """`phantom`: one command, many sub-commands. This module only parses and
-dispatches; each sub-command lives in `phantom/commands/`. Every error a user
+dispatches; each sub-command lives in `cli/commands/`. Every error a user
 can cause ends here as one line on stderr and a non-zero exit.
 
 Only the module of the command being run is imported: `phantom compile`
@@ -31,7 +31,7 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(f"{self.prog}: {message} (see `{self.prog} --help`)", EXIT_USAGE)
 
 
-# Which module of phantom/commands/ defines each sub-command, in the order
+# Which module of cli/commands/ defines each sub-command, in the order
 # `phantom --help` lists them (a module's commands stay together).
 COMMANDS: dict[str, str] = {
     "capture": "capture", "status": "capture", "pause": "capture", "resume": "capture",

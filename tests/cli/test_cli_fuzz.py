@@ -2,7 +2,7 @@
 flags in any order, numbers far out of range, NaN, dates from year 1 to
 9999, odd paths, long or non-ASCII text — every command answers with a
 result or with one line on stderr and a non-zero exit, never a traceback
-and never the internal-error line. Runs `phantom.cli.main` in-process with
+and never the internal-error line. Runs `cli.main.main` in-process with
 no display and no session bus, on a copy of the recorded fixture store."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cli.main import EXIT_INTERNAL, Outcome, run
 from core.errors import ERROR_KINDS
-from phantom.cli import EXIT_INTERNAL, Outcome, run
 from replay.results import EXIT_CODES
 
 FIXTURE_STORE = Path(__file__).resolve().parents[2] / "fixtures" / "recorded" / "desktop.sqlite3"

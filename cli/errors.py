@@ -1,5 +1,5 @@
 """The CLI's own errors (bad flags, a missing display) belong to the one
-family in `core.errors`; `phantom.cli.main` prints every `PhantomError` as
+family in `core.errors`; `cli.main.main` prints every `PhantomError` as
 one line on stderr and exits with its kind's status — never a traceback."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from __future__ import annotations
 import apsw
 import pytest
 
-from phantom.cli import main
+from cli.main import main
 from support.screenpipe import ScreenpipeDb
 
 T0 = 1_772_438_400_000   # 2026-03-02 08:00:00 UTC

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from cli.commands import capture
+from cli.main import main
 from core.store.summary import format_size
-from phantom.cli import main
-from phantom.commands import capture
 
 RECORDED = Path(__file__).resolve().parents[2] / "fixtures" / "recorded" / "desktop.sqlite3"
 
@@ -23,7 +23,7 @@ def test_sizes_are_binary_units(size, text):
 
 
 def test_doctor_gives_the_store_size_in_mib(capsys, tmp_path, monkeypatch):
-    from phantom.commands.doctor import _store
+    from cli.commands.doctor import _store
 
     check = _store(RECORDED)
     assert check.ok and f", {format_size(RECORDED.stat().st_size)}," in check.detail

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from phantom.cli import COMMANDS, build_parser, main
+from cli.main import COMMANDS, build_parser, main
 
 PHANTOM = str(Path(sys.executable).with_name("phantom"))
 
@@ -55,7 +55,7 @@ def test_the_command_table_names_what_each_module_defines():
     exactly which commands each module adds, or a command would vanish."""
     for module in dict.fromkeys(COMMANDS.values()):
         sub = argparse.ArgumentParser().add_subparsers()
-        importlib.import_module(f"phantom.commands.{module}").add_parsers(
+        importlib.import_module(f"cli.commands.{module}").add_parsers(
             sub, argparse.ArgumentParser(add_help=False))
         assert set(sub.choices) == {name for name, owner in COMMANDS.items() if owner == module}, module
 
@@ -71,7 +71,7 @@ def test_each_command_parses_with_only_its_own_module():
 def test_compile_imports_nothing_display_bus_or_model_bound(tmp_path):
     """`phantom compile` as a whole process, as an agent hook runs it."""
     script = ("import sys\n"
-              "from phantom.cli import main\n"
+              "from cli.main import main\n"
               "status = main(sys.argv[1:])\n"
               "heavy = {'asyncio', 'dbus_fast', 'mcp', 'torch', 'PIL', 'Xlib', 'pynput', 'gi', "
               "'sentence_transformers'}\n"

@@ -16,11 +16,11 @@ import apsw
 import pytest
 
 import core.clock
+from cli.main import main
 from compiler.api import compile_window, render, routine_report
 from compiler.rollup import decode_actions, decode_document, encode_actions, encode_document
 from compiler.routines.actions import derive_actions
 from core.store.retention import file_bytes
-from phantom.cli import main
 
 PHANTOM = str(Path(sys.executable).with_name("phantom"))
 NOW = int(datetime(2026, 3, 4, 15, 0, tzinfo=timezone.utc).timestamp() * 1000)  # day 3, afternoon
