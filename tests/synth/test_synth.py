@@ -329,7 +329,7 @@ def test_nocta_layout_compiles_with_activity_frames(tmp_path):
 
 # -- the CLI ------------------------------------------------------------------------------------------
 def run_cli(argv: list[str]) -> int:
-    from phantom import cli
+    from cli import main as cli
 
     return cli.main(argv)
 
