@@ -13,6 +13,7 @@ import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
+from core.capture_timing import HEARTBEAT_MS, IDLE_AFTER_MS
 from core.errors import PhantomError
 
 from .privacy import DEFAULT_EXCLUSIONS, ExclusionRule
@@ -28,8 +29,8 @@ class ConfigError(PhantomError, ValueError):
 class CaptureSettings:
     """Timing of the capture loop."""
 
-    heartbeat_seconds: float = 30.0
-    idle_after_seconds: float = 120.0
+    heartbeat_seconds: float = HEARTBEAT_MS / 1000
+    idle_after_seconds: float = IDLE_AFTER_MS / 1000
     focus_poll_ms: int = 1000
     screenshots: bool = True
     screenshot_interval_seconds: float = 60.0

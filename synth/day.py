@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from . import noise
 from .calendar import Day
-from .desk import Desk
+from .desk import TREE_REUSE_MS, Desk
 from .pacing import gap
 from .records import DayPlan
 from .rng import derive_rng
@@ -129,7 +129,7 @@ def _pace(ws: Workspace, begin: int, lunch: int, lunch_end: int, end: int) -> No
     elements = 0.97 * TARGET_ELEMENTS * share / max(1, desk.element_count)
     ws.scale = min(3.0, max(0.25, elements ** 3))
     # ahead of the element budget: keep cached walks longer (fewer stale trees)
-    desk.reuse_ms = 45_000 if elements >= 1 else int(45_000 + (1 - elements) * 6_000_000)
+    desk.reuse_ms = TREE_REUSE_MS if elements >= 1 else int(TREE_REUSE_MS + (1 - elements) * 6_000_000)
 
 
 def _run(ws: Workspace, rng: random.Random, item: Item) -> None:

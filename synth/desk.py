@@ -4,10 +4,11 @@
 monitor, idle flag, open blind spots, cached accessibility trees) and turns
 what a synthetic user does — focus a window, click, type, press keys,
 scroll, wait — into the records the daemon would write, with the daemon's
-timing rules: a heartbeat per monitor 30 s after its last snapshot (150 s
-while idle), an 'idle' snapshot 120 s after the last input and an 'active'
-one at the next input, focused snapshots with the cached tree, unfocused
-ones without tree or URL, clicks resolved against the focused window's tree.
+timing rules at their defaults (`core.capture_timing`): a heartbeat per
+monitor 30 s after its last snapshot (150 s while idle), an 'idle' snapshot
+120 s after the last input and an 'active' one at the next input, focused
+snapshots with the cached tree, unfocused ones without tree or URL, clicks
+resolved against the focused window's tree.
 Time only moves forward; everything random comes from the day's generator.
 """
 
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 
 from compiler.routines.actions import NAVIGATION_KEYS
 from core.a11y.path import clip_name
+from core.capture_timing import HEARTBEAT_MS, IDLE_AFTER_MS, IDLE_HEARTBEAT_FACTOR
 
 from . import blobs
 from .records import Occurrence, PlannedBlindSpot, PlannedBlob, PlannedInput, PlannedSnapshot, PlannedTree
@@ -25,9 +27,6 @@ from .trees import Layouts, Tree
 from .views import View
 from .world import MONITORS, App
 
-HEARTBEAT_MS = 30_000
-IDLE_AFTER_MS = 120_000
-IDLE_FACTOR = 5
 TREE_REUSE_MS = 45_000          # a window refocused this soon keeps its cached walk
 COPY_KEYS = frozenset({"ctrl+c", "ctrl+shift+c", "ctrl+insert"})
 THUMBNAILS_PER_DAY = 4
@@ -114,7 +113,7 @@ class Desk:
         self.t = max(self.t, to)
 
     def _period(self) -> int:
-        return HEARTBEAT_MS * (IDLE_FACTOR if self.idle else 1)
+        return HEARTBEAT_MS * (IDLE_HEARTBEAT_FACTOR if self.idle else 1)
 
     def _schedule(self, monitor: int, after: int | None = None) -> None:
         base = self.mon_last[monitor] + self._period()

@@ -27,10 +27,14 @@ from __future__ import annotations
 
 import random
 
+from compiler.routines.actions import SESSION_GAP_MS
+
 from .desk import Window
 from .workspace import Workspace
 
-SESSION_BREAK_MS = 91_000
+# Quiet for longer than the miner's session gap, by a second's margin: the
+# actions on either side fall in different sessions.
+SESSION_BREAK_MS = SESSION_GAP_MS + 1_000
 
 
 def allowed(ws: Workspace, key: tuple) -> bool:

@@ -62,12 +62,12 @@ from .operations import (
                            WriteSnapshot,
 )
 from .rules import decide
-from .state import IDLE_HEARTBEAT_FACTOR, BlindSpot, CaptureState, Rules, Screen, is_new_focus, monitor_of, same_window
+from .state import BlindSpot, CaptureState, Rules, Screen, is_new_focus, monitor_of, same_window
 
 __all__ = [
     "AccessibilityAnswer", "AccessibilityAnswered", "AccessibilityBus", "BlindSpot", "CaptureState",
     "CloseBlindSpot", "CloseBursts", "CountInput", "DisplayBack", "DisplayGone", "FocusMoved",
-    "IDLE_HEARTBEAT_FACTOR", "InputSeen", "Observation", "OpenBlindSpot", "Operation", "Pause", "PauseChanged",
+    "InputSeen", "Observation", "OpenBlindSpot", "Operation", "Pause", "PauseChanged",
     "PointAccessibility", "Resume", "Rules", "Screen", "SourceFailed", "Started", "Tick", "TitleSeen",
     "WatchHung", "WatchTitle", "WindowGone", "WriteSnapshot", "decide", "is_new_focus", "monitor_of",
     "same_window",

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from core.capture_timing import IDLE_HEARTBEAT_FACTOR
+
 from ..privacy import excluding_rule
 from ..sources.base import WindowInfo
 from .observations import (
@@ -38,7 +40,7 @@ from .operations import (
     WatchTitle,
     WriteSnapshot,
 )
-from .state import IDLE_HEARTBEAT_FACTOR, BlindSpot, CaptureState, Rules, Screen, is_new_focus, monitor_of, same_window
+from .state import BlindSpot, CaptureState, Rules, Screen, is_new_focus, monitor_of, same_window
 
 PAUSED = "paused by the user"
 DISPLAY_LOST = "X server unreachable"

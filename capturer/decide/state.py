@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from core.capture_timing import HEARTBEAT_MS, IDLE_AFTER_MS
+
 from ..config import Config
 from ..privacy import DEFAULT_EXCLUSIONS, ExclusionRule
 from ..sources.base import Monitor, WindowInfo
 
-# Idle, the per-monitor heartbeat runs this many times slower.
-IDLE_HEARTBEAT_FACTOR = 5
 # Where no monitor is known (no RandR answer yet), everything is on monitor 0.
 NO_MONITOR = Monitor(0, "screen", 0, 0, 1, 1, True)
 # Windows remembered as having a snapshot (input to one without gets one first).
@@ -26,8 +26,8 @@ class Rules:
     """What the rules read from the configuration."""
 
     exclusions: tuple[ExclusionRule, ...] = DEFAULT_EXCLUSIONS
-    heartbeat_ms: float = 30_000
-    idle_after_ms: float = 120_000
+    heartbeat_ms: float = HEARTBEAT_MS
+    idle_after_ms: float = IDLE_AFTER_MS
 
     @classmethod
     def from_config(cls, config: Config) -> Rules:

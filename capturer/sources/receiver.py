@@ -23,9 +23,10 @@ import threading
 import time
 from collections.abc import Callable
 
-from core.x11 import Atoms, app_name, client_of, executable_of, pid_of, title_of
+from core.x11 import Atoms, client_of
 
 from .base import WindowInfo
+from .x11 import window_info
 
 # Frames (root children) map to the client window inside them for this long:
 # a window manager keeps a client in one frame for the frame's life.
@@ -111,14 +112,7 @@ class ReceiverProbe:
         with self._lock:
             try:
                 window = self._display.create_resource_object("window", window_id)
-                instance, klass = window.get_wm_class() or ("", "")
-                pid = pid_of(window, self._atoms)
-                executable = executable_of(pid)
-                geometry = window.get_geometry()
-                origin = window.translate_coords(self._root, 0, 0)
-                return WindowInfo(window_id, app_name(instance, klass, executable), f"{instance}.{klass}",
-                                  pid, executable, title_of(window, self._atoms), -origin.x, -origin.y,
-                                  geometry.width, geometry.height)
+                return window_info(window, self._root, self._atoms)
             except Exception:  # noqa: BLE001 - gone mid-question
                 return None
 

@@ -18,7 +18,7 @@ from dataclasses import replace
 from Xlib import X, Xatom, display, error
 
 from core.geometry import intersect
-from core.x11 import client_of, pid_of, title_of
+from core.x11 import Atoms, XWindow, app_name, client_of, executable_of, pid_of, title_of
 
 from .base import DisplayLost, Monitor, Rect, WindowInfo
 
@@ -45,8 +45,7 @@ class X11Source:
         # the loop still needs the number to stop watching it.
         self._fd = self._display.fileno()
         self._root = self._display.screen().root
-        self._atoms = {n: self._display.intern_atom(n) for n in (
-            "_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID", "UTF8_STRING", "WM_STATE")}
+        self._atoms = Atoms(self._display)
         self._watched: int | None = None
         self._client_cache: dict[int, int] = {}
         # Root child (a window manager's frame, or the client itself) -> the
@@ -289,23 +288,22 @@ class X11Source:
         self._generations[window_id] = self._generations.get(window_id, 0) + 1
 
     def _describe(self, window) -> WindowInfo:
-        instance, klass = window.get_wm_class() or ("", "")
-        title = self._title(window)
-        pid = self._pid(window)
-        executable = _executable(pid)
-        geometry = window.get_geometry()
-        origin = window.translate_coords(self._root, 0, 0)
-        app = (klass or instance or (executable or "").rsplit("/", 1)[-1] or "unknown").casefold()
-        return WindowInfo(window_id=window.id, app=app, wm_class=f"{instance}.{klass}", pid=pid,
-                          executable=executable, title=title, x=-origin.x, y=-origin.y,
-                          width=geometry.width, height=geometry.height,
-                          generation=self._generations.get(window.id, 0))
+        return window_info(window, self._root, self._atoms, self._generations.get(window.id, 0))
 
-    def _title(self, window) -> str:
-        return title_of(window, self._atoms)
 
-    def _pid(self, window) -> int | None:
-        return pid_of(window, self._atoms)
+def window_info(window: XWindow, root: XWindow, atoms: Atoms, generation: int = 0) -> WindowInfo:
+    """A client window as capture records it: class, title, process and place
+    (read at once; the caller turns a window gone mid-read into no window)."""
+    instance, klass = window.get_wm_class() or ("", "")
+    title = title_of(window, atoms)
+    pid = pid_of(window, atoms)
+    executable = executable_of(pid)
+    geometry = window.get_geometry()
+    origin = window.translate_coords(root, 0, 0)
+    return WindowInfo(window_id=window.id, app=app_name(instance, klass, executable),
+                      wm_class=f"{instance}.{klass}", pid=pid, executable=executable, title=title,
+                      x=-origin.x, y=-origin.y, width=geometry.width, height=geometry.height,
+                      generation=generation)
 
 
 class _ConnectionGuard:
@@ -324,12 +322,3 @@ class _ConnectionGuard:
                              EOFError)) or (issubclass(kind, OSError) and not issubclass(kind, TimeoutError)):
             raise DisplayLost(f"lost the X display {self._name}: {value}") from None
         return False
-
-
-def _executable(pid: int | None) -> str | None:
-    if not pid:
-        return None
-    try:
-        return os.readlink(f"/proc/{pid}/exe")
-    except OSError:
-        return None
