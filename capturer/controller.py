@@ -1,25 +1,32 @@
 """The running session's controls, as `CaptureControl` promises them: status,
 pause and resume, the explicit recordings — the only stretches in which
-typed text is kept (never a password field's) — and forgetting a stretch."""
+typed text is kept (never a password field's) — and forgetting a stretch.
+
+The controller holds the rules of these controls (what may happen when, in
+which order, and what is on disk before the caller hears back); the session
+it controls owns the parts that carry them out. It sees that session only as
+`RunningSession`: a handful of questions and requests in the controls' own
+terms, so the session's parts (the display, the input path, the
+accessibility worker, the store writer) can change without the controller
+knowing them.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import os
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Any, Protocol
 
 from core.caches import drop_caches
 from core.clock import now_ms
-from core.store import RecordingRow, SetEnd
-from core.store.forget import forget_window
+from core.store.forget import ForgetReport
 
 from .control import CaptureControlError, check_recording_name
-from .decide import Pause, Resume
-from .sources.base import DisplayLost
-
-if TYPE_CHECKING:
-    from .daemon import CaptureSession
+from .decide import CaptureState, Observation, Pause, Resume
+from .sources.base import DisplayLost, WindowInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,10 +36,71 @@ class Recording:
     start_ms: int
 
 
+@dataclass(frozen=True, slots=True)
+class SessionFigures:
+    """What a status report says of a session besides its rules' state:
+    where it captures, since when, and what it has written so far."""
+
+    db_path: Path
+    display: str
+    started_ms: int
+    snapshots: int                      # snapshot rows written
+    input_events: int                   # input rows written, clicks included
+    blind_spots_open: tuple[str, ...]   # kinds, sorted
+    writer_error: str | None            # the store writer's last error, until a commit succeeds
+    accessibility: str                  # the accessibility worker's status
+    accessibility_error: str | None
+
+
+class RunningSession(Protocol):
+    """What the controller asks of the session it controls
+    (`capturer.daemon.CaptureSession` is the one that runs)."""
+
+    @property
+    def state(self) -> CaptureState:
+        """The rules' current state (paused, focus, display, accessibility)."""
+
+    def observe_now(self, observation: Observation) -> None:
+        """Decide `observation` and perform what the rules say; for
+        observations whose rules never ask for a snapshot."""
+
+    async def observe(self, observation: Observation) -> None:
+        """Decide `observation` and perform what the rules say, snapshots included."""
+
+    def focused_window(self) -> WindowInfo | None:
+        """The window that has focus now; raises DisplayLost."""
+
+    def display_lost(self, reason: str) -> None:
+        """The display went away (found out by a control): reconnect as for any loss."""
+
+    def close_bursts(self, window: WindowInfo | None) -> None:
+        """End the input bursts open in `window`, so what follows is counted apart."""
+
+    async def flush_input(self) -> None:
+        """Hand every open burst to the writer."""
+
+    def open_recording_row(self, name: str, start_ms: int) -> int:
+        """Write the row of a recording that starts now; its id."""
+
+    def close_recording_row(self, recording_id: int, end_ms: int) -> None:
+        """Write the end of a recording."""
+
+    def flush(self) -> bool:
+        """Commit what the writer holds (blocks); True once it is on disk."""
+
+    def forget_trees(self) -> Future[None]:
+        """Drop the accessibility walks held in memory; done when they are gone."""
+
+    def forget_rows(self, since_ms: int, until_ms: int, now: int) -> Future[ForgetReport]:
+        """Erase [since, until) through the store writer, after what it buffered."""
+
+    def figures(self) -> SessionFigures: ...
+
+
 class Controller:
     """What the D-Bus service (and tests) may ask of one running session."""
 
-    def __init__(self, session: CaptureSession) -> None:
+    def __init__(self, session: RunningSession) -> None:
         self._session = session
         self.recording: Recording | None = None
 
@@ -54,7 +122,7 @@ class Controller:
         if self._session.state.paused:
             return False
         self._session.observe_now(Pause(now_ms()))
-        self._session.writer.flush()
+        self._session.flush()
         return True
 
     async def resume(self) -> bool:
@@ -65,7 +133,7 @@ class Controller:
             return False
         window, lost = None, None
         try:
-            window = session.focus.focused_window()
+            window = session.focused_window()
         except DisplayLost as exc:
             lost = str(exc)
         try:
@@ -73,8 +141,8 @@ class Controller:
         except DisplayLost as exc:
             lost = lost or str(exc)
         if lost is not None:
-            session.display.lost(lost)
-        await asyncio.get_running_loop().run_in_executor(None, session.writer.flush)
+            session.display_lost(lost)
+        await asyncio.get_running_loop().run_in_executor(None, session.flush)
         return True
 
     def start_recording(self, name: str) -> int:
@@ -85,31 +153,37 @@ class Controller:
         session = self._session
         if session.state.paused:
             raise CaptureControlError("capture is paused; resume before recording", code="paused")
-        session.input.close_bursts(session.state.focus)
+        session.close_bursts(session.state.focus)
         now = now_ms()
-        recording = Recording(session.writer.ids.next("recordings"), name, now)
-        session.writer.submit(RecordingRow(recording.id, name, now, None))
+        recording = Recording(session.open_recording_row(name, now), name, now)
         self.recording = recording
-        session.writer.flush()
+        session.flush()
         return recording.id
 
     async def stop_recording(self) -> tuple[int, str]:
         recording = self.recording
         if recording is None:
             raise CaptureControlError("no recording is in progress", code="not_recording")
-        await self._session.input.flush()
+        await self._session.flush_input()
         self.end_recording(now_ms())
-        await asyncio.get_running_loop().run_in_executor(None, self._session.writer.flush)
+        await asyncio.get_running_loop().run_in_executor(None, self._session.flush)
         return recording.id, recording.name
 
     def adopt_recording(self, recording: Recording) -> None:
         """Carry on a recording the run before this one handed over (it
         re-executed itself): typed text keeps being kept until it stops."""
         self.recording = recording
-    async def forget(self, since_ms: int, until_ms: int) -> dict:
+
+    def hand_over_recording(self) -> Recording | None:
+        """The recording in progress, let go without ending it: the daemon
+        re-executes and the next run carries it on (`adopt_recording`)."""
+        recording, self.recording = self.recording, None
+        return recording
+
+    async def forget(self, since_ms: int, until_ms: int) -> dict[str, Any]:
         """Erase [since, min(until, now)): open bursts are written first and the
         accessibility worker drops its cached walks, then the writer — the
-        only one that writes — commits what it buffered and forgets, so
+        session's, which holds what it buffered — commits and forgets, so
         nothing captured in the window survives in the store or in memory.
         What is captured after the call is kept."""
         now = now_ms()
@@ -124,27 +198,24 @@ class Controller:
                 code="already_recording")
         session = self._session
         loop = asyncio.get_running_loop()
-        await session.input.flush()
+        await session.flush_input()
         try:
-            await asyncio.wait_for(asyncio.wrap_future(session.a11y.forget_trees()), 5.0)
+            await asyncio.wait_for(asyncio.wrap_future(session.forget_trees()), 5.0)
         except asyncio.TimeoutError:
             raise CaptureControlError("the accessibility worker did not answer; nothing was "
                                       "forgotten — try again", code="unavailable") from None
-        writer = session.writer
-        report = await asyncio.wrap_future(writer.perform(
-            lambda connection: forget_window(connection, writer.path, since_ms, until_ms, now_ms=now,
-                                             next_blind_spot_id=lambda: writer.ids.next("blind_spots"))))
+        report = await asyncio.wrap_future(session.forget_rows(since_ms, until_ms, now))
         caches = await loop.run_in_executor(None, drop_caches)
         return replace(report, caches=caches).as_dict()
 
     def end_recording(self, now: int) -> None:
         recording, self.recording = self.recording, None
         if recording is not None:
-            self._session.writer.submit(SetEnd("recordings", recording.id, now))
+            self._session.close_recording_row(recording.id, now)
 
-    def status(self) -> dict:
-        session = self._session
-        state, daemon = session.state, session.daemon
+    def status(self) -> dict[str, Any]:
+        state = self._session.state
+        figures = self._session.figures()
         if state.paused:
             name = "paused"
         elif not state.display_up:
@@ -153,27 +224,27 @@ class Controller:
             name = "excluded"
         else:
             name = "idle" if state.idle else "capturing"
+        db = str(figures.db_path)
         try:
-            size = sum(os.path.getsize(str(daemon.db_path) + s) for s in ("", "-wal")
-                       if os.path.exists(str(daemon.db_path) + s))
+            size = sum(os.path.getsize(db + s) for s in ("", "-wal") if os.path.exists(db + s))
         except OSError:
             size = 0
         return {
             "state": name,
-            "since_ms": daemon.started_ms,
+            "since_ms": figures.started_ms,
             "pid": os.getpid(),
-            "display": daemon.display,
-            "db": str(daemon.db_path),
+            "display": figures.display,
+            "db": db,
             "db_bytes": size,
             "focused_app": state.focus.app if state.focus and not state.excluded_by else None,
             "excluded_by": state.excluded_by,
             "recording": self.recording_name,
-            "accessibility": session.a11y.status if state.accessibility_up else state.accessibility,
-            "accessibility_error": None if state.accessibility_up else session.a11y.last_error,
-            "snapshots": session.snapshots.written,
-            "input_events": session.input.counts.rows_written + session.input.clicks,
-            "blind_spots_open": session.blind.open_kinds(),
-            "writer_errors": session.writer.stats().last_error,
+            "accessibility": figures.accessibility if state.accessibility_up else state.accessibility,
+            "accessibility_error": None if state.accessibility_up else figures.accessibility_error,
+            "snapshots": figures.snapshots,
+            "input_events": figures.input_events,
+            "blind_spots_open": list(figures.blind_spots_open),
+            "writer_errors": figures.writer_error,
             "monitors": len(state.monitors),
         }
 

@@ -11,7 +11,7 @@ ticks once a second (heartbeats, idle, bursts, watchdog, reconnects) and
 receives input events from the listener threads. Anything that goes wrong in
 a source becomes a blind-spot row and a retry with back-off — never an exit.
 
-A run starts by settling what the run before it left open (`core.store.crash`:
+A run starts by settling what the run before it left open (`handover`:
 rows a `kill -9` interrupted are closed when that run was last alive; rows a
 re-executing run handed over are carried on) and writes a heartbeat every
 tick. It ends with everything flushed — and says so only when it is true: a
@@ -29,26 +29,20 @@ import logging
 import os
 import signal
 import threading
+from concurrent.futures import Future
 from pathlib import Path
+from typing import cast
 
 from core.clock import now_ms
-from core.store import SetEnd, SetMeta, StoreWriter
-from core.store.connection import open_readonly
-from core.store.crash import (
-    ALIVE_KEY,
-    RESUME_BLIND_SPOTS_KEY,
-    RESUME_RECORDING_KEY,
-    STARTED_KEY,
-    STOPPED_KEY,
-    LeftOpen,
-    left_open,
-)
+from core.store import RecordingRow, SetEnd, SetMeta, StoreWriter
+from core.store.crash import ALIVE_KEY, RESUME_BLIND_SPOTS_KEY, RESUME_RECORDING_KEY, STARTED_KEY, STOPPED_KEY
+from core.store.forget import ForgetReport, forget_window
 
 from .accessibility_keeper import AccessibilityKeeper
 from .blind_spots import BlindSpots
 from .config import Config
 from .control import PauseListeners
-from .controller import Controller, Recording
+from .controller import Controller, SessionFigures
 from .decide import (
     CaptureState,
     CloseBlindSpot,
@@ -71,6 +65,7 @@ from .decide import (
     decide,
 )
 from .focus_watch import FocusWatch
+from .handover import take_over
 from .input_path import InputPath
 from .notify import Notifier
 from .pictures import Pictures
@@ -177,7 +172,8 @@ class CaptureDaemon:
 
 class CaptureSession:
     """One run: made by `CaptureDaemon.run()`, closed when it ends; its
-    `control` is what the D-Bus service is handed."""
+    `control` is what the D-Bus service is handed. The session is the
+    `RunningSession` its controller asks (`capturer.controller`)."""
 
     def __init__(self, daemon: CaptureDaemon, loop: asyncio.AbstractEventLoop) -> None:
         config = daemon.config
@@ -213,12 +209,16 @@ class CaptureSession:
     # -- lifecycle ------------------------------------------------------------------
     async def start(self, *, control_bus: bool) -> None:
         now = now_ms()
-        paused, adopted = self._settle_previous_run()
+        previous = take_over(self.daemon.db_path, self.writer)
+        if previous.recording is not None:
+            self.control.adopt_recording(previous.recording)
+        for spot in previous.blind_spots:
+            self.blind.adopt(spot.id, spot.kind, spot.reason, spot.monitor)
         self.writer.submit(SetMeta(STARTED_KEY, str(now)))
-        self.observe_now(Started(now, paused))
-        for kind in adopted:   # handed over, but no longer true (the pause ended meanwhile)
-            if self.state.blind_spot(kind) is None:
-                self.blind.close(kind, now)
+        self.observe_now(Started(now, previous.paused))
+        for spot in previous.blind_spots:   # handed over, but no longer true (the pause ended meanwhile)
+            if self.state.blind_spot(spot.kind) is None:
+                self.blind.close(spot.kind, now)
         await self.accessibility.start()
         self.display.connect()
         if control_bus:
@@ -243,10 +243,9 @@ class CaptureSession:
         self.input.drain()
         await self.input.flush()
         now = now_ms()
-        recording = self.control.recording
-        if carry_on and recording is not None:
-            self.writer.submit(SetMeta(RESUME_RECORDING_KEY, str(recording.id)))
-            self.control.recording = None
+        handed = self.control.hand_over_recording() if carry_on else None
+        if handed is not None:
+            self.writer.submit(SetMeta(RESUME_RECORDING_KEY, str(handed.id)))
         else:
             self.control.end_recording(now)
         kept = self.blind.close_all(now, keep=CARRIED_KINDS if carry_on else ())
@@ -327,6 +326,45 @@ class CaptureSession:
             case _:
                 raise TypeError(f"{op!r} cannot be performed here")
 
+    # -- what the controller asks (controller.RunningSession) -------------------------------
+    def focused_window(self) -> WindowInfo | None:
+        return self.focus.focused_window()
+
+    def display_lost(self, reason: str) -> None:
+        self.display.lost(reason)
+
+    def close_bursts(self, window: WindowInfo | None) -> None:
+        self.input.close_bursts(window)
+
+    async def flush_input(self) -> None:
+        await self.input.flush()
+
+    def open_recording_row(self, name: str, start_ms: int) -> int:
+        recording_id = self.writer.ids.next("recordings")
+        self.writer.submit(RecordingRow(recording_id, name, start_ms, None))
+        return recording_id
+
+    def close_recording_row(self, recording_id: int, end_ms: int) -> None:
+        self.writer.submit(SetEnd("recordings", recording_id, end_ms))
+
+    def flush(self) -> bool:
+        return self.writer.flush()
+
+    def forget_trees(self) -> Future[None]:
+        return self.a11y.forget_trees()
+
+    def forget_rows(self, since_ms: int, until_ms: int, now: int) -> Future[ForgetReport]:
+        writer = self.writer
+        return cast(Future[ForgetReport], writer.perform(
+            lambda connection: forget_window(connection, writer.path, since_ms, until_ms, now_ms=now,
+                                             next_blind_spot_id=lambda: writer.ids.next("blind_spots"))))
+
+    def figures(self) -> SessionFigures:
+        daemon = self.daemon
+        return SessionFigures(daemon.db_path, daemon.display, daemon.started_ms, self.snapshots.written,
+                              self.input.counts.rows_written + self.input.clicks, tuple(self.blind.open_kinds()),
+                              self.writer.stats().last_error, self.a11y.status, self.a11y.last_error)
+
     def _display_up(self, monitors: tuple[Monitor, ...]) -> None:
         self.observe_now(DisplayBack(now_ms(), monitors))
 
@@ -340,40 +378,6 @@ class CaptureSession:
 
     def _deliver_input(self, raw: object) -> None:
         self.input.deliver(raw)
-
-    def _settle_previous_run(self) -> tuple[bool, tuple[str, ...]]:
-        """The pause state the store remembers, after settling the rows the
-        previous run left open: interrupted ones closed when it was last
-        alive, handed-over ones carried on (their kinds are returned)."""
-        connection = open_readonly(self.daemon.db_path)
-        try:
-            row = connection.execute("SELECT value FROM meta WHERE key = 'paused'").fetchone()
-            previous = left_open(connection)
-        finally:
-            connection.close()
-        self._close_interrupted(previous)
-        adopted = []
-        for recording in previous.recordings:
-            if recording.id == previous.resumed_recording:
-                self.control.adopt_recording(Recording(recording.id, recording.name, recording.start_ms))
-        for spot in previous.blind_spots:
-            if spot.id in previous.resumed_blind_spots:
-                self.blind.adopt(spot.id, spot.kind, spot.reason, spot.monitor)
-                adopted.append(spot.kind)
-        if previous.resumed_recording or previous.resumed_blind_spots:
-            self.writer.submit(SetMeta(RESUME_RECORDING_KEY, ""))
-            self.writer.submit(SetMeta(RESUME_BLIND_SPOTS_KEY, ""))
-        return bool(row and row[0] == "1"), tuple(adopted)
-
-    def _close_interrupted(self, previous: LeftOpen) -> None:
-        for recording in previous.interrupted_recordings:
-            log.warning("recording %r was interrupted (the daemon stopped without closing it); "
-                        "closed at its last sign of life", recording.name)
-            self.writer.submit(SetEnd("recordings", recording.id, previous.close_at(recording.start_ms)))
-        for spot in previous.interrupted_blind_spots:
-            log.info("closing the %s blind spot the previous run left open", spot.kind)
-            self.writer.submit(SetEnd("blind_spots", spot.id, previous.close_at(spot.start_ms)))
-        self.writer.submit(SetMeta(ALIVE_KEY, str(previous.last_alive_ms)), urgent=True)
 
     async def _start_control_bus(self) -> None:
         if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):

@@ -1,0 +1,64 @@
+"""What a run takes over from the run before it in the same store.
+
+Before it captures anything, a run reads what the previous one left behind
+(`core.store.crash`): whether capture was paused (a pause survives
+restarts), the rows a run that died left open — closed at its last sign of
+life, since nothing ran between then and now — and the rows a run that
+re-executed itself handed over, which this run carries on: the recording in
+progress and the pause's blind spot.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.store import SetEnd, SetMeta, StoreWriter
+from core.store.connection import open_readonly
+from core.store.crash import ALIVE_KEY, RESUME_BLIND_SPOTS_KEY, RESUME_RECORDING_KEY, LeftOpen, OpenBlindSpot, left_open
+
+from .controller import Recording
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class TakenOver:
+    """What the previous run leaves this one: its pause, and the rows it
+    handed over to be carried on."""
+
+    paused: bool
+    recording: Recording | None
+    blind_spots: tuple[OpenBlindSpot, ...]
+
+
+def take_over(db_path: Path, writer: StoreWriter) -> TakenOver:
+    """Read what the previous run left open and settle it through `writer`:
+    interrupted rows closed when that run was last alive, the hand-over
+    keys cleared once read; what was handed over is returned to carry on."""
+    connection = open_readonly(db_path)
+    try:
+        row = connection.execute("SELECT value FROM meta WHERE key = 'paused'").fetchone()
+        previous = left_open(connection)
+    finally:
+        connection.close()
+    _close_interrupted(previous, writer)
+    recording = next((Recording(r.id, r.name, r.start_ms) for r in previous.recordings
+                      if r.id == previous.resumed_recording), None)
+    spots = tuple(s for s in previous.blind_spots if s.id in previous.resumed_blind_spots)
+    if previous.resumed_recording or previous.resumed_blind_spots:
+        writer.submit(SetMeta(RESUME_RECORDING_KEY, ""))
+        writer.submit(SetMeta(RESUME_BLIND_SPOTS_KEY, ""))
+    return TakenOver(bool(row and row[0] == "1"), recording, spots)
+
+
+def _close_interrupted(previous: LeftOpen, writer: StoreWriter) -> None:
+    for recording in previous.interrupted_recordings:
+        log.warning("recording %r was interrupted (the daemon stopped without closing it); "
+                    "closed at its last sign of life", recording.name)
+        writer.submit(SetEnd("recordings", recording.id, previous.close_at(recording.start_ms)))
+    for spot in previous.interrupted_blind_spots:
+        log.info("closing the %s blind spot the previous run left open", spot.kind)
+        writer.submit(SetEnd("blind_spots", spot.id, previous.close_at(spot.start_ms)))
+    writer.submit(SetMeta(ALIVE_KEY, str(previous.last_alive_ms)), urgent=True)
