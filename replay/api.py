@@ -55,7 +55,7 @@ from .engine import ReplayEngine
 from .intent import IntentIndex, check_intent
 from .outcomes import Escalation, RunResult, StepOutcome
 from .params import ParameterError, bind
-from .policy import ESCALATE, REFUSED
+from .policy import Policy
 from .preflight import preflight
 from .scene import Scene
 from .telemetry import Telemetry
@@ -215,7 +215,7 @@ def run(db: str | os.PathLike[str], prepared: Prepared, request: ReplayRequest, 
             evidence = load_evidence(db, program) if needs_evidence(program) else {}
             result = _run(program, values, request, engine, logged, evidence)
         except live.LiveTreeError as exc:
-            result = _result(program, "failed", (), Escalation(0, ESCALATE, str(exc)), False)
+            result = _result(program, "failed", (), Escalation(0, Policy.ESCALATE, str(exc)), False)
         result = replace(result, run_id=run_id, elapsed_ms=int((time.monotonic() - clock) * 1000))
         if prepared.choice is not None:
             result = replace(result, intent=prepared.choice.intent,
@@ -242,11 +242,11 @@ def _run(program: Program, values: dict[str, str], request: ReplayRequest, engin
         try:
             match = session.find(program.guard, request.window)
         except (GuardMismatch, AmbiguousWindow) as exc:
-            return _result(program, "refused", (), Escalation(0, REFUSED, str(exc)), False, code=exc.code)
+            return _result(program, "refused", (), Escalation(0, Policy.REFUSED, str(exc)), False, code=exc.code)
         accessible = live.accessible_window(match.window)
         if accessible is None:
             reason = f"{match.window.describe()} has no accessible window (AT-SPI); nothing was sent"
-            return _result(program, "refused", (), Escalation(0, REFUSED, reason), False,
+            return _result(program, "refused", (), Escalation(0, Policy.REFUSED, reason), False,
                            code="guard_mismatch")
         origin = origin_for(accessible, match.window.x, match.window.y)
         scene = Scene(session, match)
@@ -263,7 +263,7 @@ def _run(program: Program, values: dict[str, str], request: ReplayRequest, engin
         try:
             scene.activate()
         except FocusLost as exc:
-            return _result(program, "refused", (), Escalation(0, REFUSED, str(exc)), False, code=exc.code)
+            return _result(program, "refused", (), Escalation(0, Policy.REFUSED, str(exc)), False, code=exc.code)
         steps = engine.run_steps(program, values, scene, eyes.fresh() if eyes is not None else None)
         if steps.stopped is not None:
             return _result(program, steps.status or "escalated", steps.outcomes, steps.stopped, steps.sent)
@@ -271,7 +271,7 @@ def _run(program: Program, values: dict[str, str], request: ReplayRequest, engin
         if not verdict.ok:
             reason = f"every step was sent but the result is not what the demonstrations reached: {verdict.reason}"
             return _result(program, "failed", steps.outcomes,
-                           Escalation(len(program.steps), ESCALATE, reason), steps.sent)
+                           Escalation(len(program.steps), Policy.ESCALATE, reason), steps.sent)
         return _result(program, "success", steps.outcomes, None, steps.sent, verification=verdict.how)
     finally:
         session.close()

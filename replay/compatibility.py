@@ -42,7 +42,7 @@ from . import live
 from .embedding import LabelMatcher
 from .intent import Hit, Ranking
 from .outcomes import PLANNED
-from .policy import DIRECT
+from .policy import Policy
 from .preflight import preflight
 from .tree_view import TreeView
 from .windows import AmbiguousWindow, GuardMismatch, XSession
@@ -182,7 +182,7 @@ def screen_match(program: Program, outcomes) -> float:
     checked = [o for o in outcomes if o.outcome == PLANNED and _has_target(program.steps[o.index])]
     if not checked:
         return 1.0
-    return sum(1 for o in checked if o.policy == DIRECT) / len(checked)
+    return sum(1 for o in checked if o.policy == Policy.DIRECT) / len(checked)
 
 
 def _has_target(step) -> bool:

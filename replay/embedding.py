@@ -34,6 +34,7 @@ class Match:
     score: float
     runner_up: float
     reason: str
+    ambiguous: bool = False   # refused because the runner-up is within the margin (not a weak best)
 
 
 class LabelMatcher:
@@ -82,7 +83,7 @@ class LabelMatcher:
                          f"{score:.3f} < {threshold}")
         if score - runner_up < margin:
             return Match(None, score, runner_up, f"ambiguous: '{candidates[best]}' {score:.3f} and "
-                         f"'{candidates[order[1]]}' {runner_up:.3f} are within {margin}")
+                         f"'{candidates[order[1]]}' {runner_up:.3f} are within {margin}", ambiguous=True)
         return Match(best, score, runner_up, f"'{candidates[best]}' scores {score:.3f}")
 
 

@@ -27,7 +27,7 @@ from . import conditions, live
 from .dispatch import Dispatcher, DispatchError
 from .embedding import LabelMatcher
 from .outcomes import Escalation, StepOutcome, outcome_for
-from .policy import ESCALATE, REFUSED, Candidate, Decision, decide
+from .policy import Candidate, Decision, Policy, decide
 from .scene import Scene
 from .tree_view import TreeView
 from .visual.rung import hit_problem
@@ -77,7 +77,7 @@ class ReplayEngine:
         try:
             for step in program.steps:
                 if self.stop.is_set():
-                    return StepsRun(tuple(outcomes), Escalation(step.index, ESCALATE, "the run was cancelled"),
+                    return StepsRun(tuple(outcomes), Escalation(step.index, Policy.ESCALATE, "the run was cancelled"),
                                     "escalated", sent)
                 time.sleep(self.timing.pre_step_s)
                 outcome, candidates = self._step(step, values, scene, dispatcher, eyes)
@@ -102,9 +102,9 @@ class ReplayEngine:
         try:
             window, decision = self._decide_when_shown(step, scene, began, eyes)
         except (FocusLost, live.LiveTreeError) as exc:
-            return outcome_for(step, Decision(ESCALATE, None, str(exc)), "escalated", None, 0, began), ()
+            return outcome_for(step, Decision(Policy.ESCALATE, None, str(exc)), "escalated", None, 0, began), ()
         if not decision.may_act:
-            outcome = "refused" if decision.policy == REFUSED else "escalated"
+            outcome = "refused" if decision.policy == Policy.REFUSED else "escalated"
             return outcome_for(step, decision, outcome, None, 0, began), decision.candidates
         attempts, dispatch, error = 0, None, None
         deadline = began + self.timing.step_timeout_s
@@ -170,7 +170,7 @@ class ReplayEngine:
 
     @staticmethod
     def _switch(step: ProgramStep, scene: Scene, began: float) -> StepOutcome:
-        decision = Decision("direct", None, f"switch to {step.app}")
+        decision = Decision(Policy.DIRECT, None, f"switch to {step.app}")
         try:
             scene.switch_to(step.app)
         except Exception as exc:  # noqa: BLE001 - a missing or ambiguous application stops the run

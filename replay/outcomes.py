@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from compiler.programs.records import ProgramStep
 from core.clock import now_ms
 
-from .policy import Candidate, Decision
+from .policy import Candidate, Decision, Policy
 
 PLANNED = "planned"     # pre-flight: the step can act on the starting screen
 PENDING = "pending"     # pre-flight: its target may appear after an earlier step
@@ -25,7 +25,7 @@ class StepOutcome:
     index: int
     action: str
     target: str
-    policy: str
+    policy: Policy
     outcome: str               # ok | escalated | refused | timeout | postcondition_failed | planned | pending
     dispatch: str | None
     score: float | None
@@ -42,7 +42,7 @@ class Escalation:
     """Where the agent must take over, and what Phantom saw there."""
 
     step: int
-    policy: str
+    policy: Policy
     reason: str
     candidates: tuple[Candidate, ...] = ()
 

@@ -17,8 +17,9 @@ escalates with that reason; nothing is clicked."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
-from compiler.programs.records import ProgramStep
+from compiler.programs.records import ProgramStep, Target
 from core.a11y.roles import CONTAINER_ROLES
 
 from . import live
@@ -26,11 +27,24 @@ from .embedding import LabelMatcher
 from .tree_view import TreeView
 from .verbs import same_effect, verbs_of
 
-DIRECT = "direct"
-EMBED = "embed_match_then_act"
-VISUAL = "visual_reaim"
-ESCALATE = "escalate_to_agent"
-REFUSED = "refused"
+
+class Policy(StrEnum):
+    """The ladder's answers, in the order they are tried. The values are
+    what telemetry stores (`replay_steps.policy`) and what results, D-Bus
+    and MCP say."""
+
+    DIRECT = "direct"
+    EMBED = "embed_match_then_act"
+    VISUAL = "visual_reaim"
+    REFUSED = "refused"
+    ESCALATE = "escalate_to_agent"
+
+    @property
+    def acts(self) -> bool:
+        """Whether a step decided so may send input."""
+        return self in (Policy.DIRECT, Policy.EMBED, Policy.VISUAL)
+
+
 # Unnamed elements of these roles are surfaces: where a click lands in them matters.
 SURFACE_ROLES = CONTAINER_ROLES | {"drawing area", "canvas"}
 
@@ -44,7 +58,7 @@ class Candidate:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    policy: str
+    policy: Policy
     element: live.LiveElement | None
     reason: str
     score: float | None = None
@@ -58,7 +72,7 @@ class Decision:
 
     @property
     def may_act(self) -> bool:
-        return self.policy in (DIRECT, EMBED, VISUAL)
+        return self.policy.acts
 
 
 def decide(step: ProgramStep, view: TreeView, matcher: LabelMatcher, eyes=None) -> Decision:
@@ -71,14 +85,14 @@ def decide(step: ProgramStep, view: TreeView, matcher: LabelMatcher, eyes=None) 
             return _visual(step, decision, view, eyes)
         surface = decision.element
         if surface is not None and _on_surface(decision):
-            return Decision(ESCALATE, None, f"the recorded click landed on an unnamed {surface.role} "
+            return Decision(Policy.ESCALATE, None, f"the recorded click landed on an unnamed {surface.role} "
                             "and the program holds no picture of where: its centre would be a "
                             "guess; nothing was clicked", decision.score, decision.runner_up,
                             decision.candidates)
     element = decision.element
     if decision.may_act and element is not None and "sensitive" not in element.states():
         # Acting on a disabled control does nothing and would look like success.
-        return Decision(ESCALATE, None, f"'{element.display or element.role}' is disabled",
+        return Decision(Policy.ESCALATE, None, f"'{element.display or element.role}' is disabled",
                         decision.score, decision.runner_up, decision.candidates)
     return decision
 
@@ -86,23 +100,22 @@ def decide(step: ProgramStep, view: TreeView, matcher: LabelMatcher, eyes=None) 
 def _decide(step: ProgramStep, view: TreeView, matcher: LabelMatcher) -> Decision:
     target = step.target
     if step.action in ("key", "switch") or target is None or step.precondition.kind == "always_true":
-        return Decision(DIRECT, None, "no target to check",
+        return Decision(Policy.DIRECT, None, "no target to check",
                         unresolved=step.action == "click" and target is not None)
     if step.precondition.kind == "aria_path_resolves" and target.path:
         found = [live.describe(accessible, view) for accessible in view.resolve(target.path)]
         if len(found) == 1:
-            return Decision(DIRECT, found[0], "the recorded path resolves to one element", 1.0)
+            return Decision(Policy.DIRECT, found[0], "the recorded path resolves to one element", 1.0)
         if len(found) > 1:
-            return Decision(REFUSED, None, f"ambiguous: the recorded path matches {len(found)} elements",
+            return Decision(Policy.REFUSED, None, f"ambiguous: the recorded path matches {len(found)} elements",
                             candidates=tuple(Candidate(e.role, e.display, 1.0) for e in found))
-    return _embedding(step, view, matcher)
+    return _embedding(target, view, matcher)
 
 
-def _embedding(step: ProgramStep, view: TreeView, matcher: LabelMatcher) -> Decision:
-    target = step.target
+def _embedding(target: Target, view: TreeView, matcher: LabelMatcher) -> Decision:
     recorded = target.display
     if not recorded:
-        return Decision(ESCALATE, None, "the recorded target has no label to match", unresolved=True)
+        return Decision(Policy.ESCALATE, None, "the recorded target has no label to match", unresolved=True)
     pool = [e for e in live.candidates(view, target.role) if e.display]
     # Embedded as "role label" on both sides: the shared role gives the model
     # context ("push button Submit" vs "push button Submit v2" scores 0.91,
@@ -111,16 +124,16 @@ def _embedding(step: ProgramStep, view: TreeView, matcher: LabelMatcher) -> Deci
     match = matcher.best(query, [_text(e.role, e.display) for e in pool])
     ranked = _ranked(matcher, query, pool) if pool else ()
     if match.index is None:
-        policy = REFUSED if match.reason.startswith("ambiguous") else ESCALATE
+        policy = Policy.REFUSED if match.ambiguous else Policy.ESCALATE
         return Decision(policy, None, f"'{recorded}' not found by path; {match.reason.replace(target.role + ' ', '')}",
-                        match.score, match.runner_up, ranked, unresolved=policy == ESCALATE)
+                        match.score, match.runner_up, ranked, unresolved=policy == Policy.ESCALATE)
     chosen = pool[match.index]
     if not same_effect(recorded, chosen.display):
-        return Decision(ESCALATE, None,
+        return Decision(Policy.ESCALATE, None,
                         f"'{chosen.display}' matches '{recorded}' ({match.score:.3f}) but would change "
                         f"what the step does ({_verbs(recorded)} → {_verbs(chosen.display)})",
                         match.score, match.runner_up, ranked)
-    return Decision(EMBED, chosen, f"'{recorded}' → '{chosen.display}' (cosine {match.score:.3f}, "
+    return Decision(Policy.EMBED, chosen, f"'{recorded}' → '{chosen.display}' (cosine {match.score:.3f}, "
                     f"runner-up {match.runner_up:.3f})",
                     match.score, match.runner_up, ranked)
 
@@ -132,7 +145,7 @@ def _wants_visual(step: ProgramStep, decision: Decision) -> bool:
 def _on_surface(decision: Decision) -> bool:
     """The path found only an unnamed surface (where in it is what matters)."""
     element = decision.element
-    return (decision.policy == DIRECT and element is not None and not element.display
+    return (decision.policy == Policy.DIRECT and element is not None and not element.display
             and element.role in SURFACE_ROLES)
 
 
@@ -146,9 +159,9 @@ def _visual(step: ProgramStep, decision: Decision, view: TreeView, eyes) -> Deci
     score = aim.score if aim is not None else None
     rival = aim.rival if aim is not None else None
     if seen.verdict == "accepted":
-        return Decision(VISUAL, seen.hit, reason, score, rival, point=seen.point, anchor=seen.anchor,
+        return Decision(Policy.VISUAL, seen.hit, reason, score, rival, point=seen.point, anchor=seen.anchor,
                         aim=aim)
-    policy = REFUSED if seen.verdict == "refused" else ESCALATE
+    policy = Policy.REFUSED if seen.verdict == "refused" else Policy.ESCALATE
     return Decision(policy, None, reason, score, rival, decision.candidates, aim=aim,
                     pending=seen.pending)
 

@@ -21,7 +21,7 @@ from core.a11y.roles import LABELLED_ROLES
 
 from .embedding import LabelMatcher
 from .outcomes import PENDING, PLANNED, StepOutcome, outcome_for
-from .policy import REFUSED, Candidate, decide
+from .policy import Candidate, Policy, decide
 from .tree_view import TreeView
 
 # Keys that edit a field or move within the window, and never replace its content.
@@ -63,7 +63,7 @@ def preflight(program: Program, view: TreeView, matcher: LabelMatcher, eyes=None
             outcomes.append(outcome_for(step, decision, PENDING, None, 0, began,
                                         reason="not yet on screen: an earlier step may change it"))
         else:
-            result = "refused" if decision.policy == REFUSED else "escalated"
+            result = "refused" if decision.policy == Policy.REFUSED else "escalated"
             blocked = outcome_for(step, decision, result, None, 0, began)
             return Plan((*outcomes, blocked), blocked, decision.candidates)
         screen_may_change = screen_may_change or may_replace_content(step)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from .outcomes import RunResult
 from .params import shape_of
+from .policy import Policy
 
 if TYPE_CHECKING:
     from .compatibility import Choice
@@ -62,7 +63,7 @@ def result_lines(result: RunResult) -> list[str]:
         lines.append(f"intent {result.intent!r} → {result.program} ({result.program_id}), "
                      f"compatibility {result.compatibility:.3f}")
     for step in result.steps:
-        score = f" {step.score:.3f}" if step.score is not None and step.policy != "direct" else ""
+        score = f" {step.score:.3f}" if step.score is not None and step.policy != Policy.DIRECT else ""
         lines.append(f"step {step.index:>2} {step.action:<6} {step.target[:40]:<40} "
                      f"{step.policy}{score} → {step.outcome}"
                      + (f" via {step.dispatch}" if step.dispatch else "")

@@ -209,10 +209,10 @@ def test_a_click_on_an_unnamed_surface_without_pictures_escalates_and_nothing_is
 
     surface = element("drawing area", path="/canvas")
     monkeypatch.setattr(policy, "_decide", lambda *args: policy.Decision(
-        policy.DIRECT, surface, "the recorded path resolves to one element", 1.0))
+        policy.Policy.DIRECT, surface, "the recorded path resolves to one element", 1.0))
     eyes = Eyes({}, lambda: pytest.fail("nothing to look at")) if with_eyes else None
     decision = policy.decide(step(), None, None, eyes)
-    assert decision.policy == policy.ESCALATE and not decision.may_act and decision.element is None
+    assert decision.policy == policy.Policy.ESCALATE and not decision.may_act and decision.element is None
     assert decision.reason == ("the recorded click landed on an unnamed drawing area and the program "
                                "holds no picture of where: its centre would be a guess; nothing was "
                                "clicked")
