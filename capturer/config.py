@@ -36,8 +36,8 @@ class CaptureSettings:
     screenshot_interval_seconds: float = 60.0
     thumbnail_width: int = 320
     click_crops: bool = True
-    # Read so that config files written before stay valid; the crops' sizes
-    # are fixed now (64, 128 and 256 px: core.visual_evidence.VARIANTS).
+    # Accepted and ignored, so that a config file that sets it stays valid:
+    # the crops' sizes are fixed (64, 128 and 256 px: core.visual_evidence.VARIANTS).
     click_crop_size: int = 64
 
 

@@ -76,7 +76,7 @@ def resolve(source: Source, day: str | None, since: str | None, until: str | Non
         start = Instant(start_of_day(day_of(end.ms, zone_at(end.ms)), zone_at(end.ms)), True)
     zone = zone_at(start.ms)
     if since is not None and until is not None and not start.natural and not end.natural:
-        label = f"{since}/{until}"  # as typed, as it always was
+        label = f"{since}/{until}"  # two exact instants: labelled as typed
     else:
         label = f"{local_iso(start.ms, zone)}/{local_iso(end.ms, zone)}"
     if clamp and end.ms > start.ms:

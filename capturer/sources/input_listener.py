@@ -181,7 +181,7 @@ def _describe_key(key) -> tuple[str | None, str | None]:
     changed under the listener (xdotool and input methods remap keys to type
     it). As a character it stays inside its text burst, so a password or a
     name typed with accents is one count, not a run of bursts split by
-    `keysym-0` rows that show where its non-ASCII letters are (issue 13)."""
+    `keysym-0` rows that would show where its non-ASCII letters are."""
     name = getattr(key, "name", None)
     if name is not None:  # a pynput.keyboard.Key member
         if name == "space":

@@ -8,9 +8,9 @@ no WM_CLASS; ActivityWatch's window watcher on X11 reports the WM_CLASS as
 the app, so the app name is offered to the rules as both, which lets a
 `wm_class_regex` rule match too (erring towards hiding).
 
-Every imported URL goes through `sanitize_url`, the single call site for
-the URL rules: when core's URL sanitiser lands (branch url-privacy), this
-name is pointed at it and nothing else changes.
+Every imported URL goes through `sanitize_url`, which is live capture's
+own rule (`core.urls.sanitize_url`): the importers hand it to each reader,
+so an imported URL is stored exactly as a captured one would be.
 """
 
 from __future__ import annotations

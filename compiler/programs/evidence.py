@@ -40,8 +40,9 @@ RATIO_DIGITS = 4
 
 class StoreFacts(NamedTuple):
     """What the store says about one click: the crops the capture hook
-    stored for it (`visual`), or else — for the old lift — its one crop
-    blob's width and height and the focused window's rectangle before it."""
+    stored for it (`visual`), or else — for `store_crop_visual`'s lift — its
+    one crop blob's width and height and the focused window's rectangle
+    before it."""
 
     size: tuple[int, int] | None
     window: Rect | None

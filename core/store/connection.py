@@ -142,7 +142,8 @@ def prepare_for_writing(path: str | os.PathLike[str]) -> Path:
 
 def open_store(path: str | os.PathLike[str]) -> apsw.Connection:
     """Open (creating if needed) the store for writing, migrated to the current
-    schema. Only the capture daemon's writer thread and short CLI writes use this.
+    schema. A `StoreWriter`'s thread uses this, and so do the short writes
+    beside it (programs, replay telemetry, the search index, retention, forget).
     A new store appears whole or not at all (`_create_store`); an existing
     file must be a non-empty store this user may write."""
     db_path = prepare_for_writing(path)

@@ -1,4 +1,4 @@
-"""Migration 3's SQL, in the blocks this landing's parts added: input
+"""Migration 3's SQL, one block per part of the store it extends: input
 attributed to its window and click targets inline (capture), import keys,
 forgotten blind spots (privacy), program lifecycle and intent keys
 (programs), the search index and retention's day roll-ups (everyday) and
@@ -85,8 +85,8 @@ CREATE INDEX input_events_by_snapshot ON input_events(snapshot_id);
 ALTER TABLE snapshots ADD COLUMN window_id INTEGER;
 """
 
-# Migration 3 is shared by the engineers of one landing: each adds a block
-# here and `_V3` joins them.
+# Each part of the store keeps its own block of SQL; `_V3` joins them into
+# the one migration.
 _V3_IMPORTS = """
 -- What `phantom import` brought in, keyed by where it came from, so importing
 -- the same history again adds nothing. `source` names the kind of history

@@ -17,8 +17,10 @@ claim a flush that did not happen.
 
 Ids are allocated here, up front, from counters seeded with each table's
 MAX(id): a snapshot can name the tree walked for it, and a click the element
-under it, in the same batch. That is safe because this writer is the only
-process that inserts into the capture tables.
+under it, in the same batch. That is safe because one writer at a time adds
+capture rows: the daemon's, or an import's or a forget's that holds the
+daemon's lock (the other writes — programs, telemetry, the search index,
+retention — add no capture rows).
 """
 
 from __future__ import annotations

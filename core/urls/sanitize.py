@@ -14,9 +14,9 @@ id, otherwise the scheme alone ("mailto:", "data:", "javascript:").
 The property that makes this safe to apply at capture: typing the
 sanitised URL gives the same page reference as typing the raw one, for
 every URL in the parsers' tables (tests/compiler/test_pages_sanitize.py).
-Capture, `phantom import` and the compiler's readers of stores written
-before this rule all pass URLs through here (issue 13: reset tokens and
-fragments were stored verbatim).
+Capture, `phantom import` and the compiler's readers all pass URLs through
+here — the readers because a store written before capture applied this rule
+may hold reset tokens and fragments verbatim.
 """
 
 from __future__ import annotations

@@ -168,7 +168,7 @@ def test_a_store_with_the_capture_hooks_crops_gives_all_three_and_the_window(tmp
     capture, recordings = form_capture([("Ada Lovelace", "a@x"), ("Alan Turing", "a@x")])
     db = tmp_path / "store.sqlite3"
     write_store(db, capture, recordings)
-    add_window(db, 1000, 700)                       # the old lift would say 1000×700
+    add_window(db, 1000, 700)                       # the one-crop lift would say 1000×700
     blobs = add_click_evidence(db, window=(0, 0, 800, 600))
     compiled = compile_program("sign up", traces_for_recordings(db, "sign up"),
                                source="demonstration").program

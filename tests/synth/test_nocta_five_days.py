@@ -1,4 +1,4 @@
-"""The five-day nocta case of issue 12: 33 planted four-click routines on a
+"""Five synthetic days in the nocta layout: 33 planted four-click routines on a
 two-screen desk, ten of them done quickly, with the last two clicks just
 before the user goes back to the other screen. Written by the synthetic
 generator's nocta writer from hand-made day plans; mined from the database
