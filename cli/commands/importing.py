@@ -35,7 +35,7 @@ def add_parsers(sub, common) -> None:
 
 def run_import(args) -> int:
     from capturer.config import ConfigError, load_config
-    from cli.imports import HistoryError, import_history
+    from capturer.imports import HistoryError, import_history
     from core.store.paths import resolve_db_path
 
     try:
