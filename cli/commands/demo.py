@@ -20,7 +20,7 @@ def add_parsers(sub, common) -> None:
 def run_demo(args) -> int:
     from testbed.harness import DesktopError
 
-    from ..demo.story import Demo
+    from testbed.demo.story import Demo
 
     try:
         return Demo(args.out).run()
