@@ -18,9 +18,8 @@ def add_parsers(sub, common) -> None:
 
 
 def run_demo(args) -> int:
-    from testbed.harness import DesktopError
-
     from testbed.demo.story import Demo
+    from testbed.harness import DesktopError
 
     try:
         return Demo(args.out).run()

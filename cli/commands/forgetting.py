@@ -8,7 +8,6 @@ person's memory or read its raw rows."""
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 import sys
@@ -16,6 +15,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import orjson
+
+from capturer.forget import _forget_directly
+from core.store.recordings import recording_windows
 
 from ..errors import EXIT_USAGE, CliError
 from .compile import write_atomically
@@ -74,32 +76,6 @@ def _window(args, db: Path) -> tuple[int, int, str]:
     except CompileError as exc:
         raise CliError(f"phantom {args.command}: {exc}", EXIT_USAGE) from None
     return window.since_ms, window.until_ms, window.zone
-
-
-def recording_windows(db: Path, name: str) -> list[tuple[int, int]]:
-    """[start, end] of each finished demonstration named `name`."""
-    rows = read_rows(db, "SELECT start_ms, end_ms FROM recordings WHERE name = ? ORDER BY start_ms, id",
-                 (name,))
-    if not rows:
-        raise CliError(f"phantom forget: no demonstration named {name!r}; "
-                       "`phantom programs` and `phantom export` show what is stored")
-    if any(end is None for _, end in rows):
-        raise CliError(f"phantom forget: {name!r} is being recorded now; `phantom record discard` "
-                       "discards it")
-    return [(start, end + 1) for start, end in rows]
-
-
-def read_rows(db: Path, sql: str, params=()) -> list[tuple]:
-    from core.store import StoreError, open_readonly
-
-    try:
-        connection = open_readonly(db)
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
-    try:
-        return connection.execute(sql, params).fetchall()
-    finally:
-        connection.close()
 
 
 # -- forget -----------------------------------------------------------------------------------
@@ -182,46 +158,6 @@ def _forget_through_daemon(since: int, until: int) -> dict:
     body = call(CAPTURE, "Forget", "ss", [_iso(since), _iso(until)], timeout=FORGET_TIMEOUT_S)
     report = json.loads(body[0])
     return {**report, "nothing": False}
-
-
-def _forget_directly(db: Path, windows: list[tuple[int, int]]) -> list[dict]:
-    from dataclasses import replace
-
-    from capturer.single_instance import AlreadyRunning, InstanceLock
-    from core.caches import drop_caches
-    from core.clock import now_ms
-    from core.store import StoreError, open_store
-    from core.store.forget import forget_window
-
-    lock = InstanceLock(db)
-    try:
-        lock.acquire()
-    except AlreadyRunning as exc:
-        raise CliError(f"{exc}, and it cannot be reached over D-Bus (started with --no-dbus?): stop "
-                       "it, then forget — so nothing it holds escapes") from None
-    except OSError as exc:
-        raise CliError(f"cannot lock {db}: {exc.strerror or exc}") from None
-    reports = []
-    try:
-        connection = open_store(db)
-        try:
-            for since, until in windows:
-                highest = connection.execute("SELECT coalesce(max(id), 0) FROM blind_spots").get
-                ids = itertools.count(int(highest) + 1)
-                report = forget_window(connection, db, since, until, now_ms=now_ms(),
-                                       next_blind_spot_id=functools.partial(next, ids))
-                reports.append(report)
-        finally:
-            connection.close()
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
-    except ValueError as exc:
-        raise CliError(f"phantom forget: {exc}", EXIT_USAGE) from None
-    finally:
-        lock.release()
-    caches = drop_caches()
-    reports[-1] = replace(reports[-1], caches=caches)
-    return [{**report.as_dict(), "nothing": False} for report in reports]
 
 
 def _iso(ms: int) -> str:

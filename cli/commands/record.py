@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from core.bus import CAPTURE, BusUnavailable, call
+from core.store.recordings import _last_recording, _span
 
 from ..errors import CliError
 
@@ -83,23 +84,6 @@ def run_discard(args) -> int:
     for report in forget_windows(db, [(start_ms, end_ms + 1)]):
         print(describe(report, None, "discarded"))
     return 0
-
-
-def _last_recording(db: Path) -> tuple | None:
-    from .forgetting import read_rows
-
-    rows = read_rows(db, "SELECT id, name, start_ms, end_ms FROM recordings WHERE end_ms IS NOT NULL "
-                     "ORDER BY start_ms DESC, id DESC LIMIT 1")
-    return rows[0] if rows else None
-
-
-def _span(db: Path, recording_id: int) -> tuple[int, int]:
-    from .forgetting import read_rows
-
-    rows = read_rows(db, "SELECT start_ms, end_ms FROM recordings WHERE id = ?", (recording_id,))
-    if not rows or rows[0][1] is None:
-        raise CliError(f"phantom record discard: recording #{recording_id} is not in {db}")
-    return rows[0]
 
 
 def _local(ms: int) -> str:
