@@ -1,49 +1,48 @@
-"""Forgetting a window directly on the store, holding the capture daemon's lock."""
+"""Forgetting windows when no capture daemon writes to the store: directly
+on the store, holding the daemon's own lock so that none starts meanwhile.
+(A running daemon forgets through its own writer — `controller` — so that
+nothing it holds in memory outlives the window.)"""
 
 from __future__ import annotations
 
-import functools
-import itertools
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
-from cli.errors import EXIT_USAGE, CliError
+from core.errors import PhantomError
+from core.store.forget import ForgetReport
 
 
-def _forget_directly(db: Path, windows: list[tuple[int, int]]) -> list[dict]:
-    from dataclasses import replace
-
-    from capturer.single_instance import AlreadyRunning, InstanceLock
+def forget_directly(db: Path, windows: list[tuple[int, int]]) -> list[ForgetReport]:
+    """Forget each window [since, until) in turn, then empty Phantom's cache
+    (the last report counts what went from it)."""
     from core.caches import drop_caches
     from core.clock import now_ms
-    from core.store import StoreError, open_store
+    from core.store import open_store
     from core.store.forget import forget_window
+    from core.store.writer import IdAllocator
+
+    from .single_instance import AlreadyRunning, InstanceLock
 
     lock = InstanceLock(db)
     try:
         lock.acquire()
     except AlreadyRunning as exc:
-        raise CliError(f"{exc}, and it cannot be reached over D-Bus (started with --no-dbus?): stop "
-                       "it, then forget — so nothing it holds escapes") from None
+        raise PhantomError(f"{exc}, and it cannot be reached over D-Bus (started with --no-dbus?): "
+                           "stop it, then forget — so nothing it holds escapes") from None
     except OSError as exc:
-        raise CliError(f"cannot lock {db}: {exc.strerror or exc}") from None
+        raise PhantomError(f"cannot lock {db}: {exc.strerror or exc}") from None
     reports = []
     try:
         connection = open_store(db)
         try:
             for since, until in windows:
-                highest = connection.execute("SELECT coalesce(max(id), 0) FROM blind_spots").get
-                ids = itertools.count(int(highest) + 1)
-                report = forget_window(connection, db, since, until, now_ms=now_ms(),
-                                       next_blind_spot_id=functools.partial(next, ids))
-                reports.append(report)
+                ids = IdAllocator(connection)   # blind-spot ids after the store's highest
+                reports.append(forget_window(connection, db, since, until, now_ms=now_ms(),
+                                             next_blind_spot_id=partial(ids.next, "blind_spots")))
         finally:
             connection.close()
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
-    except ValueError as exc:
-        raise CliError(f"phantom forget: {exc}", EXIT_USAGE) from None
     finally:
         lock.release()
-    caches = drop_caches()
-    reports[-1] = replace(reports[-1], caches=caches)
-    return [{**report.as_dict(), "nothing": False} for report in reports]
+    reports[-1] = replace(reports[-1], caches=drop_caches())
+    return reports

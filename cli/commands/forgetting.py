@@ -16,9 +16,6 @@ from pathlib import Path
 
 import orjson
 
-from capturer.forget import _forget_directly
-from core.store.recordings import recording_windows
-
 from ..errors import EXIT_USAGE, CliError
 from .compile import write_atomically
 
@@ -67,26 +64,24 @@ def _window_arguments(p):
 
 
 def _window(args, db: Path) -> tuple[int, int, str]:
-    from compiler.api import CompileError, resolve_window
+    from compiler.api import resolve_window
 
     from .windows import window_of
 
-    try:
-        window = resolve_window(db, **window_of(args))
-    except CompileError as exc:
-        raise CliError(f"phantom {args.command}: {exc}", EXIT_USAGE) from None
+    window = resolve_window(db, **window_of(args))
     return window.since_ms, window.until_ms, window.zone
 
 
 # -- forget -----------------------------------------------------------------------------------
 def run_forget(args) -> int:
     from core.store.paths import resolve_db_path
+    from core.store.recordings import finished_spans
 
     db = resolve_db_path(args.db)
     if args.recording is not None:
         if args.until is not None:
             raise CliError("phantom forget: --until goes with --since, not --recording", EXIT_USAGE)
-        windows = recording_windows(db, args.recording)
+        windows = finished_spans(db, args.recording)
         zone = None
     else:
         since, until, zone = _window(args, db)
@@ -108,13 +103,10 @@ def run_forget(args) -> int:
 
 
 def plan(db: Path, since: int, until: int) -> dict:
-    from core.store import StoreError, open_readonly
+    from core.store import open_readonly
     from core.store.forget import plan_forget
 
-    try:
-        connection = open_readonly(db)
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
+    connection = open_readonly(db)
     try:
         report = plan_forget(connection, since, until)
     finally:
@@ -140,9 +132,11 @@ def confirm(yes: bool, question: str, command: str) -> None:
 def forget_windows(db: Path, windows: list[tuple[int, int]]) -> list[dict]:
     """Forget each window, through the capture daemon when it writes to this
     store, else directly (holding its lock, so none starts meanwhile)."""
+    from capturer.forget import forget_directly
+
     if _daemon_writes_to(db):
         return [_forget_through_daemon(since, until) for since, until in windows]
-    return _forget_directly(db, windows)
+    return [{**report.as_dict(), "nothing": False} for report in forget_directly(db, windows)]
 
 
 def _daemon_writes_to(db: Path) -> bool:
@@ -213,16 +207,13 @@ def _local(ms: int, zone: str | None) -> str:
 
 # -- export -----------------------------------------------------------------------------------
 def run_export(args) -> int:
-    from core.store import StoreError, open_readonly
+    from core.store import open_readonly
     from core.store.export import export_rows
     from core.store.paths import resolve_db_path
 
     db = resolve_db_path(args.db)
     since, until, _ = _window(args, db)
-    try:
-        connection = open_readonly(db)
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
+    connection = open_readonly(db)
     try:
         header = {"export": "phantom", "db": str(db), "since": _iso(since), "until": _iso(until),
                   "schema_version": int(connection.pragma("user_version"))}
