@@ -40,6 +40,7 @@ __all__ = [
     "compile_window",
     "find_routine",
     "mined_routines",
+    "read_nocta",
     "read_window",
     "render",
     "resolve_window",
@@ -163,6 +164,22 @@ def read_window(db_path: str | Path, *, day: str | None = None, since: str | Non
     with collector_paused():
         fetched, window, _ = _fetch_window(db_path, day, since, until, tz, now_ms, "all")
         return _capture(fetched, db_path), window
+
+
+def read_nocta(db_path: str | Path) -> Capture:
+    """Every row of a nocta-recorder / screenpipe capture database, as
+    records: what `phantom import` brings into a Phantom store. A
+    `SourceError` when it is not one, or cannot be read."""
+    try:
+        with CaptureSource(db_path) as source:
+            if source.kind != "nocta":
+                raise SourceError(f"{db_path} is a {source.kind} store, not a nocta/screenpipe database")
+            first, last = source.span()
+            return source.read(first or 0, (last or 0) + 1)
+    except SourceError:
+        raise
+    except ValueError as exc:   # a frames table without the columns the layout needs
+        raise SourceError(f"cannot read {db_path}: {exc}") from None
 
 
 def _fetch_window(db_path: str | Path, day: str | None, since: str | None, until: str | None,

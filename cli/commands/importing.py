@@ -36,6 +36,7 @@ def add_parsers(sub, common) -> None:
 def run_import(args) -> int:
     from capturer.config import ConfigError, load_config
     from capturer.imports import HistoryError, import_history
+    from compiler.api import read_nocta
     from core.store.paths import resolve_db_path
 
     try:
@@ -54,7 +55,8 @@ def run_import(args) -> int:
     with TerminalProgress("reading") as progress:
         try:
             report = import_history(args.source, target, rules=config.exclusions, browsers=config.browsers,
-                                    host=args.host, zone=args.tz, progress=progress)
+                                    read_capture=read_nocta, host=args.host, zone=args.tz,
+                                    progress=progress)
         except HistoryError as exc:
             raise CliError(str(exc)) from None
     written = report.written
