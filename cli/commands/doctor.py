@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import CliError
+from ..errors import CliError, restated
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +157,6 @@ def run_repair(explicit) -> int:
     """`phantom doctor --repair`: salvage a damaged store under the capture
     daemon's lock (no daemon may write while the file is replaced)."""
     from capturer.single_instance import AlreadyRunning, InstanceLock
-    from core.store import StoreError
     from core.store.integrity import quick_check
     from core.store.paths import resolve_db_path
     from core.store.repair import repair
@@ -169,7 +168,7 @@ def run_repair(explicit) -> int:
     try:
         lock.acquire()
     except AlreadyRunning as exc:
-        raise CliError(f"phantom doctor --repair: {exc}; stop it first (systemctl --user stop "
+        raise restated(exc, f"phantom doctor --repair: {exc}; stop it first (systemctl --user stop "
                        "phantom-capture)") from None
     try:
         problems = quick_check(path)
@@ -177,8 +176,6 @@ def run_repair(explicit) -> int:
             print(f"{path}: quick_check ok, nothing to repair")
             return 0
         result = repair(path)
-    except StoreError as exc:
-        raise CliError(f"phantom doctor --repair: {exc}") from None
     finally:
         lock.release()
     print(result.summary())

@@ -20,6 +20,7 @@ import sys
 import time
 from pathlib import Path
 
+from core.errors import PhantomError
 from testbed.harness import VirtualDesktop
 from testbed.waiting import wait_until
 
@@ -40,8 +41,9 @@ def indent(text: str, prefix: str = "  ") -> None:
         say(prefix + line)
 
 
-class DemoError(RuntimeError):
-    """A chapter failed; the message says which command and why."""
+class DemoError(PhantomError):
+    """A chapter failed; the message says which command and why (one line
+    for `phantom demo`, like every other error of the family)."""
 
 
 class Demo:
