@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import CliError, restated
+from ..errors import restated
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,13 +157,14 @@ def run_repair(explicit) -> int:
     """`phantom doctor --repair`: salvage a damaged store under the capture
     daemon's lock (no daemon may write while the file is replaced)."""
     from capturer.single_instance import AlreadyRunning, InstanceLock
+    from core.store import StoreError
     from core.store.integrity import quick_check
     from core.store.paths import resolve_db_path
     from core.store.repair import repair
 
     path = resolve_db_path(explicit)
     if not path.is_file():
-        raise CliError(f"phantom doctor --repair: no store at {path}")
+        raise StoreError(f"phantom doctor --repair: no store at {path}", path=str(path))
     lock = InstanceLock(path)
     try:
         lock.acquire()
