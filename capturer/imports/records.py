@@ -46,7 +46,8 @@ class InputEvent(Protocol):
     @property
     def kind(self) -> str: ...
 
-    count: int   # a field, as in the record (a property would clash with tuple.count)
+    @property
+    def count(self) -> int: ...
 
     @property
     def key(self) -> str | None: ...

@@ -12,10 +12,12 @@ from .connection import open_readonly
 
 
 class Recording(NamedTuple):
+    """A finished demonstration."""
+
     id: int
     name: str
     start_ms: int
-    end_ms: int | None   # None while it is being recorded
+    end_ms: int
 
 
 def finished_spans(db: Path, name: str) -> list[tuple[int, int]]:
