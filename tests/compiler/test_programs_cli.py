@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from phantom import cli
 from test_programs_fixtures import APP, NAME, SUBMIT, CaptureBuilder, form_capture, write_store
 
+from cli import main as cli
 from compiler.programs.store import list_programs, load_program
 from compiler.routines.actions import derive_actions, sessions
 from compiler.routines.mining import mine

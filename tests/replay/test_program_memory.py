@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from phantom import cli
 
+from cli import main as cli
 from compiler.programs import lifecycle_store
 from compiler.programs.lifecycle import RunFacts
 from compiler.programs.store import save_program
