@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from core.errors import PhantomError
+from testbed.executables import executable
 from testbed.harness import VirtualDesktop
 from testbed.waiting import wait_until
 
@@ -171,7 +172,7 @@ class Demo:
                                 "--param", "P1=grace@example.org").stdout.strip()
         say(f"$ {shortcut}")
         began = time.monotonic()
-        result = subprocess.run(["sh", "-c", shortcut], capture_output=True, text=True, timeout=120,
+        result = subprocess.run([executable("sh"), "-c", shortcut], capture_output=True, text=True, timeout=120,
                                 env=dict(self.desktop.env, PATH=os.environ.get("PATH", "")))
         if result.returncode != 0:
             raise DemoError(f"the shortcut's gdbus call failed: {result.stderr.strip()}")
