@@ -3,7 +3,8 @@ explicit recordings that are the only place typed text is kept, and
 forgetting a stretch of time.
 
 Every method takes plain arguments so a desktop shortcut can bind it with
-`gdbus call`; refusals are named `org.phantom.Error.<Name>` errors.
+`gdbus call`; refusals are named `org.phantom.Error.<Name>` errors, through
+the mapping both services share (`core.dbus_errors`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import logging
 from collections.abc import Callable
 from typing import Annotated
 
-from dbus_fast import BusType, DBusError, NameFlag, RequestNameReply
+import apsw
+from dbus_fast import BusType, NameFlag, RequestNameReply
 from dbus_fast.aio import MessageBus
 from dbus_fast.annotations import DBusBool, DBusSignature, DBusStr, DBusUInt32
 from dbus_fast.constants import PropertyAccess
@@ -21,7 +23,8 @@ from dbus_fast.service import ServiceInterface, dbus_method, dbus_property, dbus
 
 from core.bus import CAPTURE
 from core.clock import parse_instant_ms
-from core.errors import ERROR_KINDS, PhantomError, one_line, quoted
+from core.dbus_errors import dbus_error
+from core.errors import PhantomError, quoted
 
 from .control import CaptureControl, CaptureControlError, PausedListener
 
@@ -58,14 +61,14 @@ class CaptureInterface(ServiceInterface):
         try:
             return self._control.start_recording(name)
         except CaptureControlError as exc:
-            raise DBusError(exc.kind.dbus_error, one_line(str(exc), 500)) from None
+            raise dbus_error(exc) from None
 
     @dbus_method()
     async def StopRecording(self) -> IdAndName:
         try:
             return await self._control.stop_recording()
         except CaptureControlError as exc:
-            raise DBusError(exc.kind.dbus_error, one_line(str(exc), 500)) from None
+            raise dbus_error(exc) from None
 
     @dbus_method()
     async def Forget(self, since: DBusStr, until: DBusStr) -> DBusStr:
@@ -75,12 +78,12 @@ class CaptureInterface(ServiceInterface):
         try:
             since_ms, until_ms = parse_instant_ms(since), parse_instant_ms(until)
         except ValueError:
-            raise DBusError(ERROR_KINDS["invalid_window"].dbus_error,
-                            f"not ISO 8601 times: {quoted(since)}, {quoted(until)}") from None
+            raise dbus_error(PhantomError(f"not ISO 8601 times: {quoted(since)}, {quoted(until)}",
+                                          code="invalid_window")) from None
         try:
             return json.dumps(await self._control.forget(since_ms, until_ms), sort_keys=True)
-        except PhantomError as exc:
-            raise DBusError(exc.kind.dbus_error, one_line(str(exc), 500)) from None
+        except (PhantomError, apsw.Error) as exc:   # SQLite's own: the store error it stands for
+            raise dbus_error(exc) from None
 
     @dbus_property(access=PropertyAccess.READ)
     def Paused(self) -> DBusBool:

@@ -20,6 +20,12 @@ class CliError(PhantomError):
         super().__init__(message, code="usage" if exit_code == EXIT_USAGE else "failed")
 
 
+def restated(error: PhantomError, message: str) -> PhantomError:
+    """`error` in the command's own words: the message says more, the kind
+    (and so the exit status) stays the library's."""
+    return PhantomError(message, code=error.code)
+
+
 def bounded(value: float, low: float, high: float, flag: str, command: str) -> float:
     """`value` when it is a finite number within [low, high]; else a usage
     error naming the flag, the bounds and the value (cut short)."""

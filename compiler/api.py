@@ -40,6 +40,7 @@ __all__ = [
     "compile_window",
     "find_routine",
     "mined_routines",
+    "read_nocta",
     "read_window",
     "render",
     "resolve_window",
@@ -66,7 +67,10 @@ def __getattr__(name: str) -> object:
 
 
 class CompileError(PhantomError, ValueError):
-    """A request the compiler cannot honour; the message is one line."""
+    """A request the compiler cannot honour; the message is one line. Its
+    code is the kind of the error it stands for (a window that cannot be
+    read, by default; a store that cannot be, `store_unavailable`), so an
+    interface that reports it tells the same kind as for the original."""
 
     code = "invalid_window"
 
@@ -165,6 +169,22 @@ def read_window(db_path: str | Path, *, day: str | None = None, since: str | Non
         return _capture(fetched, db_path), window
 
 
+def read_nocta(db_path: str | Path) -> Capture:
+    """Every row of a nocta-recorder / screenpipe capture database, as
+    records: what `phantom import` brings into a Phantom store. A
+    `SourceError` when it is not one, or cannot be read."""
+    try:
+        with CaptureSource(db_path) as source:
+            if source.kind != "nocta":
+                raise SourceError(f"{db_path} is a {source.kind} store, not a nocta/screenpipe database")
+            first, last = source.span()
+            return source.read(first or 0, (last or 0) + 1)
+    except SourceError:
+        raise
+    except ValueError as exc:   # a frames table without the columns the layout needs
+        raise SourceError(f"cannot read {db_path}: {exc}") from None
+
+
 def _fetch_window(db_path: str | Path, day: str | None, since: str | None, until: str | None,
                   tz: str | None, now_ms: int | None,
                   default: Default) -> tuple[Fetched, Window, list[RolledDay]]:
@@ -179,9 +199,10 @@ def _fetch_window(db_path: str | Path, day: str | None, since: str | None, until
                     if source.kind == "phantom" else [])
             return source.fetch(window.since_ms, window.until_ms), window, days
     except (WindowError, SourceError) as exc:
-        raise CompileError(str(exc)) from None
+        raise CompileError(str(exc), code=exc.code) from None
     except ValueError as exc:  # a malformed source table
-        raise CompileError(f"cannot read {db_path}: {exc}") from None
+        raise CompileError(f"cannot read {db_path}: {exc}",
+                           code="store_unavailable") from None
 
 
 def _with_rollups(fetched: Fetched, window: Window, days: list[RolledDay], db_path: str | Path,
@@ -210,7 +231,8 @@ def _capture(fetched: Fetched, db_path: str | Path) -> Capture:
     try:
         return fetched.capture()
     except ValueError as exc:  # a malformed source row
-        raise CompileError(f"cannot read {db_path}: {exc}") from None
+        raise CompileError(f"cannot read {db_path}: {exc}",
+                           code="store_unavailable") from None
 
 
 def resolve_window(db_path: str | Path, *, day: str | None = None, since: str | None = None,
@@ -225,7 +247,7 @@ def resolve_window(db_path: str | Path, *, day: str | None = None, since: str | 
         with collector_paused(), CaptureSource(db_path) as source:
             return resolve(source, day, since, until, tz, now_ms, default="none", clamp=False)
     except (WindowError, SourceError) as exc:
-        raise CompileError(str(exc)) from None
+        raise CompileError(str(exc), code=exc.code) from None
 
 
 def routine_report(db_path: str | Path, *, day: str | None = None, since: str | None = None,
@@ -295,7 +317,7 @@ def search(db_path: str | Path, text: str, *, day: str | None = None, since: str
             window = resolve(source, day, since, until, tz, now_ms, default="all")
             return find_text(source.connection, text, window.since_ms, window.until_ms, limit), window
     except (WindowError, SourceError, SearchError) as exc:
-        raise CompileError(str(exc)) from None
+        raise CompileError(str(exc), code=exc.code) from None
 
 
 def timeline(db_path: str | Path, fmt: str = "png", *, day: str | None = None,

@@ -15,10 +15,11 @@ from typing import NamedTuple
 
 import apsw
 
+from core.store.retention import RAW_BEFORE_KEY
+
 from .records import Action, Capture, Document
 from .rollup import decode_actions, decode_document, merge
 
-RAW_BEFORE_KEY = "retention_raw_before_ms"
 NOTE_DAY = "from the roll-up: this day's raw rows were removed by retention"
 
 

@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import orjson
+
+from core.store.errors import REPAIR_HINT, StoreDamaged, StoreError
 
 from .records import (
     Action,
@@ -44,10 +47,17 @@ from .records import (
 
 FORMAT = 1
 SESSION_GAP_MS = 300_000
+T = TypeVar("T")
 
 
-class RollupError(ValueError):
-    """A roll-up that cannot be read (another format, damaged)."""
+class RollupError(StoreDamaged, ValueError):
+    """A roll-up whose bytes cannot be read back: the store is damaged there
+    (SQLite's own checks do not look inside a blob), so it is reported as
+    damage, with the way to repair a store."""
+
+
+class RollupFormatError(StoreError, ValueError):
+    """A roll-up of a format this Phantom does not read (a newer one wrote it)."""
 
 
 def _plain(value: object) -> object:
@@ -63,8 +73,13 @@ def _pack(value: object) -> bytes:
 def _unpack(blob: bytes) -> Any:
     try:
         return orjson.loads(zlib.decompress(blob))
-    except (zlib.error, orjson.JSONDecodeError) as exc:
-        raise RollupError(f"a damaged roll-up ({exc})") from None
+    except (zlib.error, orjson.JSONDecodeError, TypeError) as exc:
+        raise _damaged(exc) from None
+
+
+def _damaged(exc: Exception) -> RollupError:
+    return RollupError(f"a roll-up in the store is damaged ({' '.join(str(exc).split())[:120]}); "
+                       f"{REPAIR_HINT}")
 
 
 def encode_document(document: Document) -> bytes:
@@ -85,7 +100,25 @@ def encode_actions(actions: tuple[Action, ...]) -> bytes:
 
 def decode_actions(blob: bytes, fmt: int = FORMAT) -> tuple[Action, ...]:
     _check(fmt)
-    steps, rows = _unpack(blob)
+    return _whole(_actions, _unpack(blob))
+
+
+def decode_document(blob: bytes, fmt: int = FORMAT) -> Document:
+    _check(fmt)
+    return _whole(_document, _unpack(blob))
+
+
+def _whole(build: Callable[[Any], T], value: Any) -> T:
+    """`build(value)`; JSON that decoded but is not the records' shape is a
+    damaged roll-up too (one line, never an unpacking error)."""
+    try:
+        return build(value)
+    except (TypeError, ValueError, IndexError, KeyError) as exc:
+        raise _damaged(exc) from None
+
+
+def _actions(value: Any) -> tuple[Action, ...]:
+    steps, rows = value
     made = [Step(*step) for step in steps]
     return tuple(Action(made[index], ts, end, monitor, tuple(evidence), None, recording)
                  for index, ts, end, monitor, evidence, recording in rows)
@@ -93,13 +126,12 @@ def decode_actions(blob: bytes, fmt: int = FORMAT) -> tuple[Action, ...]:
 
 def _check(fmt: int) -> None:
     if fmt != FORMAT:
-        raise RollupError(f"a roll-up of format {fmt}, which this Phantom does not read "
-                          f"(it reads {FORMAT})")
+        raise RollupFormatError(f"a roll-up of format {fmt}, which this Phantom does not read "
+                                f"(it reads {FORMAT})")
 
 
-def decode_document(blob: bytes, fmt: int = FORMAT) -> Document:
-    _check(fmt)
-    coverage, frames, spots, provenance, inferred = _unpack(blob)
+def _document(value: Any) -> Document:
+    coverage, frames, spots, provenance, inferred = value
     first, last, active, span, gaps, monitors = coverage
     schema, version, source, store_schema, since, until, zone, digest, rows = provenance
     return Document(

@@ -18,6 +18,8 @@ from typing import Any, NamedTuple
 
 import apsw
 
+from core.errors import PhantomError
+
 from .timefmt import ranges
 from .window import Window
 
@@ -25,8 +27,10 @@ STRETCH_GAP_MS = 300_000
 _WORDS = re.compile(r"\w+", re.UNICODE)
 
 
-class SearchError(ValueError):
+class SearchError(PhantomError, ValueError):
     """Words that cannot be searched for (one-line message)."""
+
+    code = "usage"
 
 
 class Stretch(NamedTuple):

@@ -1,10 +1,12 @@
-"""The bridge's one translation of Phantom's error family: any
-`PhantomError` a tool raises reaches the agent as a tool error (`isError`)
-that starts with the error's code, on one line, with nothing sent — never
-as a traceback or a protocol failure. Whatever else the SDK reports (its
-argument validation, an unexpected exception) is made one line too, at
-most `MAX_MESSAGE_CHARS` long and without the rejected values
-(`plain`): an agent that sent a megabyte does not get it back."""
+"""The bridge's one translation of Phantom's error family, made at its edge
+(`server.PhantomServer.call_tool`, through `translated`): any `PhantomError`
+a tool raises — and any SQLite error, as the store error it stands for —
+reaches the agent as a tool error (`isError`) that starts with the error's
+code, on one line, with nothing sent — never as a traceback or a protocol
+failure. Whatever else the SDK reports (its argument validation, an
+unexpected exception) is made one line too, at most `MAX_MESSAGE_CHARS` long
+and without the rejected values (`plain`): an agent that sent a megabyte
+does not get it back."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import apsw
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 
 from core.errors import PhantomError, one_line, quoted
 from core.store.errors import from_sqlite
@@ -24,6 +26,24 @@ MAX_MESSAGE_CHARS = 500
 
 def tool_error(exc: PhantomError) -> ToolError:
     return ToolError(clip(f"{exc.code}: {exc}"))
+
+
+def translated(raised: ToolError, db: Any) -> ToolError:
+    """What the agent reads for a failed call. The SDK raises every failure
+    of a tool as a `ToolError` (`Error executing tool NAME…`) caused by what
+    the tool raised: a PhantomError or an SQLite error becomes the tool error
+    its kind says; a tool error the tool raised itself is its own message;
+    a crash stays the SDK's generic line (its details go to the log)."""
+    cause = raised.__cause__
+    if isinstance(cause, PhantomError):
+        return tool_error(cause)
+    if isinstance(cause, apsw.Error):
+        store_error = from_sqlite(cause, db)
+        if store_error is not None:
+            return tool_error(store_error)
+    if isinstance(cause, ToolError) and not isinstance(raised, UnexpectedToolError):
+        return plain(cause)
+    return plain(raised)
 
 
 def clip(text: str) -> str:
@@ -71,7 +91,9 @@ def reports_errors(function: F) -> F:
     """Wrap a tool's implementation so that its PhantomErrors become tool
     errors — and so do SQLite's own (damage, a full or read-only disk met
     mid-read), as the store error they stand for; the store is the tool's
-    first argument."""
+    first argument. The server's edge does the same for every tool
+    (`translated`), so this only makes the translation earlier; it gives the
+    same message."""
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:

@@ -3,8 +3,9 @@ candidates, compiled from the store exactly as the CLI compiles them.
 
 Each function calls `compiler.api` and nothing else, so the text an agent
 gets over MCP is byte for byte what `phantom compile` prints for the same
-window. A request the compiler cannot honour becomes a `ToolError` with the
-compiler's one-line message, which the client sees as `isError`."""
+window. A request the compiler cannot honour raises the compiler's error,
+which the server's edge makes a tool error (`errors.translated`): the client
+sees it as `isError`, starting with its kind."""
 
 from __future__ import annotations
 
@@ -14,8 +15,6 @@ from typing import Any
 from mcp.server.mcpserver.exceptions import ResourceError
 
 from core.errors import PhantomError
-
-from .errors import reports_errors
 
 # The measured part of the JSON document: what was observed, how much of
 # the window the capture covers, what it could not see, and which rows it
@@ -32,7 +31,6 @@ def _now() -> int:
     return now_ms()
 
 
-@reports_errors
 def context_text(db: Path, since: str | None, until: str | None, fmt: str, budget: int) -> str:
     from compiler.api import compile_window, render
 
@@ -40,7 +38,6 @@ def context_text(db: Path, since: str | None, until: str | None, fmt: str, budge
     return render(compiled, fmt, budget=budget).decode("utf-8")
 
 
-@reports_errors
 def measured_frames(db: Path, since: str | None, until: str | None) -> dict[str, Any]:
     from compiler.api import compile_window
     from compiler.render.json_doc import document_dict
@@ -51,7 +48,6 @@ def measured_frames(db: Path, since: str | None, until: str | None) -> dict[str,
     return {key: document[key] for key in MEASURED_KEYS}
 
 
-@reports_errors
 def routine_candidates(db: Path, since: str | None, until: str | None, limit: int) -> dict[str, Any]:
     from compiler.api import report_dict, routine_report
 
@@ -60,7 +56,6 @@ def routine_candidates(db: Path, since: str | None, until: str | None, limit: in
     return {"window": {"label": window.label, "zone": window.zone}, **report_dict(report)}
 
 
-@reports_errors
 def search_text(db: Path, text: str, since: str | None, until: str | None,
                 limit: int) -> dict[str, Any]:
     """Stretches of time when the words were on screen, as `phantom search

@@ -6,25 +6,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp.server.mcpserver.exceptions import ToolError
-
 from core.bus import CAPTURE, BusUnavailable, call
+from core.errors import PhantomError
 
-from .errors import check_text, reports_errors
+from .errors import check_text
 
 
-@reports_errors
 def start(name: str) -> dict[str, Any]:
     name = check_text(name.strip(), "the recording name")
     if not name:
-        raise ToolError("usage: the recording name must not be empty")
+        raise PhantomError("the recording name must not be empty", code="usage")
     recording_id = _call("StartRecording", "s", [name])[0]
     return {"recording_id": int(recording_id), "name": name, "recording": True,
             "next": "do the task once, then call phantom_stop_record; record it at least twice "
                     "(with different values where they vary), then phantom_compile_program"}
 
 
-@reports_errors
 def stop() -> dict[str, Any]:
     recording_id, name = _call("StopRecording")
     return {"recording_id": int(recording_id), "name": name, "recording": False}

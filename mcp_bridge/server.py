@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from . import memory, programs, recording
-from .errors import argument_error, plain
+from .errors import argument_error, translated
 from .logs import configure_logging
 
 log = logging.getLogger(__name__)
@@ -47,11 +47,12 @@ Until = Annotated[str | None, Field(description="window end (exclusive), in the 
                                     "default now")]
 
 
-def _server_class():
-    """The SDK's server, with arguments that fail a tool's schema reported
-    as one readable line (`errors.argument_error`) instead of pydantic's
-    dump, whose first words the SDK passes on as they are, and every other
-    error it raises clipped to one line (`errors.plain`)."""
+def _server_class(db: Path):
+    """The SDK's server for the store `db`, with arguments that fail a
+    tool's schema reported as one readable line (`errors.argument_error`)
+    instead of pydantic's dump, whose first words the SDK passes on as they
+    are, and every other failure translated once (`errors.translated`):
+    Phantom's errors by their kind, the rest clipped to one line."""
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
     from pydantic import ValidationError
@@ -63,7 +64,7 @@ def _server_class():
             except ToolError as exc:
                 if isinstance(exc.__cause__, ValidationError):
                     raise argument_error(name, exc.__cause__) from None
-                raise plain(exc) from exc.__cause__
+                raise translated(exc, db) from exc.__cause__
 
     return PhantomServer
 
@@ -75,7 +76,7 @@ def build_server(db_path: str | Path):
     from mcp.types import ToolAnnotations
 
     db = Path(db_path)
-    server = _server_class()("phantom", title="Phantom", version=VERSION, instructions=INSTRUCTIONS)
+    server = _server_class(db)("phantom", title="Phantom", version=VERSION, instructions=INSTRUCTIONS)
     read = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
                            open_world_hint=False)
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 import time
 from typing import Callable, TypeVar
 
+from core.errors import PhantomError
+
 T = TypeVar("T")
 
 
-class WaitTimeout(TimeoutError):
-    """Raised when a bounded wait ends without its condition holding."""
+class WaitTimeout(PhantomError, TimeoutError):
+    """Raised when a bounded wait ends without its condition holding (in the
+    family, so `phantom demo` reports it in one line like any failure)."""
 
 
 def wait_until(probe: Callable[[], T], *, timeout: float, what: str,

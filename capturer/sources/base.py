@@ -11,11 +11,16 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
+from core.errors import PhantomError
 from core.geometry import Rect
 
 
-class DisplayLost(ConnectionError):
-    """The X server is gone (or never answered)."""
+class DisplayLost(PhantomError, ConnectionError):
+    """The X server is gone (or never answered): `unavailable`, one line for
+    whoever started capture, and a connection error for the supervisor that
+    reconnects."""
+
+    code = "unavailable"
 
 
 @dataclass(frozen=True, slots=True)

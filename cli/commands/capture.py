@@ -13,8 +13,9 @@ import time
 from pathlib import Path
 
 from core.bus import CAPTURE, BusCallFailed, BusUnavailable, call
+from core.errors import PhantomError
 
-from ..errors import CliError
+from ..errors import restated
 
 
 def add_parsers(sub, common) -> None:
@@ -45,11 +46,11 @@ def add_parsers(sub, common) -> None:
 
 
 def run_capture(args) -> int:
-    from capturer.config import ConfigError, load_config
+    from capturer.config import load_config
     from capturer.daemon import CaptureDaemon
-    from capturer.single_instance import AlreadyRunning, InstanceLock
-    from capturer.sources.x11 import DisplayLost, X11Source
-    from core.store import StoreError, open_store
+    from capturer.single_instance import InstanceLock
+    from capturer.sources.x11 import X11Source
+    from core.store import open_store
     from core.store.connection import prepare_for_writing
     from core.store.errors import damaged
     from core.store.integrity import quick_check
@@ -61,24 +62,15 @@ def run_capture(args) -> int:
     # for while starting (or re-executing) ends the process cleanly: nothing
     # has been captured yet.
     signal.signal(signal.SIGTERM, _stopped_while_starting)
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        raise CliError(str(exc)) from None
+    config = load_config(args.config)
     db_path = resolve_db_path(args.db)
     _tighten_config(args.config)
-    try:
-        prepare_for_writing(db_path)  # modes tightened, a read-only store refused
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
+    prepare_for_writing(db_path)  # modes tightened, a read-only store refused
     display = args.display or os.environ.get("DISPLAY", "")
     if not display:
-        raise CliError("DISPLAY is not set: phantom capture records an X11 session "
-                       "(run it inside the desktop session or pass --display)")
-    try:
-        X11Source(display).close()
-    except DisplayLost as exc:
-        raise CliError(str(exc)) from None
+        raise PhantomError("DISPLAY is not set: phantom capture records an X11 session "
+                           "(run it inside the desktop session or pass --display)", code="unavailable")
+    X11Source(display).close()   # an X server that does not answer: DisplayLost, one line
     if display != os.environ.get("DISPLAY"):
         os.environ["DISPLAY"] = display  # pynput reads it
     _ensure_config_file(args.config)
@@ -91,9 +83,9 @@ def run_capture(args) -> int:
         if problems:
             raise damaged(db_path, problems[0])
         open_store(db_path).close()
-    except (AlreadyRunning, StoreError) as exc:
+    except PhantomError:
         lock.release()
-        raise CliError(str(exc)) from None
+        raise
     try:
         daemon = CaptureDaemon(db_path, config, display=display, control_bus=not args.no_dbus)
         status = asyncio.run(daemon.run())
@@ -185,8 +177,8 @@ def run_status(args) -> int:
             connection.close()
     except StoreError as exc:
         if daemon is None:
-            raise CliError(f"capture daemon not running, and {exc}") from None
-        raise CliError(f"the capture daemon runs (pid {daemon['pid']}), but {exc}") from None
+            raise restated(exc, f"capture daemon not running, and {exc}") from None
+        raise restated(exc, f"the capture daemon runs (pid {daemon['pid']}), but {exc}") from None
     if args.format == "json":
         print(json.dumps({"daemon": daemon, "store": store}, sort_keys=True, indent=2))
         return 0
@@ -241,6 +233,6 @@ def _toggle(method: str, done: str, noop: str) -> int:
     try:
         changed = call(CAPTURE, method)[0]
     except BusUnavailable as exc:
-        raise CliError(f"capture daemon not reachable: {exc}") from None
+        raise BusUnavailable(f"capture daemon not reachable: {exc}") from None
     print(f"capture {done}" if changed else f"capture was {noop}")
     return 0

@@ -44,19 +44,16 @@ def run_compile(args) -> int:
     # product: one BLAS thread is enough, and not starting the others saves
     # 20-40 ms of this process's life when a window has to be compiled.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    from compiler.api import CompileError, compile_window, render
+    from compiler.api import compile_window, render
     from core.store.paths import resolve_db_path
 
     from ..progress import busy
 
     bounded(args.budget, 100, MAX_BUDGET, "--budget", "compile")
-    try:
-        with busy("compiling"):
-            compiled = compile_window(resolve_db_path(args.db), **window_of(args),
-                                      inferred=not args.no_inferred, cache=not args.no_cache)
-        output = render(compiled, args.format, budget=args.budget)
-    except CompileError as exc:
-        raise CliError(str(exc)) from None
+    with busy("compiling"):
+        compiled = compile_window(resolve_db_path(args.db), **window_of(args),
+                                  inferred=not args.no_inferred, cache=not args.no_cache)
+    output = render(compiled, args.format, budget=args.budget)
     if args.out is None:
         sys.stdout.buffer.write(output)
         sys.stdout.flush()

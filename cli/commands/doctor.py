@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import CliError
+from ..errors import restated
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,12 +164,12 @@ def run_repair(explicit) -> int:
 
     path = resolve_db_path(explicit)
     if not path.is_file():
-        raise CliError(f"phantom doctor --repair: no store at {path}")
+        raise StoreError(f"phantom doctor --repair: no store at {path}", path=str(path))
     lock = InstanceLock(path)
     try:
         lock.acquire()
     except AlreadyRunning as exc:
-        raise CliError(f"phantom doctor --repair: {exc}; stop it first (systemctl --user stop "
+        raise restated(exc, f"phantom doctor --repair: {exc}; stop it first (systemctl --user stop "
                        "phantom-capture)") from None
     try:
         problems = quick_check(path)
@@ -177,8 +177,6 @@ def run_repair(explicit) -> int:
             print(f"{path}: quick_check ok, nothing to repair")
             return 0
         result = repair(path)
-    except StoreError as exc:
-        raise CliError(f"phantom doctor --repair: {exc}") from None
     finally:
         lock.release()
     print(result.summary())

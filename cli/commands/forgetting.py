@@ -8,7 +8,6 @@ person's memory or read its raw rows."""
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 import sys
@@ -65,52 +64,24 @@ def _window_arguments(p):
 
 
 def _window(args, db: Path) -> tuple[int, int, str]:
-    from compiler.api import CompileError, resolve_window
+    from compiler.api import resolve_window
 
     from .windows import window_of
 
-    try:
-        window = resolve_window(db, **window_of(args))
-    except CompileError as exc:
-        raise CliError(f"phantom {args.command}: {exc}", EXIT_USAGE) from None
+    window = resolve_window(db, **window_of(args))
     return window.since_ms, window.until_ms, window.zone
-
-
-def recording_windows(db: Path, name: str) -> list[tuple[int, int]]:
-    """[start, end] of each finished demonstration named `name`."""
-    rows = read_rows(db, "SELECT start_ms, end_ms FROM recordings WHERE name = ? ORDER BY start_ms, id",
-                 (name,))
-    if not rows:
-        raise CliError(f"phantom forget: no demonstration named {name!r}; "
-                       "`phantom programs` and `phantom export` show what is stored")
-    if any(end is None for _, end in rows):
-        raise CliError(f"phantom forget: {name!r} is being recorded now; `phantom record discard` "
-                       "discards it")
-    return [(start, end + 1) for start, end in rows]
-
-
-def read_rows(db: Path, sql: str, params=()) -> list[tuple]:
-    from core.store import StoreError, open_readonly
-
-    try:
-        connection = open_readonly(db)
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
-    try:
-        return connection.execute(sql, params).fetchall()
-    finally:
-        connection.close()
 
 
 # -- forget -----------------------------------------------------------------------------------
 def run_forget(args) -> int:
     from core.store.paths import resolve_db_path
+    from core.store.recordings import finished_spans
 
     db = resolve_db_path(args.db)
     if args.recording is not None:
         if args.until is not None:
             raise CliError("phantom forget: --until goes with --since, not --recording", EXIT_USAGE)
-        windows = recording_windows(db, args.recording)
+        windows = finished_spans(db, args.recording)
         zone = None
     else:
         since, until, zone = _window(args, db)
@@ -132,13 +103,10 @@ def run_forget(args) -> int:
 
 
 def plan(db: Path, since: int, until: int) -> dict:
-    from core.store import StoreError, open_readonly
+    from core.store import open_readonly
     from core.store.forget import plan_forget
 
-    try:
-        connection = open_readonly(db)
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
+    connection = open_readonly(db)
     try:
         report = plan_forget(connection, since, until)
     finally:
@@ -164,9 +132,11 @@ def confirm(yes: bool, question: str, command: str) -> None:
 def forget_windows(db: Path, windows: list[tuple[int, int]]) -> list[dict]:
     """Forget each window, through the capture daemon when it writes to this
     store, else directly (holding its lock, so none starts meanwhile)."""
+    from capturer.forget import forget_directly
+
     if _daemon_writes_to(db):
         return [_forget_through_daemon(since, until) for since, until in windows]
-    return _forget_directly(db, windows)
+    return [{**report.as_dict(), "nothing": False} for report in forget_directly(db, windows)]
 
 
 def _daemon_writes_to(db: Path) -> bool:
@@ -182,46 +152,6 @@ def _forget_through_daemon(since: int, until: int) -> dict:
     body = call(CAPTURE, "Forget", "ss", [_iso(since), _iso(until)], timeout=FORGET_TIMEOUT_S)
     report = json.loads(body[0])
     return {**report, "nothing": False}
-
-
-def _forget_directly(db: Path, windows: list[tuple[int, int]]) -> list[dict]:
-    from dataclasses import replace
-
-    from capturer.single_instance import AlreadyRunning, InstanceLock
-    from core.caches import drop_caches
-    from core.clock import now_ms
-    from core.store import StoreError, open_store
-    from core.store.forget import forget_window
-
-    lock = InstanceLock(db)
-    try:
-        lock.acquire()
-    except AlreadyRunning as exc:
-        raise CliError(f"{exc}, and it cannot be reached over D-Bus (started with --no-dbus?): stop "
-                       "it, then forget — so nothing it holds escapes") from None
-    except OSError as exc:
-        raise CliError(f"cannot lock {db}: {exc.strerror or exc}") from None
-    reports = []
-    try:
-        connection = open_store(db)
-        try:
-            for since, until in windows:
-                highest = connection.execute("SELECT coalesce(max(id), 0) FROM blind_spots").get
-                ids = itertools.count(int(highest) + 1)
-                report = forget_window(connection, db, since, until, now_ms=now_ms(),
-                                       next_blind_spot_id=functools.partial(next, ids))
-                reports.append(report)
-        finally:
-            connection.close()
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
-    except ValueError as exc:
-        raise CliError(f"phantom forget: {exc}", EXIT_USAGE) from None
-    finally:
-        lock.release()
-    caches = drop_caches()
-    reports[-1] = replace(reports[-1], caches=caches)
-    return [{**report.as_dict(), "nothing": False} for report in reports]
 
 
 def _iso(ms: int) -> str:
@@ -277,16 +207,13 @@ def _local(ms: int, zone: str | None) -> str:
 
 # -- export -----------------------------------------------------------------------------------
 def run_export(args) -> int:
-    from core.store import StoreError, open_readonly
+    from core.store import open_readonly
     from core.store.export import export_rows
     from core.store.paths import resolve_db_path
 
     db = resolve_db_path(args.db)
     since, until, _ = _window(args, db)
-    try:
-        connection = open_readonly(db)
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
+    connection = open_readonly(db)
     try:
         header = {"export": "phantom", "db": str(db), "since": _iso(since), "until": _iso(until),
                   "schema_version": int(connection.pragma("user_version"))}

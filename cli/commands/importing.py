@@ -34,8 +34,9 @@ def add_parsers(sub, common) -> None:
 
 
 def run_import(args) -> int:
-    from capturer.config import ConfigError, load_config
-    from cli.imports import HistoryError, import_history
+    from capturer.config import load_config
+    from capturer.imports import import_history
+    from compiler.api import read_nocta
     from core.store.paths import resolve_db_path
 
     try:
@@ -44,19 +45,13 @@ def run_import(args) -> int:
         ZoneInfo(args.tz)
     except (ValueError, KeyError, OSError):
         raise CliError(f"unknown time zone {args.tz[:80]!r} (give an IANA name such as Europe/Berlin)", 2) from None
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        raise CliError(str(exc), 2) from None
+    config = load_config(args.config)
     target = resolve_db_path(args.db)
     from ..progress import TerminalProgress
 
     with TerminalProgress("reading") as progress:
-        try:
-            report = import_history(args.source, target, rules=config.exclusions, browsers=config.browsers,
-                                    host=args.host, zone=args.tz, progress=progress)
-        except HistoryError as exc:
-            raise CliError(str(exc)) from None
+        report = import_history(args.source, target, rules=config.exclusions, browsers=config.browsers,
+                                read_capture=read_nocta, host=args.host, zone=args.tz, progress=progress)
     written = report.written
     again = f"; {report.already:,} records were imported before" if report.already else ""
     print(f"imported {written.snapshots:,} snapshots, {written.input_events:,} input events and "

@@ -60,6 +60,7 @@ def run_stop(args) -> int:
 
 def run_discard(args) -> int:
     from core.store.paths import resolve_db_path
+    from core.store.recordings import finished_span, last_finished
 
     from .capture import daemon_status
     from .forgetting import confirm, describe, forget_windows
@@ -72,34 +73,20 @@ def run_discard(args) -> int:
                 "captured since it started?", "record discard")
         recording_id, name = _call("StopRecording")
     else:
-        last = _last_recording(db)
+        last = last_finished(db)
         if last is None:
             raise CliError("phantom record discard: no demonstration to discard")
         recording_id, name, start_ms, end_ms = last
         confirm(args.yes, f"Discard the demonstration {name!r} recorded "
                 f"{_local(start_ms)} – {_local(end_ms)}, and everything captured meanwhile?",
                 "record discard")
-    start_ms, end_ms = _span(db, recording_id)
+    span = finished_span(db, recording_id)
+    if span is None:
+        raise CliError(f"phantom record discard: recording #{recording_id} is not in {db}")
+    start_ms, end_ms = span
     for report in forget_windows(db, [(start_ms, end_ms + 1)]):
         print(describe(report, None, "discarded"))
     return 0
-
-
-def _last_recording(db: Path) -> tuple | None:
-    from .forgetting import read_rows
-
-    rows = read_rows(db, "SELECT id, name, start_ms, end_ms FROM recordings WHERE end_ms IS NOT NULL "
-                     "ORDER BY start_ms DESC, id DESC LIMIT 1")
-    return rows[0] if rows else None
-
-
-def _span(db: Path, recording_id: int) -> tuple[int, int]:
-    from .forgetting import read_rows
-
-    rows = read_rows(db, "SELECT start_ms, end_ms FROM recordings WHERE id = ?", (recording_id,))
-    if not rows or rows[0][1] is None:
-        raise CliError(f"phantom record discard: recording #{recording_id} is not in {db}")
-    return rows[0]
 
 
 def _local(ms: int) -> str:
@@ -110,4 +97,4 @@ def _call(method: str, signature: str = "", body: list | None = None):
     try:
         return call(CAPTURE, method, signature, body)
     except BusUnavailable as exc:
-        raise CliError(f"capture daemon not reachable: {exc}") from None
+        raise BusUnavailable(f"capture daemon not reachable: {exc}") from None

@@ -7,7 +7,7 @@ import sys
 
 import orjson
 
-from ..errors import CliError, bounded
+from ..errors import bounded
 from .windows import add_window_arguments, window_of
 
 MAX_LIMIT = 10_000
@@ -40,25 +40,19 @@ def add_parsers(sub, common) -> None:
 
 
 def run_routines(args) -> int:
-    from compiler.api import CompileError, CostModel, report_dict, routine_report
+    from compiler.api import CostModel, report_dict, routine_report
     from core.store.paths import resolve_db_path
 
     from ..progress import busy
 
     bounded(args.limit, 0, MAX_LIMIT, "--limit", "routines")
     bounded(args.expected_runs, 1, MAX_RUNS, "--expected-runs", "routines")
-    try:
-        costs = CostModel(agent_tokens_per_step=args.agent_tokens_per_step,
-                          replay_tokens_per_step=args.replay_tokens_per_step,
-                          compile_tokens=args.compile_tokens, expected_runs=args.expected_runs)
-    except (ValueError, TypeError) as exc:
-        raise CliError(f"phantom routines: {exc}", 2) from None
-    try:
-        with busy("mining routines"):
-            report, _ = routine_report(resolve_db_path(args.db), **window_of(args), costs=costs,
-                                       limit=args.limit or None)
-    except CompileError as exc:
-        raise CliError(str(exc)) from None
+    costs = CostModel(agent_tokens_per_step=args.agent_tokens_per_step,
+                      replay_tokens_per_step=args.replay_tokens_per_step,
+                      compile_tokens=args.compile_tokens, expected_runs=args.expected_runs)
+    with busy("mining routines"):
+        report, _ = routine_report(resolve_db_path(args.db), **window_of(args), costs=costs,
+                                   limit=args.limit or None)
     if args.format == "json":
         sys.stdout.buffer.write(orjson.dumps(report_dict(report),
                                              option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n")

@@ -28,7 +28,7 @@ def add_parsers(sub, common) -> None:
 
 
 def run_search(args) -> int:
-    from compiler.api import CompileError, search
+    from compiler.api import search
     from compiler.search import search_dict
     from core.store.paths import resolve_db_path
     from core.store.search_index import update_index
@@ -41,10 +41,7 @@ def run_search(args) -> int:
     with TerminalProgress("indexing for search") as bar:
         warning = update_index(db, (lambda done, total: bar("indexing for search", done, total))
                                if bar else None)
-    try:
-        result, window = search(db, " ".join(args.text), **window_of(args), limit=args.limit)
-    except CompileError as exc:
-        raise CliError(f"phantom search: {exc}", exc.kind.exit_status) from None
+    result, window = search(db, " ".join(args.text), **window_of(args), limit=args.limit)
     if warning:
         print(f"phantom search: {warning}", file=sys.stderr)
     if args.format == "json":

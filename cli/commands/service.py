@@ -41,7 +41,7 @@ def add_parsers(sub, common) -> None:
 def run_service(args) -> int:
     from dbus_fast.errors import AuthError, InvalidAddressError
 
-    from core.bus import session_bus_address
+    from core.bus import BusUnavailable, session_bus_address
     from core.store.paths import resolve_db_path
     from replay.service import ReplayService
 
@@ -49,8 +49,8 @@ def run_service(args) -> int:
                         format="phantom-replay: %(levelname)s %(message)s")
     bounded(args.idle_timeout, 0.1, MAX_IDLE_TIMEOUT_S, "--idle-timeout", "replay-service")
     if session_bus_address() is None:
-        raise CliError("phantom replay-service: no session D-Bus (DBUS_SESSION_BUS_ADDRESS is not set, and "
-                       "there is no bus socket under $XDG_RUNTIME_DIR)")
+        raise BusUnavailable("phantom replay-service: no session D-Bus (DBUS_SESSION_BUS_ADDRESS is not set, "
+                             "and there is no bus socket under $XDG_RUNTIME_DIR)")
     service = ReplayService(resolve_db_path(args.db), idle_timeout=args.idle_timeout,
                             notify_success=args.notify_success)
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from ..errors import CliError
+from ..errors import EXIT_USAGE, CliError
 
 
 def add_parsers(sub, common) -> None:
@@ -33,21 +33,19 @@ def add_parsers(sub, common) -> None:
 
 
 def run_synth(args) -> int:
-    from synth import SynthError, synthesize
-    from synth.calendar import CalendarError, parse_start, zone
+    from synth import synthesize
+    from synth.calendar import parse_start, zone
 
     if args.db is None:
-        raise CliError("synth needs --db OUT: it writes a new database and never touches your capture store")
+        raise CliError("synth needs --db OUT: it writes a new database and never touches your capture store",
+                       EXIT_USAGE)
     out = Path(args.db).expanduser()
     if not 1 <= args.days <= 400:
-        raise CliError(f"--days must be between 1 and 400 (got {args.days})")
+        raise CliError(f"--days must be between 1 and 400 (got {args.days})", EXIT_USAGE)
     if not 0 <= args.seed < 2**63:
-        raise CliError(f"--seed must be between 0 and 2^63-1 (got {str(args.seed)[:40]})", 2)
-    try:
-        start = parse_start(args.start)
-        zone(args.tz)
-    except CalendarError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError(f"--seed must be between 0 and 2^63-1 (got {str(args.seed)[:40]})", EXIT_USAGE)
+    start = parse_start(args.start)
+    zone(args.tz)
     if out.is_dir():
         raise CliError(f"{out} is a directory")
     if out.exists() and not args.force:
@@ -67,8 +65,6 @@ def run_synth(args) -> int:
 
             summary = synthesize(out, days=args.days, seed=args.seed, start=start, tz=args.tz,
                                  layout=args.layout, overwrite=args.force, progress=progress)
-    except SynthError as exc:
-        raise CliError(str(exc)) from None
     except OSError as exc:
         raise CliError(f"cannot write {out}: {exc.strerror or exc}") from None
     elapsed = time.monotonic() - started

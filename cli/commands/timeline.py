@@ -25,7 +25,7 @@ def add_parsers(sub, common) -> None:
 
 
 def run_timeline(args) -> int:
-    from compiler.api import CompileError, timeline
+    from compiler.api import timeline
     from core.store.paths import resolve_db_path
 
     from .compile import write_atomically
@@ -34,10 +34,7 @@ def run_timeline(args) -> int:
     if fmt not in ("png", "svg"):
         raise CliError(f"phantom timeline: --out must end in .png or .svg, not {args.out.name!r}",
                        EXIT_USAGE)
-    try:
-        picture = timeline(resolve_db_path(args.db), fmt, **window_of(args))
-    except CompileError as exc:
-        raise CliError(f"phantom timeline: {exc}", exc.kind.exit_status) from None
+    picture = timeline(resolve_db_path(args.db), fmt, **window_of(args))
     write_atomically(args.out, picture)
     print(f"wrote {args.out} ({len(picture):,} bytes)")
     return 0

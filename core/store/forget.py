@@ -45,6 +45,7 @@ from typing import Any
 import apsw
 
 from ..clock import zone_at
+from ..errors import PhantomError
 from .connection import has_table
 from .errors import StoreError
 
@@ -240,7 +241,8 @@ def forget_window(connection: apsw.Connection, db_path: Path, since_ms: int, unt
     out ids (the daemon's writer owns the allocation while it runs)."""
     cut = min(until_ms, now_ms)
     if cut <= since_ms:
-        raise ValueError("a forget window must start before now and before its end")
+        raise PhantomError("a forget window must start before now and before its end",
+                           code="invalid_window")
     window = {"since": since_ms, "until": until_ms}
     connection.pragma("secure_delete", 1)
     _memory_temp_store(connection)

@@ -31,6 +31,9 @@ from .errors import StoreError
 from .search_index import drop_rows, has_index
 
 Progress = Callable[[int, int], None]
+# The meta key holding the instant before which retention removed raw rows:
+# a roll-up answers for a day wholly before it (compiler/rolled.py reads it).
+RAW_BEFORE_KEY = "retention_raw_before_ms"
 RELEASE_SLICE_PAGES = 4096   # 16 MiB of 4 KiB pages per incremental_vacuum step
 
 

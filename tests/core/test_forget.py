@@ -10,6 +10,7 @@ import apsw
 import orjson
 import pytest
 
+from core.errors import PhantomError
 from core.store import (
     BlindSpotRow,
     BlobRow,
@@ -171,8 +172,9 @@ def test_blind_spots_are_cut_at_the_edges_and_the_window_says_forgotten(store):
 
 
 def test_a_window_that_starts_after_now_is_refused(store):
-    with pytest.raises(ValueError):
+    with pytest.raises(PhantomError) as refused:
         forget(store, now=SINCE - 1)
+    assert refused.value.code == "invalid_window"
 
 
 def test_a_program_whose_body_is_not_json_does_not_stop_a_forget(store):

@@ -329,9 +329,9 @@ def test_nocta_layout_compiles_with_activity_frames(tmp_path):
 
 # -- the CLI ------------------------------------------------------------------------------------------
 def run_cli(argv: list[str]) -> int:
-    from cli import main as cli
+    from cli.main import main
 
-    return cli.main(argv)
+    return main(argv)
 
 
 def test_cli_shows_progress_on_a_terminal_only(tmp_path, monkeypatch):

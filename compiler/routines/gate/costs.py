@@ -32,8 +32,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.errors import PhantomError
+
 from .checks import finite, is_int
 from .gittins import MAX_HORIZON
+
+
+class CostError(PhantomError, ValueError):
+    """Cost settings the gate cannot work with (a person typed them: `usage`)."""
+
+    code = "usage"
 
 __all__ = ["CostModel", "break_even_threshold"]
 
@@ -77,7 +85,7 @@ class CostModel:
     single observed success, 1/1 (0.8381), passes at every length: that is the Gittins
     optimism the paper asks for, tempered by the structural gates (≥ 2 traces).
 
-    ``__post_init__`` rejects absurd settings with ``ValueError``: non-finite or negative
+    ``__post_init__`` rejects absurd settings with ``CostError`` (a ``ValueError``): non-finite or negative
     costs, a zero agent cost (λ* would divide by zero and replay would be pointless),
     ``N < 1``, γ outside (0, 1), horizon outside [1, MAX_HORIZON].
     """
@@ -90,6 +98,14 @@ class CostModel:
     horizon: int = 200
 
     def __post_init__(self) -> None:
+        try:
+            self._check()
+        except CostError:
+            raise
+        except ValueError as exc:
+            raise CostError(str(exc)) from None
+
+    def _check(self) -> None:
         c_v = finite("agent_tokens_per_step", self.agent_tokens_per_step)
         if c_v <= 0.0:
             raise ValueError(

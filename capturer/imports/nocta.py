@@ -1,7 +1,8 @@
 """A nocta-recorder / screenpipe capture (read by `compiler.sources.nocta`,
-which already follows each event's link to its window) as an imported
-history: frames become snapshots unless an exclusion rule hides them, and
-an input event that went to a hidden window is dropped with it.
+which already follows each event's link to its window, and handed in by the
+caller: see records.py) as an imported history: frames become snapshots
+unless an exclusion rule hides them, and an input event that went to a
+hidden window is dropped with it.
 
 Keys: a frame is `frames:<id>@<ms>`, an event `ui_events:<id>@<ms>` — the
 row id and its instant, which stay the same when the database is copied,
@@ -12,9 +13,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Callable
 
-from compiler.records import Capture, InputEvent, Snapshot
-
-from .records import Hidden, History, Shown, Typed, merge_hidden
+from .records import Capture, Hidden, History, InputEvent, Shown, Snapshot, Typed, merge_hidden
 
 # The compiler's own reach for the nearest-snapshot rule (a session gap).
 REACH_MS = 300_000

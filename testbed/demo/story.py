@@ -20,6 +20,8 @@ import sys
 import time
 from pathlib import Path
 
+from core.errors import PhantomError
+from testbed.executables import executable
 from testbed.harness import VirtualDesktop
 from testbed.waiting import wait_until
 
@@ -40,8 +42,9 @@ def indent(text: str, prefix: str = "  ") -> None:
         say(prefix + line)
 
 
-class DemoError(RuntimeError):
-    """A chapter failed; the message says which command and why."""
+class DemoError(PhantomError):
+    """A chapter failed; the message says which command and why (one line
+    for `phantom demo`, like every other error of the family)."""
 
 
 class Demo:
@@ -169,7 +172,7 @@ class Demo:
                                 "--param", "P1=grace@example.org").stdout.strip()
         say(f"$ {shortcut}")
         began = time.monotonic()
-        result = subprocess.run(["sh", "-c", shortcut], capture_output=True, text=True, timeout=120,
+        result = subprocess.run([executable("sh"), "-c", shortcut], capture_output=True, text=True, timeout=120,
                                 env=dict(self.desktop.env, PATH=os.environ.get("PATH", "")))
         if result.returncode != 0:
             raise DemoError(f"the shortcut's gdbus call failed: {result.stderr.strip()}")

@@ -1,14 +1,109 @@
 """What an importer makes of a foreign history before it reaches the store:
 moments a window was shown (future snapshots), stretches the privacy rules
 hide (future blind spots) and input events, each carrying the key of the
-source record it came from."""
+source record it came from.
+
+A foreign capture is read by the compiler's reader of its layout
+(`compiler.api.read_nocta`), which the caller hands in: the capturer and the
+compiler do not import each other. What the importers use of its records is
+written down here, as protocols (`compiler.records` has the records)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
-from compiler.records import InputEvent
+
+class ForeignElement(Protocol):
+    """The accessibility element an input event landed on."""
+
+    @property
+    def role(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def path(self) -> str: ...
+
+
+class InputEvent(Protocol):
+    """A foreign input event, as `compiler.records.InputEvent` has it."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def ts_ms(self) -> int: ...
+
+    @property
+    def end_ms(self) -> int: ...
+
+    @property
+    def monitor(self) -> int: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def count(self) -> int: ...
+
+    @property
+    def key(self) -> str | None: ...
+
+    @property
+    def x(self) -> int | None: ...
+
+    @property
+    def y(self) -> int | None: ...
+
+    @property
+    def resolution(self) -> str | None: ...
+
+    @property
+    def element(self) -> ForeignElement | None: ...
+
+    @property
+    def snapshot_id(self) -> int | None: ...
+
+
+class Snapshot(Protocol):
+    """A foreign frame, as `compiler.records.Snapshot` has it."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def ts_ms(self) -> int: ...
+
+    @property
+    def monitor(self) -> int: ...
+
+    @property
+    def app(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def url(self) -> str | None: ...
+
+    @property
+    def idle(self) -> bool: ...
+
+    @property
+    def focused(self) -> bool: ...
+
+
+class Capture(Protocol):
+    """A foreign capture, read whole (`compiler.records.Capture`)."""
+
+    @property
+    def snapshots(self) -> Sequence[Snapshot]: ...
+
+    @property
+    def inputs(self) -> Sequence[InputEvent]: ...
 
 
 class Shown(NamedTuple):

@@ -3,7 +3,9 @@ a new user starts with months of memory.
 
 Sources, told apart by their content:
 - a nocta-recorder / screenpipe capture database (SQLite with a `frames`
-  table), read by `compiler.sources.nocta`;
+  table), read by `compiler.sources.nocta` — through `read_capture`, which
+  the caller passes (`compiler.api.read_nocta`): the capturer and the
+  compiler do not import each other;
 - ActivityWatch: its JSON export of buckets (aw-server and aw-server-rust) or
   the Python aw-server's database (aw-core's peewee `bucketmodel` and
   `eventmodel`), read by `activitywatch`.
@@ -22,7 +24,7 @@ from typing import Callable
 
 from core.errors import PhantomError
 
-from .records import History
+from .records import Capture, History
 from .store import Written
 
 __all__ = ["HistoryError", "ImportReport", "import_history"]
@@ -46,10 +48,12 @@ class ImportReport:
 
 
 Progress = Callable[[str, int, int], None]   # (phase, done, total)
+# Reads a nocta/screenpipe capture database whole; a PhantomError when it cannot.
+ReadCapture = Callable[[Path], Capture]
 
 
-def import_history(path: Path, store: Path, *, rules, browsers: tuple[str, ...], host: str | None = None,
-                   zone: str = "UTC", progress: Progress | None = None) -> ImportReport:
+def import_history(path: Path, store: Path, *, rules, browsers: tuple[str, ...], read_capture: ReadCapture,
+                   host: str | None = None, zone: str = "UTC", progress: Progress | None = None) -> ImportReport:
     """Read the history at `path` and write what is new of it into `store`."""
     from capturer.single_instance import AlreadyRunning, InstanceLock
     from core.store import StoreError, StoreWriter
@@ -62,7 +66,7 @@ def import_history(path: Path, store: Path, *, rules, browsers: tuple[str, ...],
 
     if path.resolve() == store.resolve():
         raise HistoryError(f"{path} is the store itself; nothing to import")
-    reader = _reader(path, host)
+    reader = _reader(path, host, read_capture)
     lock = InstanceLock(store)
     try:
         lock.acquire()
@@ -108,7 +112,7 @@ class _Reader:
         return self._read(known, judge, sanitize_url, browsers)
 
 
-def _reader(path: Path, host: str | None) -> _Reader:
+def _reader(path: Path, host: str | None, read_capture: ReadCapture) -> _Reader:
     """What kind of history `path` holds; refused in one line when none."""
     try:
         with path.open("rb") as handle:
@@ -120,7 +124,7 @@ def _reader(path: Path, host: str | None) -> _Reader:
     except OSError as exc:
         raise HistoryError(f"cannot read {path} ({exc.strerror or exc})") from None
     if head == SQLITE_HEADER:
-        return _sqlite_reader(path, host)
+        return _sqlite_reader(path, host, read_capture)
     if head.lstrip()[:1] in (b"{", b"["):
         return _activitywatch(_read_export(path), host, f"ActivityWatch export {path}")
     raise HistoryError(f"{path} is neither a SQLite database (nocta/screenpipe, ActivityWatch) "
@@ -138,8 +142,7 @@ def _read_export(path: Path):
         raise HistoryError(f"cannot read {path} ({exc.strerror or exc})") from None
 
 
-def _sqlite_reader(path: Path, host: str | None) -> _Reader:
-    from compiler.sources import CaptureSource, SourceError
+def _sqlite_reader(path: Path, host: str | None, read_capture: ReadCapture) -> _Reader:
     from core.store import StoreError, is_phantom_store, open_sqlite_readonly
 
     from . import nocta
@@ -163,15 +166,9 @@ def _sqlite_reader(path: Path, host: str | None) -> _Reader:
 
     def read(known, judge, sanitize, browsers) -> History:
         try:
-            with CaptureSource(path) as source:
-                if source.kind != "nocta":
-                    raise HistoryError(f"{path} is a {source.kind} store, not a nocta/screenpipe database")
-                first, last = source.span()
-                capture = source.read(first or 0, (last or 0) + 1)
-        except SourceError as exc:
+            capture = read_capture(path)
+        except PhantomError as exc:
             raise HistoryError(str(exc)) from None
-        except ValueError as exc:   # a frames table without the columns the layout needs
-            raise HistoryError(f"cannot read {path}: {exc}") from None
         return nocta.history(capture, exclusion=judge, sanitize_url=sanitize, known=known,
                              description=f"nocta/screenpipe database {path}")
 

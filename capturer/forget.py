@@ -1,0 +1,48 @@
+"""Forgetting windows when no capture daemon writes to the store: directly
+on the store, holding the daemon's own lock so that none starts meanwhile.
+(A running daemon forgets through its own writer — `controller` — so that
+nothing it holds in memory outlives the window.)"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+
+from core.errors import PhantomError
+from core.store.forget import ForgetReport
+
+
+def forget_directly(db: Path, windows: list[tuple[int, int]]) -> list[ForgetReport]:
+    """Forget each window [since, until) in turn, then empty Phantom's cache
+    (the last report counts what went from it)."""
+    from core.caches import drop_caches
+    from core.clock import now_ms
+    from core.store import open_store
+    from core.store.forget import forget_window
+    from core.store.writer import IdAllocator
+
+    from .single_instance import AlreadyRunning, InstanceLock
+
+    lock = InstanceLock(db)
+    try:
+        lock.acquire()
+    except AlreadyRunning as exc:
+        raise PhantomError(f"{exc}, and it cannot be reached over D-Bus (started with --no-dbus?): "
+                           "stop it, then forget — so nothing it holds escapes") from None
+    except OSError as exc:
+        raise PhantomError(f"cannot lock {db}: {exc.strerror or exc}") from None
+    reports = []
+    try:
+        connection = open_store(db)
+        try:
+            for since, until in windows:
+                ids = IdAllocator(connection)   # blind-spot ids after the store's highest
+                reports.append(forget_window(connection, db, since, until, now_ms=now_ms(),
+                                             next_blind_spot_id=partial(ids.next, "blind_spots")))
+        finally:
+            connection.close()
+    finally:
+        lock.release()
+    reports[-1] = replace(reports[-1], caches=drop_caches())
+    return reports
