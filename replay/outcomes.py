@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from compiler.programs.records import ProgramStep
 from core.clock import now_ms
 
-from .policy import Candidate, Decision
+from .policy import ESCALATE, Candidate, Decision
 
 PLANNED = "planned"     # pre-flight: the step can act on the starting screen
 PENDING = "pending"     # pre-flight: its target may appear after an earlier step
@@ -64,6 +64,13 @@ class RunResult:
     lifecycle: tuple[str, ...] = ()   # the state changes the run caused, described
     intent: str = ""                  # the request in words that chose the program, if any
     compatibility: float | None = None  # its compatibility score
+
+
+def broken_off(program_id: str, program: str, reason: str, intent: str = "") -> RunResult:
+    """A run that an unexpected error stopped: failed at step 0, for the
+    agent to take over, with the error as the reason."""
+    return RunResult(None, program_id, program, "failed", (), Escalation(0, ESCALATE, reason), 0, False,
+                     intent=intent)
 
 
 def outcome_for(step: ProgramStep, decision: Decision, outcome: str, dispatch: str | None,

@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from phantom import cli
 from test_programs_fixtures import APP, NAME, SUBMIT, CaptureBuilder, form_capture, write_store
 
-from compiler.programs.store import list_programs, load_program
+from cli import main as cli
 from compiler.routines.actions import derive_actions, sessions
 from compiler.routines.mining import mine
+from programs.store import list_programs, load_program
 
 
 @pytest.fixture

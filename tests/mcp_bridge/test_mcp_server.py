@@ -158,9 +158,9 @@ def _program_fixtures():
 def _saved_program(db) -> str:
     """Save a program compiled from hand-built traces; return its id."""
     from compiler.programs.build import compile_program
-    from compiler.programs.store import save_program
     from compiler.programs.traces import Trace, TraceAction
     from compiler.records import Action, Step
+    from programs.store import save_program
 
     def act(kind: str, role: str, label: str, ts: int, text: str | None = None) -> TraceAction:
         path = f"Notes/frame[@name='Notes']/panel/{role}[@name='{label}']"
@@ -185,7 +185,7 @@ def program_store(tmp_path_factory):
                                                  ("Alan Turing", "turing@bletchley.uk")])
     fixtures.write_store(db, capture, recordings)
     saved = _saved_program(db)
-    from compiler.programs import lifecycle_store
+    from programs import lifecycle_store
 
     lifecycle_store.promote(db, saved, 1_796_000_000_001)   # the person vouched for it: agents may run it
     return db, saved
@@ -264,8 +264,8 @@ def test_corrupt_program_is_listed_with_its_problem_and_refused(program_server, 
 
 
 def test_a_quarantined_program_is_refused_to_agents_with_its_reason(program_store, tmp_path):
-    from compiler.programs import lifecycle_store
-    from compiler.programs.lifecycle import RunFacts
+    from programs import lifecycle_store
+    from programs.lifecycle import RunFacts
 
     db, saved = program_store
     copy = tmp_path / "quarantine.sqlite3"
