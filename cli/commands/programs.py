@@ -93,9 +93,7 @@ def run_compile_program(args) -> int:
     from programs.api import MinedRoutine, compile_program
 
     db = resolve_db_path(args.db)
-    name = args.name.strip()
-    if not name:
-        raise CliError("phantom compile-program: NAME must not be empty", EXIT_USAGE)
+    name = _name(args, "compile-program")
     if not args.routine and (args.day or args.since or args.until):
         raise CliError("phantom compile-program: --day, --since and --until choose where to find "
                        "--routine; demonstrations are found by name", EXIT_USAGE)
@@ -143,9 +141,7 @@ def run_lifecycle(args) -> int:
     from programs import api
 
     db = resolve_db_path(args.db)
-    name = args.name.strip()
-    if not name:
-        raise CliError(f"phantom programs {args.action}: NAME must not be empty", EXIT_USAGE)
+    name = _name(args, f"programs {args.action}")
     if args.action == "promote":
         identity, changes = api.promote(db, name)
         for who, change in changes:
@@ -184,6 +180,13 @@ def run_delete_program(args) -> int:
           + ("; the store was rewritten and its WAL emptied" if scrubbed else
              "; warning: a reader kept the WAL from being emptied until the next checkpoint"))
     return 0
+
+
+def _name(args, command: str) -> str:
+    name = args.name.strip()
+    if not name:
+        raise CliError(f"phantom {command}: NAME must not be empty", EXIT_USAGE)
+    return name
 
 
 def _selector(text: str) -> int | str:
