@@ -29,7 +29,7 @@ APT_TEST := gtk-3-examples gtk-4-examples openbox mousepad gnome-calculator fire
 help:
 	@echo "make demo   - run Phantom end to end on a private virtual desktop"
 	@echo "make test   - run the test suite (starts its own Xvfb, D-Bus and AT-SPI)"
-	@echo "make lint   - ruff, mypy (strict on core and compiler) and the import contracts"
+	@echo "make lint   - ruff, mypy (strict on core, compiler and programs) and the import contracts"
 	@echo "make test-load - the replay-trust and capture-truth tests with the CPU busy"
 	@echo "make bench  - run the benchmarks and print their figures"
 
@@ -45,11 +45,11 @@ test: bootstrap-test
 test-load: bootstrap-test
 	$(PY) -m pytest --load tests/replay/test_replay_trust.py tests/capturer/test_capture_truth.py
 
-# Seconds, not minutes: ruff over the tree, mypy on the store and the
-# compiler (strict: pyproject.toml), the import contracts (docs/LINT.md).
+# Seconds, not minutes: ruff over the tree, mypy on the store, the
+# compiler and program memory (strict: pyproject.toml), the import contracts (docs/LINT.md).
 lint: bootstrap
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy -p core -p compiler
+	$(VENV)/bin/mypy -p core -p compiler -p programs
 	$(VENV)/bin/lint-imports --no-cache
 
 bench: bootstrap-test

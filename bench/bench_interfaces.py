@@ -178,7 +178,7 @@ def section_dbus(runs: int, cold_runs: int) -> str:
     import asyncio
     import tempfile
 
-    from compiler.programs.store import save_program
+    from programs.store import save_program
     from testbed.fixture_programs import form_program
     from testbed.harness import VirtualDesktop
 

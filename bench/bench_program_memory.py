@@ -51,9 +51,9 @@ PAPER_LOOKUP = {159: "216.5 ms mean, 208.9 ms median", 659: "615.4 ms mean, 573.
 def build_store(db: Path, tasks, distractors) -> None:
     """The task programs and the distractors, each active after one
     verified run (as after its first successful replay), with descriptions."""
-    from compiler.programs import lifecycle_store
-    from compiler.programs.lifecycle import RunFacts
-    from compiler.programs.store import save_program
+    from programs import lifecycle_store
+    from programs.lifecycle import RunFacts
+    from programs.store import save_program
     from testbed.program_catalog import distractor_description, task_program
 
     entries = [(task_program(t), t.description) for t in tasks]

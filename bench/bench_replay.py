@@ -167,7 +167,7 @@ def bench_engine(runs: int) -> list[tuple[str, str]]:
     """Direct-step overhead and end-to-end time through replay's front door."""
     import tempfile
 
-    from compiler.programs.store import save_program
+    from programs.store import save_program
     from replay.api import ReplayRequest, prepare, run
     from replay.engine import ReplayEngine
     from testbed.fixture_programs import form_program

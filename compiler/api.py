@@ -283,7 +283,9 @@ def find_routine(db_path: str | Path, routine: str, *, day: str | None = None,
     """The routine `r-ID` (or `ID`) as it recurs in a window (by default the
     whole history), with the capture it was found in: the id is the same in
     every window that contains the routine, mined there as it is or as a
-    slice of a longer routine. A `CompileError` when it does not recur there."""
+    slice of a longer routine. A `CompileError` for a window that cannot be
+    read, and one of kind `compile_failed` when the routine does not recur
+    there (the window is fine; there is nothing to compile)."""
     from .routines import derive_actions, find, mine, sessions
 
     wanted = routine.strip().lower()
@@ -294,7 +296,7 @@ def find_routine(db_path: str | Path, routine: str, *, day: str | None = None,
     if found is None:
         where = "this store" if window.label == "all" else f"the window {window.label}"
         raise CompileError(f"no routine r-{wanted} recurs in {where}; `phantom routines` lists "
-                           "them (give the window it was seen in)")
+                           "them (give the window it was seen in)", code="compile_failed")
     return found, capture
 
 

@@ -32,24 +32,18 @@ log = logging.getLogger(__name__)
 @reports_errors
 def list_stored(db: Path) -> dict[str, Any]:
     """The active programs (the only ones an agent may run)."""
-    from compiler.programs.lifecycle import ACTIVE
-    from compiler.programs.store import list_programs, load_program
-    from core.errors import PhantomError
+    from programs.api import AGENT, list_programs
 
-    summaries = [s for s in list_programs(db) if s.standing.state == ACTIVE]
     programs = []
-    for summary in summaries:
+    for summary in list_programs(db, AGENT):
         entry = {"id": summary.id, "name": summary.name, "source": summary.source,
                  "traces": summary.traces, "created": _utc_iso(summary.created_ms),
                  "description": summary.standing.description,
                  "successes": summary.standing.successes}
-        if summary.problem is not None:
+        if summary.program is None:
             programs.append({**entry, "problem": f"unreadable: {summary.problem}"})
-            continue
-        try:
-            programs.append({**entry, **describe(load_program(db, summary.id))})
-        except PhantomError as exc:  # changed since the listing
-            programs.append({**entry, "problem": f"unreadable: {exc}"})
+        else:
+            programs.append({**entry, **describe(summary.program)})
     return {"programs": programs}
 
 
@@ -83,29 +77,31 @@ def find(db: Path, intent: str) -> dict[str, Any]:
 
 @reports_errors
 def compile_recordings(db: Path, name: str) -> dict[str, Any]:
-    """Mirror of `phantom compile-program NAME`: align the finished
-    recordings, compile, store. The clock is read only for the row's
-    creation time, which is not part of the program or its id."""
-    from compiler.programs.build import compile_program
-    from compiler.programs.recordings import traces_for_recordings
-    from compiler.programs.store import save_program
+    """Align the finished recordings with this name, compile, store —
+    through program memory's front door, as `phantom compile-program NAME`
+    does; `state` is where the program stands after saving (a recompile of
+    an active body stays active)."""
     from compiler.programs.variance import DELTA
-    from core.clock import now_ms
+    from programs.api import compile_program
 
-    name = check_text(name.strip(), "the program name")
-    if not name:
-        raise ToolError("usage: the program name must not be empty")
-    report = compile_program(name, traces_for_recordings(db, name), source="demonstration")
-    save_program(db, report, created_ms=now_ms())
-    program = report.program
+    compiled = compile_program(db, check_text(name.strip(), "the program name"))
+    program, report = compiled.program, compiled.report
     return {"id": program.id, "name": program.name, "traces": program.traces, **describe(program),
-            "state": "candidate",
-            "next": "agents may run it once the person has replayed it successfully (or promoted "
-                    "it with `phantom programs promote`)",
+            "state": compiled.standing.state, "next": NEXT[compiled.standing.state],
             "delta": DELTA,
             "distances": [{"step": d.step, "field": d.field, "distance": d.distance,
                            "parameterized": d.parameterized} for d in report.distances],
             "dropped_steps": report.dropped_steps, "warnings": list(report.warnings)}
+
+
+# What an agent may do with a program it just compiled, by its state.
+NEXT = {
+    "candidate": "agents may run it once the person has replayed it successfully (or promoted it "
+                 "with `phantom programs promote`)",
+    "active": "agents may run it",
+    "quarantined": "agents may run it once the person has replayed it successfully",
+    "deprecated": "nobody runs it until the person promotes it with `phantom programs promote`",
+}
 
 
 @reports_errors

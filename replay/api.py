@@ -15,9 +15,10 @@ all replay through here, so every rule holds for all of them at once:
    and the steps run (`engine.py`), each XTest press re-checking where it goes;
 5. success is reported only for a verified end state (`verify.py`);
 6. the run's outcome moves the program through its lifecycle
-   (`compiler/programs/lifecycle.py`): here, after every run, for every
-   interface. Who may run what is decided in `prepare`: an agent (MCP) only
-   active programs, a person anything not deprecated.
+   (`programs/lifecycle.py`, through program memory's front door,
+   `programs/api.py`): here, after every run, for every interface. Who may
+   run what is decided in `prepare`: an agent (MCP) only active programs, a
+   person anything not deprecated.
 
 A request may name a program or say what to do in words (`intent`): then
 `find` ranks the active programs by their intent keys (`intent.py`) and
@@ -38,14 +39,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from compiler.programs import lifecycle_store
-from compiler.programs.lifecycle import RunFacts
 from compiler.programs.records import Program
-from compiler.programs.store import load_program
 from core.a11y.toolkit import origin_for
 from core.bus import CAPTURE, call
 from core.clock import now_ms
 from core.errors import PhantomError
+from programs import api as memory
 
 from . import live
 from .compatibility import Choice, NoCompatibleProgram, choose
@@ -107,7 +106,7 @@ def prepare(db: str | os.PathLike[str], request: ReplayRequest, *,
     if request.intent is not None:
         choice = find(db, request.intent, window=request.window, matcher=matcher)
         wanted = choice.chosen.hit.program_id
-    program = load_program(db, lifecycle_store.runnable(db, wanted, request.trigger))
+    program = memory.load(db, memory.runnable(db, wanted, request.trigger))
     try:
         values = bind(program, request.parameters)
     except ParameterError as exc:
@@ -305,9 +304,9 @@ def _eyes(evidence: dict, session: XSession, scene: Scene, dry_run: bool):
 def _account(db: str | os.PathLike[str], result: RunResult, trigger: str) -> RunResult:
     """The one place a run's outcome reaches its program's lifecycle: a
     verified success counts for it, a failure that sent input against it."""
-    facts = RunFacts(result.run_id, result.status, result.sent_input, result.verification, trigger,
-                     now_ms())
-    standing, changes = lifecycle_store.record_run(db, result.program_id, facts)
+    facts = memory.RunFacts(result.run_id, result.status, result.sent_input, result.verification,
+                            trigger, now_ms())
+    standing, changes = memory.record_run(db, result.program_id, facts)
     return replace(result, state=standing.state,
                    lifecycle=tuple(f"{who} {change.describe()}" for who, change in changes))
 
@@ -316,9 +315,3 @@ def _result(program: Program, status: str, steps: tuple[StepOutcome, ...], escal
             sent: bool, *, code: str | None = None, verification: str = "") -> RunResult:
     return RunResult(None, program.id, program.name, status, tuple(steps), escalation, 0, sent,
                      verification=verification, code=code)
-
-
-def load(db: str | os.PathLike[str], name_or_id: str) -> Program:
-    """A stored program by name (the latest) or id, for callers that only
-    describe it (shortcuts, listings)."""
-    return load_program(db, name_or_id)

@@ -32,11 +32,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from compiler.programs import lifecycle_store
-from compiler.programs.lifecycle import ACTIVE, Standing
 from compiler.programs.records import Program
-from compiler.programs.store import load_program
 from core.errors import PhantomError
+from programs import api as memory
 
 from . import live
 from .embedding import LabelMatcher
@@ -137,11 +135,11 @@ def decide(intent: str, assessed) -> Choice:
 def assess(db: str | os.PathLike[str], hit: Hit, matcher: LabelMatcher, session: XSession, *,
            window: str | None = None) -> Assessment:
     """Run the gates on one program and score it."""
-    standing = _standing(db, hit.program_id)
-    if standing.state != ACTIVE:
+    standing = memory.standing(db, hit.program_id)
+    if standing.state != memory.ACTIVE:
         return Assessment(hit, "lifecycle", f"it is {standing.state}, not active")
     try:
-        program = load_program(db, hit.program_id)
+        program = memory.load(db, hit.program_id)
     except PhantomError as exc:
         return Assessment(hit, "validation", str(exc))
     if not standing.verified_by:
@@ -201,16 +199,6 @@ def _unsupported(program: Program) -> str:
         if step.action == "switch" and not step.app:
             return f"step {step.index} switches to no application"
     return ""
-
-
-def _standing(db, program_id: str) -> Standing:
-    from core.store import open_readonly
-
-    connection = open_readonly(db)
-    try:
-        return lifecycle_store.standing_of(connection, program_id)
-    finally:
-        connection.close()
 
 
 def _nothing_close(ranking: Ranking) -> str:

@@ -36,11 +36,10 @@ import os
 import threading
 from dataclasses import dataclass
 
-from compiler.programs import lifecycle_store
 from compiler.programs.records import Program
-from compiler.programs.store import load_program
 from core.errors import PhantomError, quoted
 from core.store import StoreError
+from programs import api as memory
 
 from .embedding import LabelMatcher
 
@@ -169,7 +168,7 @@ class IntentIndex:
         process's cache, else from the store, else made now (and kept)."""
         import numpy as np
 
-        rows = lifecycle_store.active_intents(self.db)
+        rows = memory.active_intents(self.db)
         keys = tuple((r.program_id, r.description) for r in rows)
         with _cache_lock:
             matrix = _matrices.get(keys)
@@ -177,7 +176,7 @@ class IntentIndex:
         if matrix is not None:
             return rows, matrix
         if missing:
-            stored = lifecycle_store.intent_vectors(self.db, (r.program_id for r in missing))
+            stored = memory.intent_vectors(self.db, (r.program_id for r in missing))
             made: dict[str, tuple[str, bytes]] = {}
             fresh = []
             for row in missing:
@@ -187,13 +186,13 @@ class IntentIndex:
                 else:
                     fresh.append(row)
             if fresh:
-                texts = [key_text(load_program(self.db, r.program_id), r.description) for r in fresh]
+                texts = [key_text(memory.load(self.db, r.program_id), r.description) for r in fresh]
                 for row, vector in zip(fresh, self.matcher.embed(texts)):
                     vector = np.asarray(vector, dtype=np.float32)
                     _remember(row, vector)
                     made[row.program_id] = (row.description, vector.tobytes())
                 try:
-                    lifecycle_store.cache_intents(self.db, made, MODEL)
+                    memory.cache_intents(self.db, made, MODEL)
                 except StoreError:
                     pass  # a read-only store: the vectors serve this process only
         with _cache_lock:

@@ -66,6 +66,13 @@ class RunResult:
     compatibility: float | None = None  # its compatibility score
 
 
+def broken_off(program_id: str, program: str, reason: str, intent: str = "") -> RunResult:
+    """A run that an unexpected error stopped: failed at step 0, for the
+    agent to take over, with the error as the reason."""
+    return RunResult(None, program_id, program, "failed", (), Escalation(0, Policy.ESCALATE, reason), 0, False,
+                     intent=intent)
+
+
 def outcome_for(step: ProgramStep, decision: Decision, outcome: str, dispatch: str | None,
                 attempts: int, began: float, waited: float = 0.0,
                 reason: str | None = None) -> StepOutcome:

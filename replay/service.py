@@ -52,7 +52,7 @@ class ReplayInterface(ServiceInterface):
     def ListPrograms(self) -> ProgramList:
         """(id, name, steps, parameters) of every stored program."""
         self._service.touch()
-        from compiler.programs.store import list_programs
+        from programs.api import list_programs
 
         if not self._service.db.exists():
             return []  # nothing captured or compiled yet
@@ -199,7 +199,7 @@ class ReplayService:
         return 0
 
     def load(self, name_or_id: str):
-        from replay.api import load
+        from programs.api import load
 
         try:
             return load(self.db, name_or_id)
@@ -280,6 +280,7 @@ class ReplayService:
     def _run(self, prepared, request, lock, token: int) -> dict:
         """Runs in a worker thread; signals go back through the loop."""
         from replay.api import run
+        from replay.outcomes import broken_off
         from replay.results import result_dict
 
         emit = self._loop.call_soon_threadsafe
@@ -293,12 +294,7 @@ class ReplayService:
                                      telemetry=self._telemetry))
         except Exception as exc:  # noqa: BLE001 - reported as a failed run, never a dead service
             log.exception("replay failed")
-            result = {"run_id": None, "program_id": program.id, "program": program.name,
-                      "status": "failed", "steps": [], "sent_input": False, "vlm_calls": 0,
-                      "elapsed_ms": 0, "verification": None, "code": None, "state": None,
-                      "lifecycle": [], "intent": request.intent, "compatibility": None,
-                      "escalation": {"step": 0, "policy": "escalate_to_agent",
-                                     "reason": str(exc), "candidates": []}}
+            result = result_dict(broken_off(program.id, program.name, str(exc), request.intent or ""))
         finally:
             lock.release()
             self._busy = False

@@ -64,6 +64,16 @@ def test_the_contracts_are_read_from_pyproject(contracts_and_graph):
     ("compiler.api", "mcp_bridge.server"),       # the compiler importing an interface
     ("compiler.api", "cli.main"),
     ("compiler.api", "replay.api"),
+    ("compiler.api", "programs.api"),             # the compiler writes no program memory
+    ("compiler.programs.build", "programs.store"),
+    ("programs.api", "replay.api"),               # program memory lies below replay
+    ("programs.store", "mcp_bridge.programs"),
+    ("programs.api", "cli.main"),
+    ("programs.api", "capturer.daemon"),
+    ("core.store", "programs.api"),
+    ("synth.day", "programs.api"),
+    ("programs.api", "testbed.harness"),
+    ("programs.api", "tests"),
     ("compiler.routines.mining", "capturer.daemon"),   # siblings stay independent
     ("capturer.daemon", "compiler.api"),
     ("core.store", "compiler.records"),          # core imports nothing above it
@@ -96,6 +106,13 @@ def test_a_forbidden_import_breaks_a_contract(contracts_and_graph, importer, imp
     ("capturer.daemon", "core.store"),
     ("compiler.api", "core.errors"),
     ("replay.api", "compiler.api"),
+    ("programs.api", "compiler.api"),             # program memory compiles through the compiler
+    ("programs.store", "compiler.programs.records"),
+    ("programs.api", "core.store"),
+    ("replay.api", "programs.api"),               # replay loads and accounts through it
+    ("mcp_bridge.programs", "programs.api"),
+    ("cli.commands.programs", "programs.api"),
+    ("testbed.harness", "programs.api"),
     ("mcp_bridge.server", "replay.api"),
     ("mcp_bridge.server", "compiler.api"),
     ("cli.main", "capturer.daemon"),

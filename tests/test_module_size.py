@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("core", "capturer", "compiler", "replay", "mcp_bridge", "cli", "synth", "testbed")
+PACKAGES = ("core", "capturer", "compiler", "programs", "replay", "mcp_bridge", "cli", "synth", "testbed")
 MAX_LINES = 400
 
 

@@ -1,9 +1,11 @@
 """`phantom compile-program` and `phantom programs`: compile demonstrations
-(or a mined routine) into a stored program, list the stored ones, delete one.
+(or a mined routine) into a stored program, list the stored ones, promote,
+deprecate, describe or delete one.
 
-The compile is pure and deterministic; the only clock read is here, at the
-CLI edge, for the row's creation time (which is not part of the program or
-its id)."""
+Each command parses its arguments, calls program memory's front door
+(`programs/api.py`) and prints; the front door's errors reach `cli.main`
+as they are raised, which prints each as one line with its kind's exit
+status."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from pathlib import Path
 import orjson
 
 from ..errors import EXIT_USAGE, CliError
-from .windows import add_window_arguments
+from .windows import add_window_arguments, window_of
 
 
 def add_parsers(sub, common) -> None:
@@ -86,52 +88,32 @@ def add_parsers(sub, common) -> None:
 
 
 def run_compile_program(args) -> int:
-    from compiler.api import CompileError
-    from compiler.programs.build import FieldChoices, compile_program, report_dict
-    from compiler.programs.errors import ProgramCompileError
-    from compiler.programs.recordings import traces_for_recordings
-    from compiler.programs.records import ProgramFormatError
-    from compiler.programs.store import save_program
-    from core.clock import now_ms
-    from core.store import StoreError
+    from compiler.programs.build import FieldChoices, report_dict
     from core.store.paths import resolve_db_path
+    from programs.api import MinedRoutine, compile_program
 
-    name = args.name.strip()
-    if not name:
-        raise CliError("phantom compile-program: NAME must not be empty", EXIT_USAGE)
     db = resolve_db_path(args.db)
+    name = _name(args, "compile-program")
     if not args.routine and (args.day or args.since or args.until):
         raise CliError("phantom compile-program: --day, --since and --until choose where to find "
                        "--routine; demonstrations are found by name", EXIT_USAGE)
-    try:
-        if args.routine:
-            traces = _routine_traces(db, args)
-            source = "routine"
-        else:
-            traces = traces_for_recordings(db, name)
-            source = "demonstration"
-        choices = FieldChoices(tuple(map(_selector, args.param)), tuple(map(_selector, args.fixed)),
-                               args.relax_title)
-        report = compile_program(name, traces, source=source, choices=choices)
-        save_program(db, report, created_ms=now_ms())
-    except (ProgramCompileError, CompileError, StoreError, ProgramFormatError) as exc:
-        raise CliError(f"phantom compile-program: {exc}") from None
+    routine = MinedRoutine(args.routine, **window_of(args)) if args.routine else None
+    choices = FieldChoices(tuple(map(_selector, args.param)), tuple(map(_selector, args.fixed)),
+                           args.relax_title)
+    compiled = compile_program(db, name, routine=routine, choices=choices)
     if args.format == "json":
-        sys.stdout.buffer.write(orjson.dumps(report_dict(report),
+        sys.stdout.buffer.write(orjson.dumps(report_dict(compiled.report),
                                              option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n")
         return 0
-    print(format_report(report))
-    print(_standing_line(db, report.program.id))
+    print(format_report(compiled.report))
+    print(_standing_line(compiled.standing))
     return 0
 
 
-def _standing_line(db, identity: str) -> str:
+def _standing_line(standing) -> str:
     """Where a freshly saved program stands in its lifecycle."""
-    from compiler.programs import lifecycle_store
-
-    standing = lifecycle_store.standings(db).get(identity)
-    if standing is None or standing.state != "candidate":
-        return f"state: {standing.state if standing else 'candidate'}"
+    if standing.state != "candidate":
+        return f"state: {standing.state}"
     line = ("state: candidate — agents may run it after a verified run you start or "
             "`phantom programs promote`")
     if standing.derived_from:
@@ -140,14 +122,10 @@ def _standing_line(db, identity: str) -> str:
 
 
 def run_programs(args) -> int:
-    from compiler.programs.store import list_programs
-    from core.store import StoreError
     from core.store.paths import resolve_db_path
+    from programs.api import list_programs
 
-    try:
-        summaries = list_programs(resolve_db_path(args.db))
-    except StoreError as exc:
-        raise CliError(f"phantom programs: {exc}") from None
+    summaries = list_programs(resolve_db_path(args.db))
     if args.format == "json":
         rows = [_summary_row(s) for s in summaries]
         sys.stdout.buffer.write(orjson.dumps(rows, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2)
@@ -159,31 +137,27 @@ def run_programs(args) -> int:
 
 def run_lifecycle(args) -> int:
     """`phantom programs promote|deprecate|describe NAME`."""
-    from compiler.programs import lifecycle_store
-    from core.clock import now_ms
     from core.store.paths import resolve_db_path
+    from programs import api
 
     db = resolve_db_path(args.db)
-    name = args.name.strip()
-    if not name:
-        raise CliError(f"phantom programs {args.action}: NAME must not be empty", EXIT_USAGE)
-    if not db.exists():
-        raise CliError(f"phantom programs {args.action}: no store at {db}")
+    name = _name(args, f"programs {args.action}")
     if args.action == "promote":
-        identity, changes = lifecycle_store.promote(db, name, now_ms())
+        identity, changes = api.promote(db, name)
         for who, change in changes:
             print(f"{who} {change.describe()}")
     elif args.action == "deprecate":
-        identity, change = lifecycle_store.deprecate(db, name, now_ms())
+        identity, change = api.deprecate(db, name)
         print(f"{identity} {change.describe()}")
     else:
-        identity = lifecycle_store.describe(db, name, args.text, now_ms())
+        identity = api.describe(db, name, args.text)
         print(f"{identity} described" if args.text.strip() else f"{identity}: description cleared")
     return 0
 
 
 def _summary_row(summary) -> dict:
-    row = {name: getattr(summary, name) for name in summary.__dataclass_fields__ if name != "standing"}
+    row = {name: getattr(summary, name) for name in summary.__dataclass_fields__
+           if name not in ("standing", "program")}
     standing = summary.standing
     row.update({name: getattr(standing, name) for name in standing.__dataclass_fields__})
     row["failure_streak"] = list(standing.failure_streak)
@@ -191,34 +165,28 @@ def _summary_row(summary) -> dict:
 
 
 def run_delete_program(args) -> int:
-    from compiler.programs.errors import UnknownProgram
-    from compiler.programs.store import delete_programs, list_programs
-    from core.store import StoreError
-    from core.store.connection import prepare_for_writing
     from core.store.paths import resolve_db_path
+    from programs.api import deletable, delete
 
     from .forgetting import confirm
 
     db = resolve_db_path(args.db)
-    wanted = args.program.strip()
-    try:
-        matches = tuple(s for s in list_programs(db) if wanted in (s.id, s.name))
-        if not matches:
-            raise UnknownProgram(f"no program named or with id {wanted!r}; see `phantom programs`")
-        prepare_for_writing(db)
-    except (StoreError, UnknownProgram) as exc:
-        raise CliError(f"phantom programs delete: {exc}") from None
+    matches = deletable(db, args.program)
     print(format_programs(matches))
     confirm(args.yes, f"Delete {'this program' if len(matches) == 1 else 'these programs'} and "
             "their replay runs for good?", "programs delete")
-    try:
-        scrubbed = delete_programs(db, tuple(s.id for s in matches))
-    except StoreError as exc:
-        raise CliError(f"phantom programs delete: {exc}") from None
+    scrubbed = delete(db, matches)
     print(f"deleted {len(matches)} program(s) with their replay runs"
           + ("; the store was rewritten and its WAL emptied" if scrubbed else
              "; warning: a reader kept the WAL from being emptied until the next checkpoint"))
     return 0
+
+
+def _name(args, command: str) -> str:
+    name = args.name.strip()
+    if not name:
+        raise CliError(f"phantom {command}: NAME must not be empty", EXIT_USAGE)
+    return name
 
 
 def _selector(text: str) -> int | str:
@@ -228,20 +196,6 @@ def _selector(text: str) -> int | str:
         raise CliError("phantom compile-program: --param/--fixed need a step number or a field label",
                        EXIT_USAGE)
     return int(text) if text.isdigit() else text
-
-
-def _routine_traces(db, args):
-    """The occurrences of one mined routine, in the window given (the whole
-    history by default): its id is the same in every window containing it."""
-    from compiler.api import find_routine
-    from compiler.programs.evidence import read_store_evidence, with_store_evidence
-    from compiler.programs.traces import routine_traces
-
-    from .windows import window_of
-
-    found, capture = find_routine(db, args.routine, **window_of(args))
-    traces = routine_traces(found, capture)
-    return with_store_evidence(traces, read_store_evidence(db, traces))
 
 
 def format_report(report) -> str:

@@ -1,8 +1,9 @@
-"""Errors a user can cause while compiling, storing or looking up programs.
-
-Each carries a one-line message meant to be printed as is by the CLI, the
-D-Bus service or the MCP bridge. `ProgramFormatError` (a stored body that
-cannot be read) lives beside the records it guards, in `records.py`."""
+"""The error a user can cause while compiling demonstrations or a routine
+into a program. Its one-line message is meant to be printed as is by the
+CLI, the D-Bus service or the MCP bridge. `ProgramFormatError` (a stored
+body that cannot be read) lives beside the records it guards, in
+`records.py`; the errors of stored programs (unknown, not runnable, a
+refused transition) are program memory's, in `programs/errors.py`."""
 
 from __future__ import annotations
 
@@ -14,26 +15,3 @@ class ProgramCompileError(PhantomError, ValueError):
     or nothing in common)."""
 
     code = "compile_failed"
-
-
-class UnknownProgram(PhantomError, LookupError):
-    """No stored program has that id or name."""
-
-    code = "unknown_program"
-
-
-class ProgramNotRunnable(PhantomError, PermissionError):
-    """The program's lifecycle state keeps this caller from running it
-    (`not_active`, `quarantined` or `deprecated`); nothing was sent."""
-
-    def __init__(self, message: str, *, state: str) -> None:
-        code = {"candidate": "not_active", "quarantined": "quarantined", "deprecated": "deprecated"}[state]
-        super().__init__(message, code=code)
-        self.state = state
-
-
-class TransitionRefused(PhantomError, ValueError):
-    """A lifecycle change the program's state does not allow (promoting an
-    active program, deprecating a deprecated one, promoting a quarantined one)."""
-
-    code = "invalid_transition"

@@ -174,7 +174,7 @@ def commands_survive_a_dead_bus(desktop, tmp_path: Path) -> None:
     to ask), libatspi would find the dead address on the root window and
     abort: `phantom doctor`, `phantom replay` and `phantom capture` say so
     in one line instead."""
-    from compiler.programs.store import save_program
+    from programs.store import save_program
     from support.programs import form_program
 
     desktop.kill_accessibility_bus(signal.SIGKILL)

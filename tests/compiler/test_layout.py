@@ -2,6 +2,10 @@
 side never imports the frames side (the frames' inferred tier may use the
 miner), the measures never import the gate (the gate reads the measures),
 and the interfaces reach either pipeline only through `compiler.api`.
+Likewise program memory: the CLI, replay (its D-Bus service included) and
+the MCP bridge reach stored programs only through `programs.api`, and the
+compiler never opens the store for writing — what writes programs lives in
+`programs/`.
 
 Imports are read from the source with `ast`, relative ones resolved, so an
 import inside a function counts as much as one at the top."""
@@ -52,17 +56,72 @@ def test_the_pipelines_import_down_the_data_flow(folder, forbidden):
     assert offenders(folder, forbidden) == []
 
 
-@pytest.mark.parametrize("interface", ["phantom", "replay", "mcp_bridge"])
+INTERFACES = ("cli", "programs", "replay", "mcp_bridge")
+
+
+def test_the_interfaces_are_all_there():
+    """A folder that is not there has no offenders: the checks below would pass on nothing."""
+    assert all((ROOT / folder / "__init__.py").is_file() for folder in INTERFACES)
+    assert (ROOT / "programs/api.py").is_file() and (ROOT / "replay/service.py").is_file()
+
+
+@pytest.mark.parametrize("interface", INTERFACES)
 @pytest.mark.parametrize("pipeline", ["compiler.frames", "compiler.routines"])
 def test_interfaces_reach_the_pipelines_only_through_the_front_door(interface, pipeline):
     assert offenders(interface, pipeline) == []
 
 
+@pytest.mark.parametrize("interface", ["cli", "replay", "mcp_bridge"])
+def test_interfaces_reach_program_memory_only_through_its_front_door(interface):
+    """`programs.api` and nothing else of `programs`: its store, lifecycle
+    rows and rules are behind it."""
+    reached = [line for line in offenders(interface, "programs") if not line.endswith(": programs")
+               and not line.endswith(": programs.api") and ": programs.api." not in line]
+    assert reached == []
+
+
+def test_the_front_door_check_would_catch_a_reach_past_it():
+    assert imported_modules(ROOT / "replay/api.py") >= {"programs", "programs.api"}
+    assert "programs.store" in imported_modules(ROOT / "programs/api.py")
+
+
+# What in `core.store` opens a store for writing or writes to one; the
+# compiler reads (`open_readonly`, `open_sqlite_readonly`) and nothing else.
+STORE_WRITERS = ("open_store", "prepare_for_writing", "migrate", "writer", "StoreWriter", "forget",
+                 "scrub", "retention", "repair", "search_index")
+
+
+def store_names(path: Path) -> set[str]:
+    """Every name `path` imports from `core.store` or one of its modules,
+    and every module of it imported."""
+    names = set()
+    for module in imported_modules(path):
+        if module == "core.store" or module.startswith("core.store."):
+            names.update(module.removeprefix("core.store").strip(".").split("."))
+    return names - {""}
+
+
+def test_the_compiler_never_opens_the_store_for_writing():
+    writes = sorted(f"{path.relative_to(ROOT)}: {name}" for path in (ROOT / "compiler").rglob("*.py")
+                    for name in store_names(path) if name in STORE_WRITERS)
+    assert writes == []
+    raw = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "compiler").rglob("*.py")
+                 if "apsw.Connection(" in path.read_text(encoding="utf-8"))
+    assert raw == []   # nor opens a connection of its own, which could write
+
+
+def test_the_write_check_would_catch_a_writer():
+    assert {"open_store", "open_readonly"} <= store_names(ROOT / "programs/store.py")
+    assert "scrub" in store_names(ROOT / "programs/store.py")
+    assert "open_readonly" in store_names(ROOT / "compiler/programs/evidence.py")
+
+
 @pytest.mark.parametrize(("folder", "forbidden"), [
     (folder, upper) for folder, uppers in (
-        ("core", ("capturer", "compiler", "replay", "mcp_bridge", "phantom")),
-        ("capturer", ("compiler", "replay", "mcp_bridge", "phantom")),
-        ("compiler", ("capturer", "replay", "mcp_bridge", "phantom")),
+        ("core", ("capturer", "compiler", "programs", "replay", "mcp_bridge", "cli")),
+        ("capturer", ("compiler", "programs", "replay", "mcp_bridge", "cli")),
+        ("compiler", ("capturer", "programs", "replay", "mcp_bridge", "cli")),
+        ("programs", ("capturer", "replay", "mcp_bridge", "cli")),
     ) for upper in uppers])
 def test_stages_import_only_what_lies_below_them(folder, forbidden):
     """URL rules, store, clock live in core because capture and the compiler

@@ -9,15 +9,15 @@ import apsw
 import pytest
 from test_programs_fixtures import form_capture
 
-from compiler.programs import lifecycle_store as memory
 from compiler.programs.build import compile_program
-from compiler.programs.errors import ProgramNotRunnable, TransitionRefused, UnknownProgram
-from compiler.programs.lifecycle import RunFacts
 from compiler.programs.records import to_json
-from compiler.programs.store import delete_programs, list_programs, load_program, save_program
 from compiler.programs.traces import recording_traces
 from core.store import MIGRATIONS, open_readonly, open_store
 from core.store.schema import APPLICATION_ID
+from programs import lifecycle_store as memory
+from programs.errors import ProgramNotRunnable, TransitionRefused, UnknownProgram
+from programs.lifecycle import RunFacts
+from programs.store import delete_programs, list_programs, load_program, save_program
 
 
 def compiled(*names: str, program: str = "sign up"):

@@ -9,9 +9,9 @@ import pytest
 from test_programs_fixtures import APP, NAME, SUBMIT, CaptureBuilder, form_capture, write_store
 
 from cli import main as cli
-from compiler.programs.store import list_programs, load_program
 from compiler.routines.actions import derive_actions, sessions
 from compiler.routines.mining import mine
+from programs.store import list_programs, load_program
 
 
 @pytest.fixture

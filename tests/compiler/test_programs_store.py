@@ -7,12 +7,13 @@ import pytest
 from test_programs_fixtures import form_capture, trace, write_store
 
 from compiler.programs.build import compile_program
-from compiler.programs.errors import ProgramCompileError, UnknownProgram
+from compiler.programs.errors import ProgramCompileError
 from compiler.programs.recordings import traces_for_recordings
 from compiler.programs.records import ProgramFormatError
-from compiler.programs.store import list_programs, load_program, save_program
 from compiler.programs.traces import recording_traces
 from core.store import StoreError, open_readonly, open_store
+from programs.errors import UnknownProgram
+from programs.store import list_programs, load_program, save_program
 
 
 def report(name="sign up", pairs=(("Ada Lovelace", "a@x"), ("Alan Turing", "a@x"))):

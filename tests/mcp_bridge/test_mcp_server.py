@@ -5,17 +5,16 @@ today resource, and a stdout that carries nothing but protocol."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import queue
 import shutil
 import subprocess
-import sys
 import threading
 
 import pytest
 
-from support.mcp import FIXTURE_STORE, PHANTOM, REPO, SINCE, UNTIL, McpServer, error_text, server_env
+from support.mcp import FIXTURE_STORE, PHANTOM, SINCE, UNTIL, McpServer, error_text, server_env
+from support.programs import program_fixtures
 
 READ_TOOLS = {"phantom_context", "phantom_frames", "phantom_routines", "phantom_programs",
               "phantom_find_program", "phantom_search"}
@@ -144,23 +143,12 @@ def test_today_resource_is_a_compact_block(fixture_server):
 
 
 # -- programs: compile, list, replay refusals -------------------------------------------------
-def _program_fixtures():
-    """The hand-built form captures of the program-compiler tests (a module
-    of helpers, loaded by path: it is not a package)."""
-    path = REPO / "tests" / "compiler" / "test_programs_fixtures.py"
-    spec = importlib.util.spec_from_file_location("phantom_program_fixtures", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up while being built
-    spec.loader.exec_module(module)
-    return module
-
-
 def _saved_program(db) -> str:
     """Save a program compiled from hand-built traces; return its id."""
     from compiler.programs.build import compile_program
-    from compiler.programs.store import save_program
     from compiler.programs.traces import Trace, TraceAction
     from compiler.records import Action, Step
+    from programs.store import save_program
 
     def act(kind: str, role: str, label: str, ts: int, text: str | None = None) -> TraceAction:
         path = f"Notes/frame[@name='Notes']/panel/{role}[@name='{label}']"
@@ -179,13 +167,13 @@ def _saved_program(db) -> str:
 
 @pytest.fixture(scope="module")
 def program_store(tmp_path_factory):
-    fixtures = _program_fixtures()
+    fixtures = program_fixtures()
     db = tmp_path_factory.mktemp("mcp-programs") / "phantom.sqlite3"
     capture, recordings = fixtures.form_capture([("Ada Lovelace", "ada@analytical.engine"),
                                                  ("Alan Turing", "turing@bletchley.uk")])
     fixtures.write_store(db, capture, recordings)
     saved = _saved_program(db)
-    from compiler.programs import lifecycle_store
+    from programs import lifecycle_store
 
     lifecycle_store.promote(db, saved, 1_796_000_000_001)   # the person vouched for it: agents may run it
     return db, saved
@@ -264,8 +252,8 @@ def test_corrupt_program_is_listed_with_its_problem_and_refused(program_server, 
 
 
 def test_a_quarantined_program_is_refused_to_agents_with_its_reason(program_store, tmp_path):
-    from compiler.programs import lifecycle_store
-    from compiler.programs.lifecycle import RunFacts
+    from programs import lifecycle_store
+    from programs.lifecycle import RunFacts
 
     db, saved = program_store
     copy = tmp_path / "quarantine.sqlite3"

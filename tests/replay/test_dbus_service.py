@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.programs.store import save_program
+from programs.store import save_program
 from support.cli import phantom
 from support.programs import EMAIL, form_program
 from testbed.executables import executable

@@ -10,10 +10,10 @@ import json
 import pytest
 
 from cli import main as cli
-from compiler.programs import lifecycle_store
-from compiler.programs.lifecycle import RunFacts
-from compiler.programs.store import save_program
 from core.errors import ERROR_KINDS
+from programs import lifecycle_store
+from programs.lifecycle import RunFacts
+from programs.store import save_program
 from replay import intent as retrieval
 from replay.api import ReplayRequest, prepare
 from replay.compatibility import Assessment, decide, screen_match

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from compiler.programs.store import save_program
+from programs.store import save_program
 from support.apps import find, text_of
 from support.cli import phantom
 from support.daemon import settle

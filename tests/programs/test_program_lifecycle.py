@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.programs.lifecycle import (
+from programs.lifecycle import (
     ACTIVE,
     CANDIDATE,
     DEPRECATED,

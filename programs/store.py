@@ -1,4 +1,4 @@
-"""Programs in the store: save, load, list, delete.
+"""Programs in the store: save, load, list, delete (behind `programs.api`).
 
 The `programs` table (schema v2, owned by `core.store`) keeps each
 program's canonical JSON under its digest id. Saving the same compilation
@@ -14,20 +14,21 @@ caller's: nothing here reads a clock.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, field
 from typing import Any
 
 import apsw
 
+from compiler.programs.build import CompileReport
+from compiler.programs.records import Program, ProgramFormatError, from_json, program_id, to_json
 from core.errors import quoted
 from core.store import StoreError, open_readonly, open_store
 from core.store.connection import has_table
 
 from . import lifecycle_store
-from .build import CompileReport
 from .errors import UnknownProgram
 from .lifecycle import Standing
-from .records import Program, ProgramFormatError, from_json, program_id, to_json
 
 _BY_ID = "SELECT id, body FROM programs WHERE id = ?"
 _BY_NAME = "SELECT id, body FROM programs WHERE name = ? ORDER BY created_ms DESC, id DESC LIMIT 1"
@@ -45,6 +46,7 @@ class ProgramSummary:
     created_ms: int
     problem: str | None = None  # why the body cannot be read
     standing: Standing = Standing()  # lifecycle state, description, lineage, counts
+    program: Program | None = field(default=None, repr=False, compare=False)  # the body, when it reads
 
 
 def save_program(path: str | os.PathLike[str], report_or_program: CompileReport | Program, *,
@@ -94,9 +96,11 @@ def load_program(path: str | os.PathLike[str], name_or_id: str) -> Program:
         raise ProgramFormatError(f"program {identity}: {exc}") from None
 
 
-def list_programs(path: str | os.PathLike[str]) -> tuple[ProgramSummary, ...]:
-    """Every stored program, oldest first. A corrupt body does not hide the
-    others: its summary says what is wrong instead of counting steps."""
+def list_programs(path: str | os.PathLike[str], states: Collection[str] | None = None
+                  ) -> tuple[ProgramSummary, ...]:
+    """Every stored program (or those in one of `states`), oldest first,
+    each with its parsed body. A corrupt body does not hide the others: its
+    summary says what is wrong instead of counting steps."""
     connection = open_readonly(path)
     try:
         rows: list[tuple[Any, ...]] = connection.execute(_ALL).fetchall() if _has_programs(connection) else []
@@ -105,6 +109,8 @@ def list_programs(path: str | os.PathLike[str]) -> tuple[ProgramSummary, ...]:
         connection.close()
     summaries = []
     for identity, name, source, traces, created_ms, body in rows:
+        if states is not None and standing[identity].state not in states:
+            continue
         try:
             program = from_json(body, expected_id=identity)
         except ProgramFormatError as exc:
@@ -113,7 +119,7 @@ def list_programs(path: str | os.PathLike[str]) -> tuple[ProgramSummary, ...]:
             continue
         summaries.append(ProgramSummary(identity, name, source, traces, len(program.steps),
                                         len(program.parameters), created_ms,
-                                        standing=standing[identity]))
+                                        standing=standing[identity], program=program))
     return tuple(summaries)
 
 

@@ -59,6 +59,15 @@ def standing_of(connection: apsw.Connection, program_id: str) -> Standing:
     return Standing() if row is None else _standing(row)
 
 
+def standing(path: str | os.PathLike[str], program_id: str) -> Standing:
+    """One program's standing, read-only (see `standing_of`)."""
+    connection = open_readonly(path)
+    try:
+        return standing_of(connection, program_id)
+    finally:
+        connection.close()
+
+
 def standings(path: str | os.PathLike[str]) -> dict[str, Standing]:
     """Every program's standing that has a row, by id (read-only)."""
     connection = open_readonly(path)
