@@ -163,7 +163,7 @@ def bench_embedding(queries: int = 40) -> list[tuple[str, str]]:
     ]
 
 
-def bench_engine(runs: int) -> list[tuple[str, str]]:
+def bench_engine(desktop, runs: int) -> list[tuple[str, str]]:
     """Direct-step overhead and end-to-end time through replay's front door."""
     import tempfile
 
@@ -171,11 +171,9 @@ def bench_engine(runs: int) -> list[tuple[str, str]]:
     from replay.api import ReplayRequest, prepare, run
     from replay.engine import ReplayEngine
     from testbed.fixture_programs import form_program
-    from testbed.harness import VirtualDesktop
 
     rows = []
-    with VirtualDesktop() as desktop, tempfile.TemporaryDirectory() as scratch:
-        os.environ.update(desktop.env)
+    with tempfile.TemporaryDirectory() as scratch:
         db = Path(scratch) / "store.sqlite3"
         save_program(db, form_program(), created_ms=0)
         engine = ReplayEngine()
@@ -234,17 +232,16 @@ def _with_rows(window, rows: int):
     return window if len(fields) >= rows else None
 
 
-def bench_preflight_and_focus(runs: int, steps: int = 30, rows: int = 240) -> list[tuple[str, str]]:
+def bench_preflight_and_focus(desktop, runs: int, steps: int = 30, rows: int = 240) -> list[tuple[str, str]]:
     """The whole-plan pre-flight of a 30-step program on a ~500-node window,
     beside resolving each step on its own view (no sharing, the per-step
     search it replaces); and giving the program's window the keyboard (X
     activation plus the AT-SPI `active` confirmation) while another app has it."""
     from compiler.programs.records import Guard
-    from testbed.harness import DesktopConfig, VirtualDesktop
 
     rows_out = []
-    with VirtualDesktop(DesktopConfig(window_manager=True)) as desktop:
-        os.environ.update(desktop.env)
+    desktop.start_window_manager()
+    try:
         from replay import live
         from replay.embedding import LabelMatcher
         from replay.policy import decide
@@ -291,6 +288,8 @@ def bench_preflight_and_focus(runs: int, steps: int = 30, rows: int = 240) -> li
              f"median {statistics.median(activation):.1f} ms, p95 {percentile(activation, 95):.1f} ms "
              "(openbox; another app had the keyboard)   (budget 100 ms)"),
         ]
+    finally:
+        desktop.stop_window_manager()
     return rows_out
 
 
@@ -305,7 +304,15 @@ def main() -> int:
         return embedding_worker(args.embedding_worker)
     rows = bench_embedding()
     if not args.embedding_only:
-        rows += bench_engine(args.runs) + bench_preflight_and_focus(args.runs)
+        from testbed.harness import VirtualDesktop
+
+        # One desktop for both: libatspi binds a process to the first
+        # accessibility bus it meets, so a second desktop's apps would be
+        # invisible to this one (every accessible None).
+        with VirtualDesktop() as desktop:
+            os.environ.update(desktop.env)
+            rows += bench_engine(desktop, args.runs)
+            rows += bench_preflight_and_focus(desktop, args.runs)
     print(table(rows, "bench_replay: the guarded replay engine"))
     return 0
 

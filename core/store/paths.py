@@ -43,12 +43,16 @@ def resolve_db_path(explicit: str | os.PathLike[str] | None) -> Path:
 def remove_group_other(path: Path) -> None:
     """Clear the group and other permission bits of a file or directory this
     user owns. Never adds a bit: a file the person made read-only stays
-    read-only. A shared directory (sticky, such as /tmp) is left alone."""
+    read-only. A shared directory (sticky, such as /tmp) is left alone, and
+    so is anything that is neither a file nor a directory: root passing
+    `--config /dev/null` must not take the device from every other user."""
     try:
         status = os.stat(path)
     except FileNotFoundError:
         return
     mode = stat.S_IMODE(status.st_mode)
+    if not (stat.S_ISREG(status.st_mode) or stat.S_ISDIR(status.st_mode)):
+        return
     if status.st_uid != os.getuid() or mode & stat.S_ISVTX or not mode & 0o077:
         return
     try:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .migration_3 import V3_SQL
+from .migration_4 import V4_SQL
 
 # "PHAN" — lets readers tell a Phantom store from any other SQLite file.
 APPLICATION_ID = 0x5048414E
@@ -206,6 +207,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(3, "input attributed to its window, click targets inline, import keys, "
                  "forgotten blind spots, program lifecycle and intent keys, the search index, "
                  "retention's day roll-ups, clicks' visual evidence", V3_SQL),
+    Migration(4, "blind spots for a stopped or suspended daemon, a clock jump and unobservable input",
+              V4_SQL),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -180,6 +180,10 @@ def test_firefox_pages_and_link_clicks(managed_desktop, user, tmp_path):
     try:
         firefox = app_of(browser.pid)
         wait_until(lambda: find(firefox, "link", name="Order 7"), timeout=30, what="the page's link")
+        # In front, whatever an earlier test left open: the click must land on
+        # the link a person sees, not on a window that covers it.
+        window = desktop.wait_for_window("firefox-esr", timeout=30, pid=browser.pid)
+        assert desktop.run([executable("xdotool"), "windowactivate", "--sync", str(window)]).returncode == 0
         settle(1.0)
         with CaptureProcess(desktop, db) as capture:
             wait_for_rows(db, "SELECT count(*) FROM snapshots WHERE url IS NOT NULL",

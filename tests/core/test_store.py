@@ -189,7 +189,7 @@ def test_a_version_2_store_migrates_to_import_keys_keeping_its_rows(tmp_path):
     raw.pragma("user_version", 2)
     raw.execute("INSERT INTO snapshots(id, ts_ms, utc_offset_min, tz_name, monitor, trigger, app) "
                 "VALUES(1, 1000, 0, 'UTC', 0, 'focus', 'gedit')")
-    assert migrate(raw, db) == 3
+    assert migrate(raw, db) == SCHEMA_VERSION
     assert raw.execute("SELECT app FROM snapshots").get == "gedit"
     raw.execute("INSERT INTO import_keys VALUES('activitywatch', 'aw-watcher-window_h@1000', 'snapshots', 1)")
     with pytest.raises(apsw.ConstraintError):
@@ -223,4 +223,32 @@ def test_migration_3_lets_a_blind_spot_say_forgotten_and_keeps_every_row_and_id(
         connection.execute("INSERT INTO blind_spots VALUES (11, 1, 2, 0, 'UTC', NULL, 'nonsense', '')")
     assert connection.execute("SELECT name FROM sqlite_master WHERE tbl_name = 'blind_spots' "
                               "ORDER BY name").fetchall() == [("blind_spots",), ("blind_spots_by_time",)]
+    connection.close()
+
+
+def test_migration_4_adds_the_not_running_clock_jump_and_input_kinds_keeping_every_row(tmp_path):
+    db = tmp_path / "v3.sqlite3"
+    raw = apsw.Connection(str(db))
+    with raw:
+        for migration in MIGRATIONS[:3]:
+            raw.execute(migration.sql)
+        raw.pragma("application_id", APPLICATION_ID)
+        raw.pragma("user_version", 3)
+        raw.execute("INSERT INTO blind_spots VALUES (3, 1000, 2000, 60, 'Europe/Berlin', NULL, "
+                    "'forgotten', ''), (5, 3000, NULL, 0, 'UTC', 1, 'excluded', 'banking')")
+    for kind in ("not_running", "clock_jump", "no_input_observation"):
+        with pytest.raises(apsw.ConstraintError):
+            raw.execute("INSERT INTO blind_spots VALUES (10, 1, 2, 0, 'UTC', NULL, ?, '')", (kind,))
+    raw.close()
+    connection = open_store(db)
+    assert connection.pragma("user_version") == SCHEMA_VERSION >= 4
+    assert connection.execute("SELECT * FROM blind_spots ORDER BY id").fetchall() == [
+        (3, 1000, 2000, 60, "Europe/Berlin", None, "forgotten", ""),
+        (5, 3000, None, 0, "UTC", 1, "excluded", "banking")]
+    with connection:
+        for index, kind in enumerate(("not_running", "clock_jump", "no_input_observation")):
+            connection.execute("INSERT INTO blind_spots VALUES (?, 1, 2, 0, 'UTC', NULL, ?, 'x')",
+                               (20 + index, kind))
+    with pytest.raises(apsw.ConstraintError):
+        connection.execute("INSERT INTO blind_spots VALUES (30, 1, 2, 0, 'UTC', NULL, 'bogus', '')")
     connection.close()
