@@ -7,7 +7,7 @@ import asyncio
 import logging
 import sys
 
-from ..errors import CliError, bounded
+from ..errors import bounded
 
 MAX_IDLE_TIMEOUT_S = 86_400.0
 
@@ -56,7 +56,7 @@ def run_service(args) -> int:
     try:
         return asyncio.run(service.serve())
     except (OSError, ValueError, AuthError, InvalidAddressError) as exc:
-        raise CliError(f"cannot serve on the session bus: {' '.join(str(exc).split())[:160]}") from None
+        raise BusUnavailable(f"cannot serve on the session bus: {' '.join(str(exc).split())[:160]}") from None
 
 
 def gvariant_string(value: str) -> str:

@@ -14,9 +14,9 @@ from __future__ import annotations
 import os
 import shlex
 
-from core.errors import quoted
+from core.errors import PhantomError, quoted
 
-from ..sources import CaptureSource, SourceError
+from ..sources import CaptureSource
 from .errors import ProgramCompileError
 from .evidence import read_store_evidence, with_store_evidence
 from .traces import Recording, Trace, recording_traces
@@ -53,9 +53,7 @@ def traces_for_recordings(db_path: str | os.PathLike[str], name: str) -> tuple[T
                 capture = source.read(recording.start_ms - LEAD_IN_MS, recording.end_ms + 1)
                 traces.extend(recording_traces(capture, (recording,)))
         return with_store_evidence(traces, read_store_evidence(db_path, traces))
-    except SourceError as exc:
-        raise ProgramCompileError(str(exc)) from None
-    except ProgramCompileError:
+    except PhantomError:      # a store that cannot be read stays store_unavailable
         raise
     except ValueError as exc:  # a malformed table in the source
         raise ProgramCompileError(f"cannot read {db_path}: {exc}") from None

@@ -87,6 +87,7 @@ WINDOW_COMMANDS = {
     "timeline": ["--out", "W/day.png"],
     "forget": ["--dry-run"],
     "export": [],
+    "compile-program": ["sign up", "--routine", "r-1"],
 }
 BAD_WINDOWS = [
     ["--day", "notaday"], ["--day", "2026-02-30"], ["--day", "0001-01-01"], ["--day", "9999-12-31"],
@@ -104,6 +105,8 @@ STORE_COMMANDS = {
     "forget": ["--day", DAY, "--dry-run"],
     "export": ["--day", DAY],
     "runs": [],
+    "programs": [],
+    "compile-program": ["sign up"],
     "replay": ["sign up", "--dry-run"],
     "shortcut": ["sign up"],
     "record": ["discard", "--yes"],
@@ -152,6 +155,7 @@ OTHER_CASES = [
     (["programs", "promote", "no such"], "unknown_program"),
     (["programs", "deprecate", "no such"], "unknown_program"),
     (["programs", "describe", "no such", "what"], "unknown_program"),
+    (["programs", "delete", "no such", "--yes"], "unknown_program"),
     (["replay", "no such", "--dry-run"], "unknown_program"), (["shortcut", "no such"], "unknown_program"),
     (["replay", "no such", "--param", "=", "--dry-run"], "invalid_parameter"),
     (["shortcut", "no such", "--param", "P0"], "invalid_parameter"),

@@ -11,6 +11,7 @@ from compiler.programs.errors import ProgramCompileError
 from compiler.programs.recordings import traces_for_recordings
 from compiler.programs.records import ProgramFormatError
 from compiler.programs.traces import recording_traces
+from core.errors import PhantomError
 from core.store import StoreError, open_readonly, open_store
 from programs.errors import UnknownProgram
 from programs.store import list_programs, load_program, save_program
@@ -136,8 +137,9 @@ def test_no_finished_recording(tmp_path):
 
 
 def test_recordings_need_a_database(tmp_path):
-    with pytest.raises(ProgramCompileError, match="no database"):
+    with pytest.raises(PhantomError, match="no database") as raised:
         traces_for_recordings(tmp_path / "missing.sqlite3", "x")
+    assert raised.value.code == "store_unavailable"
 
 
 def _open_handles(db) -> list[str]:
