@@ -51,7 +51,7 @@ class AccessibilityKeeper:
         self._state = state
         self._reexec = reexec
         self._retry_at = 0.0
-        self._hung: dict[int, asyncio.Task] = {}
+        self._hung: dict[int, asyncio.Task[None]] = {}
 
     async def start(self) -> None:
         status = "disabled"
@@ -118,4 +118,5 @@ class AccessibilityKeeper:
                     return
                 await asyncio.sleep(HUNG_PROBE_PAUSE_S)
         finally:
-            self._hung.pop(window.pid, None)
+            if window.pid is not None:   # watched only with a pid (`watch_hung`)
+                self._hung.pop(window.pid, None)

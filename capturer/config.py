@@ -10,8 +10,10 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any, NoReturn, TypeVar
 
 from core.capture_timing import HEARTBEAT_MS, IDLE_AFTER_MS
 from core.errors import PhantomError
@@ -204,11 +206,15 @@ def parse_config(text: str, source: str = "config.toml") -> Config:
                   browsers=tuple(b.casefold() for b in browsers), source=source)
 
 
-def _section(kind, raw: object, name: str, locate: "_KeyLocator"):
-    _expect(isinstance(raw, dict), locate, name, "", f"[{name}] must be a table")
+Settings = TypeVar("Settings", CaptureSettings, AccessibilitySettings, RetentionSettings)
+
+
+def _section(kind: type[Settings], raw: object, name: str, locate: "_KeyLocator") -> Settings:
+    if not isinstance(raw, dict):
+        _reject(locate, name, "", f"[{name}] must be a table")
     known = {f.name: f for f in fields(kind)}
     _check_keys(raw, set(known), name, locate)
-    values = {}
+    values: dict[str, Any] = {}     # each checked against its default's type below
     for key, value in raw.items():
         default = getattr(kind(), key)
         if isinstance(default, bool):
@@ -225,7 +231,8 @@ def _section(kind, raw: object, name: str, locate: "_KeyLocator"):
 
 def _rule(index: int, raw: object, locate: "_KeyLocator") -> ExclusionRule:
     where = "privacy.exclude"
-    _expect(isinstance(raw, dict), locate, where, "", "each [[privacy.exclude]] must be a table")
+    if not isinstance(raw, dict):
+        _reject(locate, where, "", "each [[privacy.exclude]] must be a table")
     _check_keys(raw, {"name", "app", "wm_class_regex", "title_regex"}, where, locate)
     for key, value in raw.items():
         _expect(isinstance(value, str), locate, where, key, f"{where}.{key} must be a string")
@@ -243,7 +250,7 @@ def _rule(index: int, raw: object, locate: "_KeyLocator") -> ExclusionRule:
                          title_regex=raw.get("title_regex", ""))
 
 
-def _check_keys(raw: dict, allowed: set[str], section: str, locate: "_KeyLocator") -> None:
+def _check_keys(raw: Mapping[str, object], allowed: set[str], section: str, locate: "_KeyLocator") -> None:
     for key in sorted(set(raw) - allowed):
         where = f"[{section}]" if section else "the top level"
         raise ConfigError(f"{locate.source} line {locate.line(key)}: unknown setting "
@@ -252,8 +259,12 @@ def _check_keys(raw: dict, allowed: set[str], section: str, locate: "_KeyLocator
 
 def _expect(condition: bool, locate: "_KeyLocator", section: str, key: str, message: str) -> None:
     if not condition:
-        line = locate.line(key or section)
-        raise ConfigError(f"{locate.source} line {line}: {message}")
+        _reject(locate, section, key, message)
+
+
+def _reject(locate: "_KeyLocator", section: str, key: str, message: str) -> NoReturn:
+    line = locate.line(key or section)
+    raise ConfigError(f"{locate.source} line {line}: {message}")
 
 
 def _describe(default: object) -> str:

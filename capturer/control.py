@@ -9,7 +9,7 @@ protocol alone, never on the daemon: it is handed an object that follows
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from core.errors import PhantomError
 
@@ -31,7 +31,7 @@ class CaptureControl(Protocol):
     def recording_name(self) -> str | None:
         """The name of the explicit recording in progress, if any."""
 
-    def status(self) -> dict:
+    def status(self) -> dict[str, Any]:
         """What is being captured, since when, and into which store."""
 
     def pause(self) -> bool:
@@ -46,7 +46,7 @@ class CaptureControl(Protocol):
     async def stop_recording(self) -> tuple[int, str]:
         """End the recording in progress: (id, name). Raises CaptureControlError."""
 
-    async def forget(self, since_ms: int, until_ms: int) -> dict:
+    async def forget(self, since_ms: int, until_ms: int) -> dict[str, Any]:
         """Erase [since, until) from the store through the daemon's own
         writer, so nothing it holds escapes; what went, as a dict. Raises
         CaptureControlError (or the store's error)."""

@@ -34,27 +34,28 @@ Where = Callable[[InputCount], "tuple[int, int | None]"]   # count -> (monitor, 
 class CountWriter:
     def __init__(self, writer: StoreWriter) -> None:
         self._writer = writer
-        self._fields: dict[int, Future] = {}      # burst seq -> pending field answer
+        self._fields: dict[int, Future[FieldRef | None]] = {}   # burst seq -> pending field answer
         self._rows: dict[int, int] = {}           # burst seq -> input_events row id
-        self._written: dict[int, tuple] = {}      # burst seq -> (count, end) last written
-        self._pending: set[asyncio.Task] = set()
+        self._written: dict[int, tuple[int, int]] = {}   # burst seq -> (count, end) last written
+        self._pending: set[asyncio.Task[None]] = set()
         self.rows_written = 0
         self.keys_written = 0
 
-    def expect_field(self, seq: int, answer: Future) -> None:
+    def expect_field(self, seq: int, answer: Future[FieldRef | None]) -> None:
         """The field a text burst went into will be answered by `answer`."""
         self._fields[seq] = answer
 
     def write(self, counts: list[InputCount], recording_id: int | None, where: Where) -> None:
         """Final rows for closed bursts and runs."""
         for count in counts:
-            answer = self._fields.pop(count.burst, None) if count.kind == "text" else None
+            seq = count.burst
+            answer = self._fields.pop(seq, None) if count.kind == "text" and seq is not None else None
             monitor = where(count)
             if answer is None or answer.done():
                 self._store(count, answer.result() if answer is not None else None, recording_id,
                             monitor, final=True)
                 continue
-            if self._written.get(count.burst) != (count.count, count.end_ms):
+            if self._last_written(seq) != (count.count, count.end_ms):
                 self._store(count, None, recording_id, monitor, final=False)
             task = asyncio.ensure_future(self._store_when_answered(count, answer, recording_id, monitor))
             self.track(task)
@@ -63,15 +64,20 @@ class CountWriter:
         """Rows for bursts still growing, rewritten only when they changed. A
         text burst waits for its field to be known: it may be a password's."""
         for count in growing:
-            answer = self._fields.get(count.burst) if count.kind == "text" else None
+            seq = count.burst
+            answer = self._fields.get(seq) if count.kind == "text" and seq is not None else None
             if answer is not None and not answer.done():
                 continue
             field = answer.result() if answer is not None else None
-            if self._written.get(count.burst) == stored_shape(count, field):
+            if self._last_written(seq) == stored_shape(count, field):
                 continue
             self._store(count, field, recording_id, where(count), final=False)
 
-    def track(self, task: asyncio.Task) -> None:
+    def _last_written(self, seq: int | None) -> tuple[int, int] | None:
+        """(count, end) of the row last written for a burst or run, if any."""
+        return self._written.get(seq) if seq is not None else None
+
+    def track(self, task: asyncio.Task[None]) -> None:
         """Keep a task that will write a row, so shutdown can wait for it."""
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
@@ -84,7 +90,7 @@ class CountWriter:
             except Exception:  # noqa: BLE001 - a late answer is not worth hanging shutdown
                 task.cancel()
 
-    async def _store_when_answered(self, count: InputCount, answer: Future,
+    async def _store_when_answered(self, count: InputCount, answer: Future[FieldRef | None],
                                    recording_id: int | None, monitor: tuple[int, int | None]) -> None:
         try:
             field = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(answer)),
@@ -108,15 +114,16 @@ class CountWriter:
             kind=count.kind, count=keys, key=count.key, x=count.x, y=count.y,
             element_id=field.element_id if field else None, recording_id=recording_id,
             text=count.text if keep else None, snapshot_id=snapshot_id,
-            field_chars=field.chars if keep and count.kind == "text" else None)
+            field_chars=field.chars if keep and field is not None and count.kind == "text" else None)
         op = Replace(row) if rewrite else row
         if final:
             self._writer.submit(op, within=INPUT_COMMIT_S)
         else:
             self._writer.submit(op, urgent=True)
         if final:
-            self._rows.pop(seq, None)
-            self._written.pop(seq, None)
+            if seq is not None:
+                self._rows.pop(seq, None)
+                self._written.pop(seq, None)
             self.rows_written += 1
             if count.kind in ("key", "text", "copy"):
                 self.keys_written += keys

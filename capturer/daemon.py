@@ -31,7 +31,7 @@ import signal
 import threading
 from concurrent.futures import Future
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from core.clock import now_ms
 from core.store import RecordingRow, SetEnd, SetMeta, StoreWriter
@@ -73,7 +73,11 @@ from .privacy import excluding_rule
 from .snapshots import SnapshotWriter
 from .sources import Sources
 from .sources.base import DisplayLost, Monitor, WindowInfo
+from .sources.input_listener import RawInput
 from .supervisor import DisplaySupervisor
+
+if TYPE_CHECKING:
+    from .dbus_service import CaptureBusService
 
 log = logging.getLogger(__name__)
 
@@ -204,7 +208,7 @@ class CaptureSession:
                                recording_id=lambda: self.control.recording_id,
                                describe=self._describe,
                                excluded=lambda window: excluding_rule(self.rules.exclusions, window) is not None)
-        self._bus = None  # the D-Bus service, once exported (not without a session bus)
+        self._bus: CaptureBusService | None = None  # once exported (not without a session bus)
 
     # -- lifecycle ------------------------------------------------------------------
     async def start(self, *, control_bus: bool) -> None:
@@ -376,7 +380,7 @@ class CaptureSession:
         log.warning("%s failed: %s", what, exc)
         self.observe_now(SourceFailed(now_ms(), what))
 
-    def _deliver_input(self, raw: object) -> None:
+    def _deliver_input(self, raw: RawInput) -> None:
         self.input.deliver(raw)
 
     async def _start_control_bus(self) -> None:

@@ -33,7 +33,7 @@ class FocusWatch:
         self._state = state
         self._observe = observe
         self._pending: set[str] = set()
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
 
     def readable(self) -> None:
         """The X connection has data: read it and react to what it says."""
@@ -87,6 +87,8 @@ class FocusWatch:
         ids: a password manager may open under the id of a closed editor);
         or the focused window's title changed."""
         windows = self._display.windows
+        if windows is None:
+            return   # `_check` looks only while the display is up
         window_id = windows.focused_window_id()
         state = self._state()
         focus = state.focus

@@ -115,21 +115,22 @@ class InputCounter:
         if char is not None and char.isprintable():
             self._close_run()
             started = None
-            if not self._continues(ts_ms) or self._text.keep_text != keep_text:
+            burst = self._continuing(ts_ms)
+            if burst is None or burst.keep_text != keep_text:
                 self._close_text()
                 started = self._take_seq()
-                self._text = _TextBurst(started, ts_ms, ts_ms, keep_text)
-            burst = self._text
+                burst = self._text = _TextBurst(started, ts_ms, ts_ms, keep_text)
             burst.count += 1
             burst.last_ms = ts_ms
             if burst.keep_text:
                 burst.chars.append(char)
             return started
-        if name in EDITING_KEYS and self._continues(ts_ms):
-            self._text.count += 1
-            self._text.last_ms = ts_ms
-            if self._text.keep_text and name == "BackSpace" and self._text.chars:
-                self._text.chars.pop()
+        editing = self._continuing(ts_ms) if name in EDITING_KEYS else None
+        if editing is not None:
+            editing.count += 1
+            editing.last_ms = ts_ms
+            if editing.keep_text and name == "BackSpace" and editing.chars:
+                editing.chars.pop()
             return None
         self._close_text()
         key = name or "?"
@@ -205,9 +206,10 @@ class InputCounter:
         return InputCount(run.kind, run.start_ms, run.last_ms, run.count, key=run.key, x=run.x,
                           y=run.y, burst=run.seq)
 
-    def _continues(self, ts_ms: int) -> bool:
+    def _continuing(self, ts_ms: int) -> _TextBurst | None:
+        """The open text burst when a key at `ts_ms` continues it, else None."""
         burst = self._text
-        return burst is not None and ts_ms - burst.last_ms <= TEXT_GAP_MS
+        return burst if burst is not None and ts_ms - burst.last_ms <= TEXT_GAP_MS else None
 
     def _close_text(self) -> None:
         burst = self._text

@@ -36,8 +36,9 @@ from .count_writer import INPUT_COMMIT_S, CountWriter, Where
 from .decide import CaptureState, CountInput, InputSeen, Operation, monitor_of
 from .input_counts import TEXT_GAP_MS, InputCount, InputCounter
 from .pictures import Pictures
+from .snapshots import SnapshotWriter
 from .sources.base import AccessibilitySource, HitResult, WindowInfo, await_answer
-from .sources.input_listener import RawClick, RawKey, RawScroll
+from .sources.input_listener import RawClick, RawInput, RawKey, RawScroll
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ class InputPath:
     `snapshots` knows each window's latest snapshot."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, writer: StoreWriter, a11y: AccessibilitySource,
-                 pictures: Pictures, snapshots, *, state: Callable[[], CaptureState],
+                 pictures: Pictures, snapshots: SnapshotWriter, *, state: Callable[[], CaptureState],
                  observe: Callable[[InputSeen], tuple[Operation, ...]],
                  recording_id: Callable[[], int | None],
                  describe: Callable[[int], WindowInfo | None],
@@ -81,13 +82,13 @@ class InputPath:
         self.counter = InputCounter()
         self.counts = CountWriter(writer)
         self.clicks = 0
-        self._raw: collections.deque = collections.deque()
+        self._raw: collections.deque[RawInput] = collections.deque()
         self._drain_scheduled = False
         self._last_raw_text_ms: int | None = None
         self._checkpoint_handle: asyncio.TimerHandle | None = None
 
     # -- listener threads ---------------------------------------------------------
-    def deliver(self, raw: object) -> None:
+    def deliver(self, raw: RawInput) -> None:
         """Called from the listener threads with a RawKey, RawClick or RawScroll."""
         loop = self._loop
         if loop.is_closed():
@@ -185,7 +186,7 @@ class InputPath:
         snapshot_id = self._snapshots.submitted_id(window)
 
         def where(count: InputCount) -> tuple[int, int | None]:
-            if count.x is not None:
+            if count.x is not None and count.y is not None:   # a click or a scroll
                 return monitor_of(monitors, count.x, count.y).index, snapshot_id
             if window is not None:
                 return monitor_of(monitors, *window.center).index, snapshot_id
@@ -210,7 +211,7 @@ class InputPath:
         self._described[window_id] = (now, window)
         return window
 
-    def _on_input(self, raw: object) -> None:
+    def _on_input(self, raw: RawInput) -> None:
         seen = InputSeen(raw.ts_ms, self._receiver(raw.window_id))
         window = next((op.window for op in self._observe(seen) if isinstance(op, CountInput)), None)
         if window is None:

@@ -25,12 +25,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from core.geometry import Rect
 from core.store import BlobRow, ClickEvidenceRow, StoreWriter
 from core.visual_evidence import CropVariant, Masks, crop_variants, evidence_region
 
 from .config import Config
 from .privacy import excluding_rule
-from .sources.base import AccessibilitySource, DisplayLost, EncodedImage, FieldMask, Monitor, Rect, WindowInfo
+from .sources.base import AccessibilitySource, DisplayLost, EncodedImage, FieldMask, Monitor, WindowInfo, WindowSource
 from .supervisor import DisplaySupervisor
 
 # Thumbnail masks cover a field's inside: its border stays. (A click's crops
@@ -145,7 +146,7 @@ class Pictures:
                   if w.app in self._no_pictures or excluding_rule(self._exclusions, w)]
         return redact, self._masks(windows, inset)
 
-    def _masks(self, windows, inset_px: int) -> list[Rect]:
+    def _masks(self, windows: WindowSource, inset_px: int) -> list[Rect]:
         recording = self._recording()
         masks: list[FieldMask] = [m for m in self._a11y.field_masks() if m.secret or not recording]
         where: dict[int, WindowInfo | None] = {}

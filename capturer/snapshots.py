@@ -34,6 +34,7 @@ A11Y_CONTEXT_BUDGET_S = 0.08
 URGENT_TRIGGERS = ("focus", "title", "input")
 # Windows whose latest snapshot id is remembered.
 REMEMBERED_WINDOWS = 128
+WindowKey = tuple[int, int, "int | None"]   # WindowInfo.key: X id, generation, pid
 
 
 class SnapshotWriter:
@@ -49,8 +50,8 @@ class SnapshotWriter:
         self._observe = observe
         self._loop = loop
         self.written = 0
-        self._submitted: OrderedDict[tuple, int] = OrderedDict()   # window key -> snapshot id
-        self._pending: dict[tuple, asyncio.Event] = {}
+        self._submitted: OrderedDict[WindowKey, int] = OrderedDict()   # window key -> snapshot id
+        self._pending: dict[WindowKey, asyncio.Event] = {}
 
     def reserve(self, op: WriteSnapshot) -> int:
         """Take the snapshot's id now; `write(op, id)` writes it."""
@@ -126,7 +127,7 @@ class SnapshotWriter:
         # the late answer still goes to the rules (a hung or inaccessible
         # window that still has focus is a blind spot), and a late tree or
         # page URL completes the snapshot row it was asked for.
-        def late(done: Future) -> None:
+        def late(done: Future[A11yContext]) -> None:
             result = done.result() if not done.cancelled() else None
             if result is None:
                 return

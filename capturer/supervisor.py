@@ -25,6 +25,7 @@ from collections.abc import Callable
 from .config import Config
 from .sources import Sources
 from .sources.base import DisplayLost, InputSource, Monitor, ScreenGrabber, WindowSource
+from .sources.input_listener import RawInput
 
 log = logging.getLogger(__name__)
 
@@ -61,10 +62,10 @@ class DisplaySupervisor:
     `unwatch(fd)` add and remove the X connection on the event loop."""
 
     def __init__(self, display: str, config: Config, sources: Sources, *,
-                 deliver_input: Callable[[object], None],
+                 deliver_input: Callable[[RawInput], None],
                  on_up: Callable[[tuple[Monitor, ...]], None], on_down: Callable[[str], None],
                  on_source_error: Callable[[str, Exception], None],
-                 watch: Callable[[int], None], unwatch: Callable[[int], None],
+                 watch: Callable[[int], None], unwatch: Callable[[int], object],
                  clock: Callable[[], float], backoff: tuple[float, ...] = RECONNECT_BACKOFF_S) -> None:
         self.display = display
         self._config = config

@@ -4,8 +4,8 @@ state and the operations to perform. One function per kind of observation;
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
+from typing import Any, assert_never
 
 from core.capture_timing import IDLE_HEARTBEAT_FACTOR
 
@@ -54,7 +54,7 @@ UNREADABLE = ("no_app", "hung", "unavailable")
 def decide(state: CaptureState, observation: Observation,
            rules: Rules) -> tuple[CaptureState, tuple[Operation, ...]]:
     decision = _Decision(state, rules)
-    _RULES[type(observation)](decision, observation)
+    _apply(decision, observation)
     return decision.state, tuple(decision.ops)
 
 
@@ -67,7 +67,7 @@ class _Decision:
     def emit(self, op: Operation) -> None:
         self.ops.append(op)
 
-    def change(self, **fields) -> None:
+    def change(self, **fields: Any) -> None:   # CaptureState's fields: replace() refuses others
         self.state = replace(self.state, **fields)
 
     def open_spot(self, kind: str, reason: str, now: int) -> None:
@@ -151,7 +151,7 @@ def _focus_moved(d: _Decision, seen: FocusMoved) -> None:
 
 def _title_seen(d: _Decision, seen: TitleSeen) -> None:
     focus = d.state.focus
-    if (d.state.paused or not d.state.display_up or not same_window(focus, seen.window)
+    if (d.state.paused or not d.state.display_up or focus is None or not same_window(focus, seen.window)
             or seen.window.title == focus.title):
         return
     d.show(seen.window, "title", seen.now_ms)
@@ -171,6 +171,7 @@ def _tick(d: _Decision, seen: Tick) -> None:
     # to another monitor counts for that monitor's screen too.
     for index in [screen.monitor for screen in d.state.screens]:
         screen = d.state.screen(index)
+        assert screen is not None, "a decision replaces screens, never removes one"
         window = screen.window
         if window is None or now - screen.last_snapshot_ms < period:
             continue
@@ -305,11 +306,36 @@ def _source_failed(d: _Decision, seen: SourceFailed) -> None:
     d.close_spot("capture_error", seen.now_ms)
 
 
-_RULES: dict[type, Callable[[_Decision, object], None]] = {
-    Started: _started, FocusMoved: _focus_moved, TitleSeen: _title_seen, Tick: _tick,
-    InputSeen: _input_seen, Pause: _pause, Resume: _resume, DisplayGone: _display_gone,
-    DisplayBack: _display_back, AccessibilityBus: _accessibility_bus,
-    AccessibilityAnswer: _accessibility_answer, AccessibilityAnswered: _accessibility_answered,
-    WindowGone: _window_gone,
-    SourceFailed: _source_failed,
-}
+def _apply(d: _Decision, seen: Observation) -> None:
+    """The one rule for this kind of observation."""
+    match seen:
+        case Started():
+            _started(d, seen)
+        case FocusMoved():
+            _focus_moved(d, seen)
+        case TitleSeen():
+            _title_seen(d, seen)
+        case Tick():
+            _tick(d, seen)
+        case InputSeen():
+            _input_seen(d, seen)
+        case Pause():
+            _pause(d, seen)
+        case Resume():
+            _resume(d, seen)
+        case DisplayGone():
+            _display_gone(d, seen)
+        case DisplayBack():
+            _display_back(d, seen)
+        case AccessibilityBus():
+            _accessibility_bus(d, seen)
+        case AccessibilityAnswer():
+            _accessibility_answer(d, seen)
+        case AccessibilityAnswered():
+            _accessibility_answered(d, seen)
+        case WindowGone():
+            _window_gone(d, seen)
+        case SourceFailed():
+            _source_failed(d, seen)
+        case _:
+            assert_never(seen)

@@ -67,7 +67,7 @@ class CaptureState:
     monitors: tuple[Monitor, ...] = ()
     screens: tuple[Screen, ...] = ()    # monitors that have had a snapshot, by index
     blind_spots: tuple[BlindSpot, ...] = ()  # the open ones, in the order they opened
-    seen: tuple[tuple, ...] = ()        # keys of windows with a snapshot, latest last
+    seen: tuple[tuple[int, int, int | None], ...] = ()   # keys of windows with a snapshot, latest last
     input_window: WindowInfo | None = None  # the window the open input bursts go to
 
     def blind_spot(self, kind: str) -> BlindSpot | None:

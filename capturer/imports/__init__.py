@@ -20,12 +20,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from core.errors import PhantomError
 
 from .records import Capture, History
 from .store import Written
+
+if TYPE_CHECKING:
+    from capturer.privacy import ExclusionRule
+
+    from .activitywatch import AwBucket
 
 __all__ = ["HistoryError", "ImportReport", "import_history"]
 
@@ -50,9 +55,15 @@ class ImportReport:
 Progress = Callable[[str, int, int], None]   # (phase, done, total)
 # Reads a nocta/screenpipe capture database whole; a PhantomError when it cannot.
 ReadCapture = Callable[[Path], Capture]
+# What a reader is handed: the exclusion rules bound (app, title, *, page_title,
+# private -> the excluding rule's reason or None), the URL rule, the browsers.
+Judge = Callable[..., "str | None"]
+SanitizeUrl = Callable[["str | None"], "str | None"]
+ReadHistory = Callable[[set[str], Judge, SanitizeUrl, tuple[str, ...]], History]
 
 
-def import_history(path: Path, store: Path, *, rules, browsers: tuple[str, ...], read_capture: ReadCapture,
+def import_history(path: Path, store: Path, *, rules: tuple[ExclusionRule, ...], browsers: tuple[str, ...],
+                   read_capture: ReadCapture,
                    host: str | None = None, zone: str = "UTC", progress: Progress | None = None) -> ImportReport:
     """Read the history at `path` and write what is new of it into `store`."""
     from capturer.single_instance import AlreadyRunning, InstanceLock
@@ -104,11 +115,11 @@ def import_history(path: Path, store: Path, *, rules, browsers: tuple[str, ...],
 class _Reader:
     """A recognised source, read when called with what is already imported."""
 
-    def __init__(self, source: str, read: Callable[..., History]) -> None:
+    def __init__(self, source: str, read: ReadHistory) -> None:
         self.source = source
         self._read = read
 
-    def __call__(self, known: set[str], judge, sanitize_url, browsers) -> History:
+    def __call__(self, known: set[str], judge: Judge, sanitize_url: SanitizeUrl, browsers: tuple[str, ...]) -> History:
         return self._read(known, judge, sanitize_url, browsers)
 
 
@@ -131,7 +142,7 @@ def _reader(path: Path, host: str | None, read_capture: ReadCapture) -> _Reader:
                        "nor an ActivityWatch JSON export")
 
 
-def _read_export(path: Path):
+def _read_export(path: Path) -> tuple[AwBucket, ...]:
     from .activitywatch import AwFormatError, read_export
 
     try:
@@ -164,7 +175,7 @@ def _sqlite_reader(path: Path, host: str | None, read_capture: ReadCapture) -> _
         raise HistoryError("--host chooses among an ActivityWatch history's hosts; "
                            f"{path} is not ActivityWatch data")
 
-    def read(known, judge, sanitize, browsers) -> History:
+    def read(known: set[str], judge: Judge, sanitize: SanitizeUrl, browsers: tuple[str, ...]) -> History:
         try:
             capture = read_capture(path)
         except PhantomError as exc:
@@ -175,7 +186,7 @@ def _sqlite_reader(path: Path, host: str | None, read_capture: ReadCapture) -> _
     return _Reader("nocta", read)
 
 
-def _activitywatch(buckets, host: str | None, description: str) -> _Reader:
+def _activitywatch(buckets: tuple[AwBucket, ...], host: str | None, description: str) -> _Reader:
     """ActivityWatch buckets, with the host to import chosen (refused in one
     line before anything is written when that is not clear)."""
     from .activitywatch import history, window_hosts
@@ -191,7 +202,7 @@ def _activitywatch(buckets, host: str | None, description: str) -> _Reader:
     if chosen not in hosts:
         raise HistoryError(f"no window history of host {chosen!r}; the history has {', '.join(hosts)}")
 
-    def read(known, judge, sanitize, browsers) -> History:
+    def read(known: set[str], judge: Judge, sanitize: SanitizeUrl, browsers: tuple[str, ...]) -> History:
         return history(buckets, chosen, exclusion=judge, sanitize_url=sanitize, browsers=browsers, known=known,
                        description=f"{description} (host {chosen})")
 

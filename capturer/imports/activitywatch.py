@@ -38,14 +38,18 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 import orjson
 
 from .records import Hidden, History, Shown, merge_hidden
+
+if TYPE_CHECKING:
+    import apsw
 
 HEARTBEAT_MS = 30_000
 WINDOW, AFK, WEB = "currentwindow", "afkstatus", "web.tab.current"
@@ -57,7 +61,7 @@ _WEB_BROWSER = re.compile(r"aw-watcher-web-([a-z0-9]+)")
 class AwEvent(NamedTuple):
     start_ms: int
     duration_ms: int
-    data: dict
+    data: dict[str, object]          # the event's JSON `data`, as the source wrote it
 
     @property
     def end_ms(self) -> int:
@@ -77,7 +81,7 @@ class AwFormatError(ValueError):
     """The file is not ActivityWatch data as its servers write it."""
 
 
-def instant_ms(text) -> int | None:
+def instant_ms(text: object) -> int | None:
     """UTC ms from an ActivityWatch timestamp (RFC 3339 or peewee's text)."""
     if not isinstance(text, str):
         return None
@@ -90,14 +94,15 @@ def instant_ms(text) -> int | None:
     return (moment - _EPOCH) // _MS
 
 
-def _duration_ms(value) -> int:
+def _duration_ms(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value < 0:
         return 0
     return round(value * 1000)
 
 
-def _events(raw_events) -> tuple[tuple[AwEvent, ...], int]:
-    events, unreadable = [], 0
+def _events(raw_events: Iterable[object]) -> tuple[tuple[AwEvent, ...], int]:
+    events: list[AwEvent] = []
+    unreadable = 0
     for raw in raw_events:
         if not isinstance(raw, dict):
             unreadable += 1
@@ -140,10 +145,10 @@ def looks_like_aw_database(tables: set[str]) -> bool:
     return {"bucketmodel", "eventmodel"} <= tables
 
 
-def read_database(connection) -> tuple[AwBucket, ...]:
+def read_database(connection: apsw.Connection) -> tuple[AwBucket, ...]:
     """The buckets of an aw-core peewee database (open read-only)."""
     buckets = list(connection.execute("SELECT key, id, type, hostname FROM bucketmodel ORDER BY id"))
-    raw: dict[int, list[dict]] = {key: [] for key, *_ in buckets}
+    raw: dict[int, list[dict[str, object]]] = {key: [] for key, *_ in buckets}
     for bucket_key, timestamp, duration, datastr in connection.execute(
             "SELECT bucket_id, timestamp, duration, datastr FROM eventmodel ORDER BY timestamp, id"):
         try:

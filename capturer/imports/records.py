@@ -152,19 +152,30 @@ class History:
     already: int = 0               # source records skipped: imported before
 
 
+@dataclass(slots=True)
+class _Stretch:
+    """A blind spot while pieces still join it; `keys` is an ordered set."""
+
+    start_ms: int
+    end_ms: int
+    monitor: int | None
+    reason: str
+    keys: dict[str, None]
+
+
 def merge_hidden(pieces: list[Hidden]) -> tuple[Hidden, ...]:
     """Touching or overlapping pieces on one monitor with one reason become
     one stretch (a password manager used for an hour is one blind spot)."""
-    spans: list[list] = []                       # [start, end, monitor, reason, {key: None}]
-    open_by: dict[tuple[int | None, str], list] = {}
+    spans: list[_Stretch] = []
+    open_by: dict[tuple[int | None, str], _Stretch] = {}
     for piece in sorted(pieces, key=lambda p: (p.start_ms, p.end_ms)):
         slot = (piece.monitor, piece.reason)
         span = open_by.get(slot)
-        if span is not None and piece.start_ms <= span[1]:
-            span[1] = max(span[1], piece.end_ms)
-            span[4].update(dict.fromkeys(piece.keys))
+        if span is not None and piece.start_ms <= span.end_ms:
+            span.end_ms = max(span.end_ms, piece.end_ms)
+            span.keys.update(dict.fromkeys(piece.keys))
             continue
-        span = [piece.start_ms, piece.end_ms, piece.monitor, piece.reason, dict.fromkeys(piece.keys)]
+        span = _Stretch(piece.start_ms, piece.end_ms, piece.monitor, piece.reason, dict.fromkeys(piece.keys))
         open_by[slot] = span
         spans.append(span)
-    return tuple(Hidden(tuple(keys), start, end, monitor, reason) for start, end, monitor, reason, keys in spans)
+    return tuple(Hidden(tuple(s.keys), s.start_ms, s.end_ms, s.monitor, s.reason) for s in spans)

@@ -12,13 +12,16 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 from zoneinfo import ZoneInfo
 
 from core.store import BlindSpotRow, ElementRow, ImportKeyRow, InputEventRow, SnapshotRow, StoreWriter, open_readonly
-from core.store.records import RowBatch
+from core.store.records import Row, RowBatch
 
 from .records import History
+
+if TYPE_CHECKING:
+    from apsw import SQLiteValues
 
 BATCH = 5000
 Progress = Callable[[int, int], None]   # (records written, records to write)
@@ -66,7 +69,9 @@ def offset_minutes(zone: str, ts_ms: int) -> int:
     if zone == "UTC":
         return 0
     moment = datetime.fromtimestamp(ts_ms / 1000, tz=timezone.utc).astimezone(_zone(zone))
-    return int(moment.utcoffset().total_seconds() // 60)
+    offset = moment.utcoffset()
+    assert offset is not None, "a moment in a ZoneInfo zone has an offset"
+    return int(offset.total_seconds() // 60)
 
 
 def write(writer: StoreWriter, history: History, zone: str, progress: Progress | None = None,
@@ -133,11 +138,11 @@ class _Batches:
 
     def __init__(self, writer: StoreWriter) -> None:
         self.writer = writer
-        self.rows: dict[type, list[tuple]] = {kind: [] for kind in self.ORDER}
+        self.rows: dict[type[Row], list[SQLiteValues]] = {kind: [] for kind in self.ORDER}
         self.pending = 0
         self.submitted = 0
 
-    def add(self, kind: type, values: tuple) -> None:
+    def add(self, kind: type[Row], values: SQLiteValues) -> None:
         self.rows[kind].append(values)
         self.pending += 1
         if self.pending >= BATCH:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from core.store import StoreWriter
 
     from ..config import Config
+    from .input_listener import RawInput
 
 
 def x11_windows(display: str) -> WindowSource:
@@ -35,7 +36,7 @@ def mss_screen(display: str, config: Config) -> ScreenGrabber:
     return ScreenSource(display, thumbnail_width=config.capture.thumbnail_width)
 
 
-def pynput_input(deliver: Callable[[object], None]) -> InputSource:
+def pynput_input(deliver: Callable[[RawInput], None]) -> InputSource:
     from .input_listener import InputListener
 
     return InputListener(deliver)
@@ -64,6 +65,6 @@ class Sources:
     windows: Callable[[str], WindowSource] = x11_windows
     answers: Callable[[str], bool] = x11_answers
     screen: Callable[[str, Config], ScreenGrabber] = mss_screen
-    input: Callable[[Callable[[object], None]], InputSource] = pynput_input
+    input: Callable[[Callable[[RawInput], None]], InputSource] = pynput_input
     accessibility: Callable[[StoreWriter, Config], AccessibilitySource] = atspi_worker
     accessibility_bus: Callable[[str, Callable[[str], None]], AccessibilityBusSource] = atspi_bus

@@ -28,17 +28,24 @@ import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import replace
+from types import ModuleType
+from typing import Any, TypeVar
 
 from core.a11y.tree import WalkLimits
 from core.clock import now_ms
 from core.store import StoreWriter
 
 from ..config import AccessibilitySettings
+from ..input_counts import FieldRef
 from .a11y_reads import TreeReads, is_timeout
 from .base import A11yContext, FieldMask, HitResult, WindowInfo
 
 log = logging.getLogger(__name__)
+
+# PyGObject's GLib module (gi.repository.GLib, imported on the worker thread):
+# PyGObject ships no type information, so the name says what is held.
+GLibModule = Any
+R = TypeVar("R")
 
 FIELD_QUERY_DELAY_MS = 60
 FIELD_QUERY_RETRIES = 3
@@ -71,8 +78,8 @@ class AccessibilityWorker:
         # Worker-thread state.
         self._reads: TreeReads | None = None
         self._refresh_pending = False
-        self._pyatspi = None
-        self._glib = None
+        self._pyatspi: ModuleType | None = None
+        self._glib: GLibModule | None = None
 
     # -- lifecycle ------------------------------------------------------------
     @property
@@ -107,8 +114,16 @@ class AccessibilityWorker:
         if pid and self._glib is not None and self.status == "ok":
             self._glib.idle_add(self._clear_hung, pid, priority=self._glib.PRIORITY_HIGH)
 
+    @property
+    def _tree_reads(self) -> TreeReads:
+        """The worker thread's reads: set before the status turns ok, and
+        every read is scheduled only while it is ok."""
+        reads = self._reads
+        assert reads is not None, "an accessibility read before the worker thread started"
+        return reads
+
     def _clear_hung(self, pid: int) -> bool:
-        self._reads.clear_hung(pid)
+        self._tree_reads.clear_hung(pid)
         self._hung_names.pop(pid, None)
         return False
 
@@ -122,32 +137,37 @@ class AccessibilityWorker:
         focused = self._focused_mask
         return self._masks + ((focused,) if focused is not None else ())
 
-    def focused_field(self, window: WindowInfo) -> Future:
+    def focused_field(self, window: WindowInfo) -> Future[FieldRef | None]:
         """The text field that has keyboard focus in this window (or None).
 
         Asked a moment after a burst's first key and retried briefly: the
         daemon sees a key as the X server delivers it, which can be before the
         application has moved focus for the key before it (Tab, a click)."""
-        return self._submit(lambda: self._reads.focused_field(window), window,
+        return self._submit(lambda: self._tree_reads.focused_field(window), window,
                             lambda status: None, delay_ms=FIELD_QUERY_DELAY_MS,
                             retries=FIELD_QUERY_RETRIES)
 
-    def context(self, window: WindowInfo) -> Future:
+    def context(self, window: WindowInfo) -> Future[A11yContext]:
         def read() -> A11yContext:
-            context = self._reads.context(window, self._target)
-            self._masks = self._reads.field_masks()   # the walk may have read new fields
+            context = self._tree_reads.context(window, self._target)
+            self._masks = self._tree_reads.field_masks()   # the walk may have read new fields
             return context
 
-        return self._submit(read, window, A11yContext)
+        def failed(status: str) -> A11yContext:
+            if status == "hung":   # since the call it left unanswered (noted before this answer)
+                return A11yContext(status, since_ms=self._tree_reads.hung_since(window.pid))
+            return A11yContext(status)
 
-    def hit_test(self, window: WindowInfo, x: int, y: int) -> Future:
-        return self._submit(lambda: self._reads.hit_test(window, x, y), window,
+        return self._submit(read, window, failed)
+
+    def hit_test(self, window: WindowInfo, x: int, y: int) -> Future[HitResult]:
+        return self._submit(lambda: self._tree_reads.hit_test(window, x, y), window,
                             lambda status: HitResult(None, "none"), urgent=True)
 
-    def forget_trees(self) -> Future:
+    def forget_trees(self) -> Future[None]:
         """Drop the cached walks (their rows are being forgotten); done when
         the worker has."""
-        future: Future = Future()
+        future: Future[None] = Future()
         thread, reads = self._thread, self._reads
         if self._glib is None or reads is None or thread is None or not thread.is_alive():
             future.set_result(None)  # no worker, no cached walks
@@ -162,15 +182,16 @@ class AccessibilityWorker:
         self._glib.idle_add(run)
         return future
 
-    def _submit(self, read: Callable[[], object], window: WindowInfo,
-                fallback: Callable[[str], object], *, delay_ms: int = 0, retries: int = 0,
-                urgent: bool = False) -> Future:
+    def _submit(self, read: Callable[[], R], window: WindowInfo,
+                fallback: Callable[[str], R], *, delay_ms: int = 0, retries: int = 0,
+                urgent: bool = False) -> Future[R]:
         """Run `read` on the worker thread; a failed read answers
         `fallback(status)`, and a read that found nothing is tried again
         up to `retries` times. An `urgent` read (a click's hit test, which
         must see the screen as it was clicked) goes ahead of queued walks."""
-        future: Future = Future()
-        if self.status != "ok" or self._glib is None:
+        future: Future[R] = Future()
+        glib = self._glib
+        if self.status != "ok" or glib is None:
             future.set_result(fallback(self.status))
             return future
 
@@ -188,8 +209,6 @@ class AccessibilityWorker:
             except Exception as exc:  # noqa: BLE001 - reported to the caller as a result
                 self._note_failure(exc, window, asked)
                 result = fallback("hung" if is_timeout(exc) else "unavailable")
-                if isinstance(result, A11yContext) and result.status == "hung":
-                    result = replace(result, since_ms=self._reads.hung_since(window.pid))
             if result is None and attempts_left[0] > 0:
                 attempts_left[0] -= 1
                 return True  # GLib runs the timeout again
@@ -198,10 +217,9 @@ class AccessibilityWorker:
             return False
 
         if delay_ms:
-            self._glib.timeout_add(delay_ms, run)
+            glib.timeout_add(delay_ms, run)
         else:
-            self._glib.idle_add(run, priority=self._glib.PRIORITY_HIGH if urgent
-                                else self._glib.PRIORITY_DEFAULT_IDLE)
+            glib.idle_add(run, priority=glib.PRIORITY_HIGH if urgent else glib.PRIORITY_DEFAULT_IDLE)
         return future
 
     # -- worker thread -----------------------------------------------------------
@@ -239,14 +257,16 @@ class AccessibilityWorker:
             self.status = "stopped"
 
     def _quit(self) -> bool:
+        pyatspi = self._pyatspi
+        assert pyatspi is not None, "quit is scheduled only once the worker thread runs GLib"
         try:
-            self._pyatspi.Registry.deregisterEventListener(self._on_event, *_EVENTS)
+            pyatspi.Registry.deregisterEventListener(self._on_event, *_EVENTS)
         except Exception:  # noqa: BLE001 - bus may be gone already
             pass
-        self._pyatspi.Registry.stop()
+        pyatspi.Registry.stop()
         return False
 
-    def _on_event(self, event) -> None:
+    def _on_event(self, event: Any) -> None:   # a pyatspi event (untyped)
         target = self._target
         if target is None:
             return
@@ -259,9 +279,9 @@ class AccessibilityWorker:
             if event.type.startswith("object:state-changed:focused"):
                 if event.detail1:
                     # Known from the event even when a walk stopped short of it.
-                    self._focused_mask = self._reads.focused_mask(source, target)
+                    self._focused_mask = self._tree_reads.focused_mask(source, target)
                 return
-            self._reads.mark_stale(target.window_id)
+            self._tree_reads.mark_stale(target.window_id)
             self._schedule_refresh()
         except Exception as exc:  # noqa: BLE001 - a dying app can fail any call
             self._note_failure(exc, target, now_ms())
@@ -270,6 +290,7 @@ class AccessibilityWorker:
         if self._refresh_pending:
             return
         self._refresh_pending = True
+        assert self._glib is not None, "events are delivered only once the worker thread runs GLib"
         self._glib.timeout_add(self._settings.refresh_debounce_ms, self._refresh_target)
 
     def _refresh_target(self) -> bool:
@@ -278,8 +299,8 @@ class AccessibilityWorker:
         if target is not None and self.status == "ok":
             asked = now_ms()
             try:
-                self._reads.tree_for(target)
-                self._masks = self._reads.field_masks()
+                self._tree_reads.tree_for(target)
+                self._masks = self._tree_reads.field_masks()
             except Exception as exc:  # noqa: BLE001
                 self._note_failure(exc, target, asked)
         return False
@@ -287,7 +308,7 @@ class AccessibilityWorker:
     def _note_failure(self, exc: Exception, window: WindowInfo | None, asked_ms: int) -> None:
         self.last_error = f"{exc.__class__.__name__}: {exc}"
         if is_timeout(exc) and window is not None:
-            name = self._reads.note_timeout(window, asked_ms)
+            name = self._tree_reads.note_timeout(window, asked_ms)
             if name and window.pid:
                 self._hung_names[window.pid] = name
         log.debug("accessibility call failed: %s", self.last_error)

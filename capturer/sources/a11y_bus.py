@@ -16,8 +16,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from core.a11y.bus import AccessibilityBusError, locate, pin_address
+
+if TYPE_CHECKING:
+    from dbus_fast.aio import MessageBus
 
 log = logging.getLogger(__name__)
 
@@ -29,8 +33,8 @@ class AccessibilityBusWatch:
     def __init__(self, display: str, on_lost: Callable[[str], None]) -> None:
         self._display = display
         self._on_lost = on_lost
-        self._bus = None
-        self._watcher: asyncio.Task | None = None
+        self._bus: MessageBus | None = None
+        self._watcher: asyncio.Task[None] | None = None
         self._closing = False
 
     async def connect(self) -> str | None:
@@ -51,9 +55,9 @@ class AccessibilityBusWatch:
         self._watcher = asyncio.ensure_future(self._watch(bus))
         return None
 
-    async def _watch(self, bus) -> None:
+    async def _watch(self, bus: MessageBus) -> None:
         try:
-            await bus.wait_for_disconnect()
+            await bus.wait_for_disconnect()  # type: ignore[no-untyped-call]  # dbus-fast leaves it unannotated
         except Exception:  # noqa: BLE001 - a connection that ends in error has ended all the same
             pass
         if self._bus is bus:

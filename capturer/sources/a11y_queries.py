@@ -10,12 +10,13 @@ run on its thread only.
 
 from __future__ import annotations
 
+from core.a11y import Accessible
 from core.a11y.roles import CONTAINER_ROLES
 
 FOCUS_SEARCH_NODES = 400
 
 
-def focused_descendant(frame):
+def focused_descendant(frame: Accessible) -> Accessible | None:
     """The element with keyboard focus: one Collection query where the
     toolkit implements it (GTK), else a bounded breadth-first search of the
     live tree for the `focused` state (Qt's bridge has no Collection)."""
@@ -44,7 +45,7 @@ def focused_descendant(frame):
     return None
 
 
-def showing_document_url(frame) -> str | None:
+def showing_document_url(frame: Accessible | None) -> str | None:
     """DocURL of the window's showing web document, found with one
     Collection query (a browser keeps a hidden document per tab)."""
     if frame is None:
@@ -62,11 +63,11 @@ def showing_document_url(frame) -> str | None:
     return document_url(matches[0]) if matches else None
 
 
-def document_url(accessible) -> str | None:
+def document_url(accessible: Accessible) -> str | None:
     """DocURL of a document: the Document interface's attribute, else an
     object attribute of that name (older toolkits)."""
     try:
-        value = accessible.queryDocument().getAttributeValue("DocURL")
+        value: str | None = accessible.queryDocument().getAttributeValue("DocURL")
         if value:
             return value
     except Exception:  # noqa: BLE001 - no Document interface
@@ -78,18 +79,18 @@ def document_url(accessible) -> str | None:
     return None
 
 
-def characters(accessible) -> int | None:
+def characters(accessible: Accessible) -> int | None:
     try:
         return int(accessible.queryText().characterCount)
     except Exception:  # noqa: BLE001 - no Text interface, or the app went away
         return None
 
 
-def is_container(accessible) -> bool:
+def is_container(accessible: Accessible) -> bool:
     return not accessible.name and accessible.getRoleName() in CONTAINER_ROLES
 
 
-def ancestors(accessible) -> list:
+def ancestors(accessible: Accessible) -> list[Accessible]:
     chain = [accessible]
     current = accessible
     for _ in range(32):

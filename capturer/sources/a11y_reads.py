@@ -16,7 +16,9 @@ import logging
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from types import ModuleType
 
+from core.a11y import Accessible
 from core.a11y.roles import CONTAINER_ROLES, TEXT_INPUT_ROLES
 from core.a11y.toolkit import origin_for
 from core.a11y.tree import Node, Walk, WalkLimits, clicked_element, hit_test, node_for_hit, read_extents, walk
@@ -52,7 +54,7 @@ class _CachedTree:
     element_ids: tuple[int, ...]
     by_key: dict[str, int]        # object path -> walk index
     origin: tuple[int, int, int, int]  # window geometry when walked
-    key: tuple = ()                    # the window's identity (id, generation, pid)
+    key: tuple[int, int, int | None]   # the window's identity (id, generation, pid)
     stale: bool = False
     masks: tuple[FieldMask, ...] = ()  # its editable fields, for pictures
 
@@ -61,13 +63,13 @@ class TreeReads:
     """The worker thread's reads and caches. `target` is the one window the
     worker may read (None while paused or excluded): every read checks it."""
 
-    def __init__(self, pyatspi, writer: StoreWriter, limits: WalkLimits,
+    def __init__(self, pyatspi: ModuleType, writer: StoreWriter, limits: WalkLimits,
                  browsers: frozenset[str]) -> None:
         self._pyatspi = pyatspi
         self._writer = writer
         self._limits = limits
         self._browsers = browsers
-        self._apps_by_pid: dict[int, object] = {}
+        self._apps_by_pid: dict[int, Accessible] = {}
         self._trees: OrderedDict[int, _CachedTree] = OrderedDict()
         self._hung_until: dict[int, float] = {}
         self._hung_since: dict[int, int] = {}
@@ -121,8 +123,8 @@ class TreeReads:
             return self._hit(chain, window, cached, "zone")
         return HitResult(None, "none")
 
-    def _settled(self, frame, x: int, y: int, origin, chain: list, cached: _CachedTree | None,
-                 window: WindowInfo) -> list:
+    def _settled(self, frame: Accessible, x: int, y: int, origin: tuple[int, int], chain: list[Accessible],
+                 cached: _CachedTree | None, window: WindowInfo) -> list[Accessible]:
         """The chain under a click that first landed on a container, asked
         again while the application may still be re-laying itself out after
         the click (a label grew, the window resized: GTK reports transient
@@ -131,10 +133,10 @@ class TreeReads:
         a click on space a current, complete walk shows empty is answered at
         once. Polled for `HIT_SETTLE_S` after the first answer, so the whole
         stays near a click's 50 ms budget."""
-        current = (cached is not None and not cached.stale and cached.walk.truncated is None
-                   and cached.origin[2:] == (window.width, window.height))
-        if current and self._nearest_control(cached, x, y, window, slack=0, named=False) is None:
-            return chain
+        if (cached is not None and not cached.stale and cached.walk.truncated is None
+                and cached.origin[2:] == (window.width, window.height)
+                and self._nearest_control(cached, x, y, window, slack=0, named=False) is None):
+            return chain     # a current walk shows nothing there
         answered = time.monotonic()
         while time.monotonic() - answered + HIT_POLL_S <= HIT_SETTLE_S:
             time.sleep(HIT_POLL_S)
@@ -143,7 +145,8 @@ class TreeReads:
                 break
         return chain
 
-    def _hit(self, chain: list, window: WindowInfo, cached: _CachedTree | None, resolution: str) -> HitResult:
+    def _hit(self, chain: list[Accessible], window: WindowInfo, cached: _CachedTree | None,
+             resolution: str) -> HitResult:
         element_id, node = self._element_for(chain, window, cached)
         return HitResult(element_id, resolution, node.role, node.name or node.labelled_by or "", node.path)
 
@@ -163,7 +166,7 @@ class TreeReads:
         if role not in TEXT_INPUT_ROLES:
             return None
         cached = self._trees.get(window.window_id)
-        element_id = None
+        element_id: int | None = None
         if cached is not None and cached.key == window.key:
             index = cached.by_key.get(focused.path)
             if index is not None:
@@ -203,7 +206,7 @@ class TreeReads:
             self._trees.popitem(last=False)
         return cached
 
-    def _store_walk(self, result: Walk, window: WindowInfo, geometry) -> _CachedTree:
+    def _store_walk(self, result: Walk, window: WindowInfo, geometry: tuple[int, int, int, int]) -> _CachedTree:
         ids = self._writer.ids
         tree_id = ids.next("a11y_trees")
         self._writer.submit(TreeRow(tree_id, now_ms(), window.app, len(result.nodes),
@@ -220,7 +223,7 @@ class TreeReads:
         """The editable fields of every cached tree (worker thread)."""
         return tuple(mask for cached in self._trees.values() for mask in cached.masks)
 
-    def focused_mask(self, accessible, window: WindowInfo) -> FieldMask | None:
+    def focused_mask(self, accessible: Accessible, window: WindowInfo) -> FieldMask | None:
         """The mask of an element that just took keyboard focus, if it takes text."""
         role = accessible.getRoleName()
         if role not in TEXT_INPUT_ROLES:
@@ -229,13 +232,13 @@ class TreeReads:
         if role != "password text" and not states.contains(self._pyatspi.STATE_EDITABLE):
             return None
         x, y, w, h = read_extents(accessible)
-        if None in (x, y, w, h) or w <= 0 or h <= 0:
+        if x is None or y is None or w is None or h is None or w <= 0 or h <= 0:
             return None
         dx, dy = origin_for(accessible, window.x, window.y)
         return FieldMask(window.window_id, (window.x, window.y), (x + dx, y + dy, w, h),
                          role == "password text")
 
-    def _frame_for(self, window: WindowInfo):
+    def _frame_for(self, window: WindowInfo) -> Accessible | None:
         """The AT-SPI top-level matching an X window: same pid, then the same
         title, else the active one, else the first showing one."""
         app = self._app_for_pid(window.pid)
@@ -258,7 +261,7 @@ class TreeReads:
                 return frame
         return None
 
-    def _app_for_pid(self, pid: int | None):
+    def _app_for_pid(self, pid: int | None) -> Accessible | None:
         if not pid:
             return None
         app = self._apps_by_pid.get(pid)
@@ -280,7 +283,7 @@ class TreeReads:
                 continue
         return self._apps_by_pid.get(pid)
 
-    def _element_for(self, chain: list, window: WindowInfo, cached: _CachedTree | None) -> tuple[int, Node]:
+    def _element_for(self, chain: list[Accessible], window: WindowInfo, cached: _CachedTree | None) -> tuple[int, Node]:
         """The element row (and its node) for the deepest accessible of a hit
         chain: the cached walk's row when the element is in it, else a new row."""
         deepest = chain[-1]
@@ -300,13 +303,15 @@ class TreeReads:
         counts), the walk shifted by however far the window moved since."""
         dx = window.x - cached.origin[0]
         dy = window.y - cached.origin[1]
-        best, best_distance = None, None
+        best: int | None = None
+        best_distance: float | None = None
         for index, node in enumerate(cached.walk.nodes):
             if node.role in CONTAINER_ROLES or (named and not (node.name or node.labelled_by)):
                 continue
-            if not node.contains(x - dx, y - dy, slack):
+            nx, ny, nw, nh = node.x, node.y, node.w, node.h
+            if nx is None or ny is None or nw is None or nh is None or not node.contains(x - dx, y - dy, slack):
                 continue
-            cx, cy = node.x + node.w / 2 + dx, node.y + node.h / 2 + dy
+            cx, cy = nx + nw / 2 + dx, ny + nh / 2 + dy
             distance = (cx - x) ** 2 + (cy - y) ** 2
             if best_distance is None or distance < best_distance:
                 best, best_distance = index, distance
@@ -328,7 +333,7 @@ class TreeReads:
             if node.role in ("entry", "text") and node.name.casefold() in ADDRESS_BAR_NAMES:
                 if accessible.getState().contains(self._pyatspi.STATE_FOCUSED):
                     return None
-                text = accessible.queryText().getText(0, -1).strip()
+                text: str = accessible.queryText().getText(0, -1).strip()
                 if text and " " not in text and ("." in text or "://" in text):
                     return text
         return None
@@ -350,22 +355,24 @@ class TreeReads:
 
     # -- hung applications ------------------------------------------------------------
     def is_hung(self, pid: int | None) -> bool:
-        until = self._hung_until.get(pid or -1)
+        key = pid or -1    # no pid is never hung (note_timeout needs one)
+        until = self._hung_until.get(key)
         if until is not None and time.monotonic() >= until:
-            self.clear_hung(pid)   # nobody said it answers; ask it again
+            self.clear_hung(key)   # nobody said it answers; ask it again
             return False
         return until is not None
 
-    def note_timeout(self, window, asked_ms: int) -> str | None:
+    def note_timeout(self, window: WindowInfo | None, asked_ms: int) -> str | None:
         """The window's application did not answer a call made at `asked_ms`:
         leave it alone until it answers again (or for a while, if nobody
         says). Returns its accessibility-bus name, for asking it."""
-        if window is None or not getattr(window, "pid", None):
+        pid = window.pid if window is not None else None
+        if window is None or not pid:
             return None
-        self._hung_until[window.pid] = time.monotonic() + HUNG_BACKOFF_S
-        self._hung_since.setdefault(window.pid, asked_ms)
+        self._hung_until[pid] = time.monotonic() + HUNG_BACKOFF_S
+        self._hung_since.setdefault(pid, asked_ms)
         self._trees.pop(window.window_id, None)
-        app = self._apps_by_pid.get(window.pid)
+        app = self._apps_by_pid.get(pid)
         try:
             # libatspi keeps the application's bus name on its object (no call made).
             return str(app.app.bus_name) if app is not None and app.app is not None else None

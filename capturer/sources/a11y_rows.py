@@ -5,6 +5,7 @@ report them relative to the window. Pure functions of a walk and a window."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from core.a11y.roles import TEXT_INPUT_ROLES
@@ -14,18 +15,18 @@ from core.store import ElementRow
 from .base import FieldMask, WindowInfo
 
 
-def editable_field_masks(nodes, window: WindowInfo) -> tuple[FieldMask, ...]:
+def editable_field_masks(nodes: Sequence[Node], window: WindowInfo) -> tuple[FieldMask, ...]:
     """Rectangles of the editable text fields (and password fields) of a walk."""
     masks = []
     for node in nodes:
-        if node.role not in TEXT_INPUT_ROLES or None in (node.x, node.y, node.w, node.h):
+        x, y, w, h = node.x, node.y, node.w, node.h
+        if node.role not in TEXT_INPUT_ROLES or x is None or y is None or w is None or h is None:
             continue
         secret = node.role == "password text"
         if not secret and "editable" not in node.states.split(","):
             continue
-        if node.w > 0 and node.h > 0:
-            masks.append(FieldMask(window.window_id, (window.x, window.y), (node.x, node.y, node.w, node.h),
-                                   secret))
+        if w > 0 and h > 0:
+            masks.append(FieldMask(window.window_id, (window.x, window.y), (x, y, w, h), secret))
     return tuple(masks)
 
 

@@ -7,12 +7,18 @@ libraries (python-xlib, mss, pynput, pyatspi) themselves.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from core.errors import PhantomError
 from core.geometry import Rect
+
+from ..input_counts import FieldRef
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
 
 
 class DisplayLost(PhantomError, ConnectionError):
@@ -148,11 +154,12 @@ class ScreenGrabber(Protocol):
 
     def close(self) -> None: ...
 
-    def thumbnail(self, monitor: Monitor, redact: list[Rect] = (), masks: list[Rect] = ()) -> EncodedImage | None:
+    def thumbnail(self, monitor: Monitor, redact: Sequence[Rect] = (),
+                  masks: Sequence[Rect] = ()) -> EncodedImage | None:
         """None when the monitor shows what its previous thumbnail showed.
         `redact` is painted black, `masks` grey (root coordinates)."""
 
-    def region(self, rect: Rect):
+    def region(self, rect: Rect) -> Image:
         """The pixels of `rect` (root coordinates) as an RGB Pillow image;
         nothing painted: the capture hook masks what must not be kept."""
 
@@ -196,18 +203,18 @@ class AccessibilitySource(Protocol):
 
     def set_target(self, window: WindowInfo | None) -> None: ...
 
-    def context(self, window: WindowInfo) -> Future: ...
+    def context(self, window: WindowInfo) -> Future[A11yContext]: ...
 
-    def focused_field(self, window: WindowInfo) -> Future: ...
+    def focused_field(self, window: WindowInfo) -> Future[FieldRef | None]: ...
 
-    def hit_test(self, window: WindowInfo, x: int, y: int) -> Future: ...
+    def hit_test(self, window: WindowInfo, x: int, y: int) -> Future[HitResult]: ...
 
     def field_masks(self) -> tuple[FieldMask, ...]:
         """Every editable field known now: of each window whose tree is
         cached, and the field that last took keyboard focus (known from
         focus events even when a walk stopped short of it)."""
 
-    def forget_trees(self) -> Future:
+    def forget_trees(self) -> Future[None]:
         """Drop cached walks whose rows a forget removes; done when dropped."""
 
 
@@ -228,13 +235,15 @@ class AccessibilityBusSource(Protocol):
 
 
 T = TypeVar("T")
+F = TypeVar("F")
 
 
-async def await_answer(future: Future, budget: float, fallback: T) -> T:
+async def await_answer(future: Future[T], budget: float, fallback: F) -> T | F:
     """A threaded source's answer if it comes within `budget` seconds, else
     `fallback`. Shielded: giving up waiting must not cancel the request,
     whose late answer may still matter."""
     try:
-        return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), budget)
+        answer: T = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), budget)
     except Exception:  # noqa: BLE001 - the answer arrives late (a timeout) or never
         return fallback
+    return answer

@@ -9,10 +9,17 @@ pynput is imported lazily: importing it without a display fails.
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from core.clock import now_ms
+
+from ..input_counts import FieldRef
+from .base import HitResult, WindowInfo
+
+if TYPE_CHECKING:
+    from .receiver import ReceiverProbe
 
 _MODIFIERS = {
     "ctrl": "ctrl", "ctrl_l": "ctrl", "ctrl_r": "ctrl",
@@ -50,7 +57,7 @@ class RawKey:
     modifiers: frozenset[str]
     # Set by the daemon on a key that may start a text burst: the pending
     # question "which field has focus?", asked the moment the key arrived.
-    field_query: object = None
+    field_query: Future[FieldRef | None] | None = None
     window_id: int | None = None     # the client window that had the keyboard
 
     @property
@@ -66,8 +73,8 @@ class RawClick:
     y: int
     button: int
     window_id: int | None = None     # the client window under the pointer
-    window: object = None            # that window described at once (for an early hit test)
-    hit_query: object = None         # set by the daemon: the hit test, asked as the click arrived
+    window: WindowInfo | None = None  # that window described at once (for an early hit test)
+    hit_query: Future[HitResult] | None = None   # set by the daemon: the hit test, asked as the click arrived
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,17 +86,24 @@ class RawScroll:
     window_id: int | None = None
 
 
+RawInput = RawKey | RawClick | RawScroll
+# pynput's keys, buttons and listeners: pynput ships no type information, so
+# the name says what is passed (a pynput.keyboard.Key or KeyCode, a
+# pynput.mouse.Button, a listener thread), not a checked shape.
+PynputObject = Any
+
+
 class InputListener:
     """Starts pynput's keyboard and mouse listeners; `deliver` is called from
     their threads with RawKey / RawClick / RawScroll values, each naming the
     window that received it (`receiver.py`)."""
 
-    def __init__(self, deliver: Callable[[object], None]) -> None:
+    def __init__(self, deliver: Callable[[RawInput], None]) -> None:
         self._deliver = deliver
         self._held: set[str] = set()
-        self._keyboard = None
-        self._mouse = None
-        self._probe = None
+        self._keyboard: PynputObject | None = None
+        self._mouse: PynputObject | None = None
+        self._probe: ReceiverProbe | None = None
 
     def start(self) -> None:
         from pynput import keyboard, mouse  # lazy: needs DISPLAY
@@ -123,7 +137,7 @@ class InputListener:
                    for listener in (self._keyboard, self._mouse))
 
     # -- pynput callbacks (their threads) ---------------------------------------
-    def _on_press(self, key, *_injected) -> None:
+    def _on_press(self, key: PynputObject, *_injected: object) -> None:
         modifier = _modifier_of(key)
         if modifier:
             self._held.add(modifier)
@@ -134,25 +148,25 @@ class InputListener:
         self._deliver(RawKey(ts, name, char, frozenset(self._held),
                              window_id=probe.keyboard_window() if probe else None))
 
-    def _on_release(self, key, *_injected) -> None:
+    def _on_release(self, key: PynputObject, *_injected: object) -> None:
         modifier = _modifier_of(key)
         if modifier:
             self._held.discard(modifier)
 
-    def _on_click(self, x, y, button, pressed, *_injected) -> None:
+    def _on_click(self, x: int, y: int, button: PynputObject, pressed: bool, *_injected: object) -> None:
         if pressed:
             ts, probe = now_ms(), self._probe
             window_id = probe.window_at(x, y) if probe else None
             window = probe.describe(window_id) if probe and window_id else None
             self._deliver(RawClick(ts, int(x), int(y), _button_number(button), window_id, window))
 
-    def _on_scroll(self, x, y, dx, dy, *_injected) -> None:
+    def _on_scroll(self, x: int, y: int, dx: int, dy: int, *_injected: object) -> None:
         ts, probe = now_ms(), self._probe
         self._deliver(RawScroll(ts, int(x), int(y), max(1, abs(int(dx)) + abs(int(dy))),
                                 probe.window_at(x, y) if probe else None))
 
 
-def _presses_only(listener: type) -> type:
+def _presses_only(listener: type[PynputObject]) -> type[PynputObject]:
     """pynput's X11 mouse listener with its XRecord range narrowed to button
     presses. pynput asks the X server for the event types 4 to 8 (its
     `_EVENTS` pair is read as a first..last range), which takes in every
@@ -168,12 +182,12 @@ def _presses_only(listener: type) -> type:
     return type("ButtonPressListener", (listener,), {"_EVENTS": (X.ButtonPress, X.ButtonPress)})
 
 
-def _modifier_of(key) -> str | None:
+def _modifier_of(key: PynputObject) -> str | None:
     name = getattr(key, "name", None)
     return _MODIFIERS.get(name) if name else None
 
 
-def _describe_key(key) -> tuple[str | None, str | None]:
+def _describe_key(key: PynputObject) -> tuple[str | None, str | None]:
     """(name, printable char) of a pynput key; special keys have no char.
 
     A key pynput cannot name is a character unless its keysym says it types
@@ -202,8 +216,8 @@ def _describe_key(key) -> tuple[str | None, str | None]:
     return char, char
 
 
-def _button_number(button) -> int:
-    value = getattr(button, "value", None)
+def _button_number(button: PynputObject) -> int:
+    value: PynputObject = getattr(button, "value", None)
     if isinstance(value, tuple):  # pynput on X11 stores (button, ...) for some buttons
         value = value[0]
     try:

@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from core.x11 import Atoms, client_of
+from core.x11 import Atoms, XDisplay, XWindow, client_of
 
 from .base import WindowInfo
 from .x11 import window_info
@@ -57,7 +57,7 @@ class ReceiverProbe:
     def __init__(self, display_name: str | None = None) -> None:
         from Xlib import display
 
-        self._display = display.Display(display_name)
+        self._display: XDisplay = display.Display(display_name)
         self._root = self._display.screen().root
         self._atoms = Atoms(self._display)
         self._lock = threading.Lock()
@@ -116,20 +116,20 @@ class ReceiverProbe:
             except Exception:  # noqa: BLE001 - gone mid-question
                 return None
 
-    def _client_in(self, frame) -> int | None:
+    def _client_in(self, frame: XWindow) -> int | None:
         def find() -> int | None:
             client = client_of(frame)
             return int(client.id) if client is not None else None
 
         return _remembered(self._frames, frame.id, find)
 
-    def _climbed(self, focus) -> int | None:
+    def _climbed(self, focus: XWindow) -> int | None:
         """`_climb`, remembered per focus window (a child window stays
         inside its top-level for its life; the time bound covers an id
         reused after it was destroyed)."""
         return _remembered(self._climbs, focus.id, lambda: self._climb(focus))
 
-    def _climb(self, window) -> int | None:
+    def _climb(self, window: XWindow) -> int | None:
         """From a focus window (often a child) up to its top-level client."""
         for _ in range(32):
             if window.get_wm_class() is not None:

@@ -14,8 +14,15 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from core.geometry import Rect
 
 from .base import EncodedImage, Monitor
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
 
 
 class ScreenSource:
@@ -34,8 +41,8 @@ class ScreenSource:
         except Exception:  # noqa: BLE001 - closing after the display died
             pass
 
-    def thumbnail(self, monitor: Monitor, redact: list[tuple[int, int, int, int]] = (),
-                  masks: list[tuple[int, int, int, int]] = ()) -> EncodedImage | None:
+    def thumbnail(self, monitor: Monitor, redact: Sequence[Rect] = (),
+                  masks: Sequence[Rect] = ()) -> EncodedImage | None:
         """A downscaled WebP of the monitor, or None when it shows exactly what
         the previous thumbnail of this monitor showed. `redact` rectangles
         (excluded windows, in root coordinates) are painted black first and
@@ -55,7 +62,7 @@ class ScreenSource:
         self._last_thumbnail_digest[monitor.index] = digest
         return _encode(small, "thumbnail", "WEBP", "image/webp", quality=60)
 
-    def region(self, rect: tuple[int, int, int, int]):
+    def region(self, rect: Rect) -> Image:
         """The screen's pixels in `rect` (x, y, width, height in root
         coordinates, on the screen) as an RGB Pillow image: one grab."""
         from PIL import Image
@@ -69,7 +76,7 @@ BLACK = (0, 0, 0)
 GREY = (128, 128, 128)
 
 
-def _paint(image, rects, origin_x: int, origin_y: int, fill: tuple) -> None:
+def _paint(image: Image, rects: Sequence[Rect], origin_x: int, origin_y: int, fill: tuple[int, int, int]) -> None:
     if not rects:
         return
     from PIL import ImageDraw
@@ -81,7 +88,7 @@ def _paint(image, rects, origin_x: int, origin_y: int, fill: tuple) -> None:
                            fill=fill)
 
 
-def _encode(image, kind: str, fmt: str, media_type: str, **options) -> EncodedImage:
+def _encode(image: Image, kind: str, fmt: str, media_type: str, **options: int) -> EncodedImage:
     buffer = io.BytesIO()
     image.save(buffer, fmt, **options)
     data = buffer.getvalue()

@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
+from types import TracebackType
+from typing import Literal
 
 from Xlib import X, Xatom, display, error
 
-from core.geometry import intersect
-from core.x11 import Atoms, XWindow, app_name, client_of, executable_of, pid_of, title_of
+from core.geometry import Rect, intersect
+from core.x11 import Atoms, XDisplay, XWindow, app_name, client_of, executable_of, pid_of, title_of
 
-from .base import DisplayLost, Monitor, Rect, WindowInfo
+from .base import DisplayLost, Monitor, WindowInfo
 
 __all__ = ["DisplayLost", "Monitor", "WindowInfo", "X11Source"]
 
@@ -37,13 +39,13 @@ class X11Source:
         if not name:
             raise DisplayLost("DISPLAY is not set; Phantom captures an X11 session")
         try:
-            self._display = display.Display(name)
+            self._display: XDisplay = display.Display(name)
         except (error.DisplayError, error.ConnectionClosedError, OSError) as exc:
             raise DisplayLost(f"cannot connect to X display {name}: {exc}") from None
         self.display_name = name
         # Kept: python-xlib raises from fileno() once the server is gone, and
         # the loop still needs the number to stop watching it.
-        self._fd = self._display.fileno()
+        self._fd: int = self._display.fileno()
         self._root = self._display.screen().root
         self._atoms = Atoms(self._display)
         self._watched: int | None = None
@@ -245,7 +247,7 @@ class X11Source:
             return (Monitor(0, "screen", 0, 0, screen.width_in_pixels, screen.height_in_pixels, True),)
 
     # -- internals ----------------------------------------------------------------
-    def _guard(self):
+    def _guard(self) -> _ConnectionGuard:
         return _ConnectionGuard(self.display_name)
 
     def _active_window_id(self) -> int | None:
@@ -254,7 +256,7 @@ class X11Source:
             return None
         return int(prop.value[0])
 
-    def _frame_client(self, top):
+    def _frame_client(self, top: XWindow) -> XWindow | None:
         """The client window in a root child (cached: see `_frame_clients`)."""
         cached = self._frame_clients.get(top.id)
         if cached is not None:
@@ -266,7 +268,7 @@ class X11Source:
             self._frame_clients[top.id] = client.id
         return client
 
-    def _client_of(self, window):
+    def _client_of(self, window: XWindow) -> XWindow | None:
         """Climb from a (possibly child) window to the top-level with WM_CLASS."""
         try:
             for _ in range(32):
@@ -287,7 +289,7 @@ class X11Source:
                 del self._generations[old]
         self._generations[window_id] = self._generations.get(window_id, 0) + 1
 
-    def _describe(self, window) -> WindowInfo:
+    def _describe(self, window: XWindow) -> WindowInfo:
         return window_info(window, self._root, self._atoms, self._generations.get(window.id, 0))
 
 
@@ -315,7 +317,8 @@ class _ConnectionGuard:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind, value, _tb) -> bool:
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 _tb: TracebackType | None) -> Literal[False]:
         if kind is None:
             return False
         if issubclass(kind, (error.ConnectionClosedError, BrokenPipeError, ConnectionResetError,
