@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from datetime import tzinfo
 
     from .resolve import Default
-    from .rolled import RolledDay
+    from .rolled import RolledDay, UnreadableRollup
     from .routines import CostModel, Routine, RoutineReport, report_dict
     from .search import SearchResult
 
@@ -353,6 +353,19 @@ class RollUp(NamedTuple):
     actions: bytes
     input_digest: str
     format: int
+
+
+def unreadable_rollups(db_path: str | Path) -> tuple[UnreadableRollup, ...]:
+    """The store's roll-ups that do not decode (read-only; rolled.py)."""
+    from core.store.connection import open_readonly
+
+    from .rolled import unreadable_rollups as find
+
+    connection = open_readonly(db_path)
+    try:
+        return find(connection)
+    finally:
+        connection.close()
 
 
 def roll_up(db_path: str | Path, day: str) -> RollUp:

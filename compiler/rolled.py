@@ -84,3 +84,34 @@ def merged(raw: Document, capture: Capture, days: list[RolledDay], since_ms: int
 
     actions = sorted(actions_of(days) + derive_actions(capture), key=lambda a: (a.ts_ms, a.evidence))
     return document._replace(inferred=infer_actions(actions, document.frames))
+
+
+class UnreadableRollup(NamedTuple):
+    day: str
+    zone: str
+    since_ms: int
+    until_ms: int
+    problem: str
+
+
+def unreadable_rollups(connection: apsw.Connection) -> tuple[UnreadableRollup, ...]:
+    """Every roll-up whose document or action stream does not decode
+    (SQLite's own checks never look inside a blob, so `doctor --repair`
+    asks here). A roll-up of a newer format is not damaged, only unread
+    by this Phantom, and is left out."""
+    from .rollup import FORMAT, RollupError
+
+    if connection.execute("SELECT 1 FROM sqlite_master WHERE name = 'rollup_days'").fetchone() is None:
+        return ()
+    found = []
+    for day, zone, since_ms, until_ms, fmt, document, actions in connection.execute(
+            "SELECT day, zone, since_ms, until_ms, format, document, actions FROM rollup_days "
+            "ORDER BY since_ms, zone"):
+        if fmt != FORMAT:
+            continue
+        try:
+            decode_document(document, fmt)
+            decode_actions(actions, fmt)
+        except RollupError as exc:
+            found.append(UnreadableRollup(day, zone, since_ms, until_ms, str(exc).split(";")[0]))
+    return tuple(found)

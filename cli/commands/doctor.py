@@ -157,10 +157,12 @@ def run_repair(explicit) -> int:
     """`phantom doctor --repair`: salvage a damaged store under the capture
     daemon's lock (no daemon may write while the file is replaced)."""
     from capturer.single_instance import AlreadyRunning, InstanceLock
+    from compiler.api import unreadable_rollups
     from core.store import StoreError
     from core.store.integrity import quick_check
     from core.store.paths import resolve_db_path
     from core.store.repair import repair
+    from core.store.rollup_repair import SetAside, set_aside_rollups
 
     path = resolve_db_path(explicit)
     if not path.is_file():
@@ -173,13 +175,16 @@ def run_repair(explicit) -> int:
                        "phantom-capture)") from None
     try:
         problems = quick_check(path)
-        if not problems:
-            print(f"{path}: quick_check ok, nothing to repair")
-            return 0
-        result = repair(path)
+        if problems:
+            print(repair(path).summary())
+        unreadable = unreadable_rollups(path)
+        if unreadable:
+            print(set_aside_rollups(path, [SetAside(r.day, r.zone, r.since_ms, r.until_ms)
+                                           for r in unreadable]).summary())
+        elif not problems:
+            print(f"{path}: quick_check ok and every roll-up reads back, nothing to repair")
     finally:
         lock.release()
-    print(result.summary())
     return 0
 
 

@@ -15,6 +15,7 @@ the recorded fixture store."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import zlib
 from datetime import datetime, timezone
@@ -251,3 +252,27 @@ def test_a_damaged_roll_up_is_store_damaged_for_an_agent_too(rolled_store):
     message = str(raised.value)
     assert message.startswith("store_damaged: ") and "phantom doctor --repair" in message, message
     assert "\n" not in message
+
+
+def test_doctor_repair_sets_a_damaged_roll_up_aside_and_the_day_compiles_again(rolled_store, capsys):
+    """The hint leads somewhere: `doctor --repair` keeps a copy of the store,
+    removes the roll-up that cannot be read and leaves a blind spot over its
+    day, so compiling the day answers (saying why it is empty) instead of
+    failing; a second repair finds nothing to do."""
+    damage(rolled_store, "document", b"\x0b\xad\xc0\xde")
+    capsys.readouterr()
+    assert run(["doctor", "--repair", "--db", str(rolled_store)]).status == 0
+    said = capsys.readouterr().out
+    assert f"removed 1 unreadable roll-up(s) — {DAY}" in said, said
+    copies = list(rolled_store.parent.glob(f"{rolled_store.name}.damaged-*"))
+    assert len(copies) == 1
+    kept = apsw.Connection(str(copies[0]))
+    assert kept.execute("SELECT count(*) FROM rollup_days").fetchone()[0] == 1
+    kept.close()
+    assert run(["compile", "--db", str(rolled_store), "--day", DAY, "--format", "json"]).status == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["frames"] == []
+    assert any(spot["kind"] == "capture_error" and "could not be read" in json.dumps(spot)
+               for spot in document["blind_spots"]), document["blind_spots"]
+    assert run(["doctor", "--repair", "--db", str(rolled_store)]).status == 0
+    assert "nothing to repair" in capsys.readouterr().out
