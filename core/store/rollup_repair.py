@@ -69,7 +69,7 @@ def set_aside_rollups(path: str | os.PathLike[str], days: Sequence[SetAside]) ->
     try:
         connection.execute("VACUUM INTO ?", (str(copy),))
         with connection:
-            (next_id,) = connection.execute("SELECT coalesce(max(id), 0) + 1 FROM blind_spots").fetchall()[0]
+            next_id = int(connection.execute("SELECT coalesce(max(id), 0) + 1 FROM blind_spots").fetchall()[0][0])
             for offset, day in enumerate(days):
                 connection.execute("DELETE FROM rollup_days WHERE day = ? AND zone = ?", (day.day, day.zone))
                 connection.execute(
