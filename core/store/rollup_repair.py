@@ -69,7 +69,8 @@ def set_aside_rollups(path: str | os.PathLike[str], days: Sequence[SetAside]) ->
     try:
         connection.execute("VACUUM INTO ?", (str(copy),))
         with connection:
-            next_id = int(connection.execute("SELECT coalesce(max(id), 0) + 1 FROM blind_spots").fetchall()[0][0])
+            row = connection.execute("SELECT max(id) FROM blind_spots").fetchone()
+            next_id = row[0] + 1 if row is not None and isinstance(row[0], int) else 1
             for offset, day in enumerate(days):
                 connection.execute("DELETE FROM rollup_days WHERE day = ? AND zone = ?", (day.day, day.zone))
                 connection.execute(
