@@ -24,7 +24,10 @@ from core.store import InputEventRow, Replace, StoreWriter
 
 from .input_counts import FieldRef, InputCount
 
-FIELD_ANSWER_BUDGET_S = 0.5
+# A burst waits this long to learn which field it went into; without the
+# answer a demonstration's typed text is not kept, and on a loaded machine
+# the accessibility thread answers in seconds, not milliseconds.
+FIELD_ANSWER_BUDGET_S = 2.0
 # Input rows that are not checkpoints are committed at most this late (the
 # input path's one-second promise: capturer/input_path.py).
 INPUT_COMMIT_S = 0.2
