@@ -166,7 +166,8 @@ class VirtualDesktop:
         def geometry() -> tuple[int, int, int, int]:
             out = self.run([executable("xdotool"), "getwindowgeometry", "--shell", str(window)], timeout=5).stdout
             fields = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
-            return tuple(int(fields.get(k, -1)) for k in ("X", "Y", "WIDTH", "HEIGHT"))  # type: ignore[return-value]
+            left, top, wide, high = (int(fields.get(k, -1)) for k in ("X", "Y", "WIDTH", "HEIGHT"))
+            return left, top, wide, high
 
         def settled() -> bool:
             # no --sync: it waits for a change, forever when the window is already so
