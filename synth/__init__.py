@@ -20,7 +20,7 @@ import os
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Protocol
 
 import orjson
 
@@ -47,6 +47,17 @@ class SynthError(PhantomError, ValueError):
     """Arguments the generator cannot use."""
 
     code = "usage"
+
+
+class _Sink(Protocol):
+    """Where the days go: a Phantom store (PhantomSink) or a database in
+    screenpipe's layout (NoctaSink)."""
+
+    def write_day(self, plan: DayPlan) -> None: ...
+
+    def write_manifest(self, text: str) -> None: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +136,7 @@ def synthesize(db_path: str | os.PathLike[str], *, days: int, seed: int = DEFAUL
         raise SynthError(f"{path} exists (pass --force to replace it)")
     partial = path.with_name(path.name + ".partial")
     _remove(partial)
+    sink: _Sink
     if layout == "phantom":
         from .phantom_writer import PhantomSink
         sink = PhantomSink(partial)
@@ -132,7 +144,7 @@ def synthesize(db_path: str | os.PathLike[str], *, days: int, seed: int = DEFAUL
         from .nocta_writer import NoctaSink
         sink = NoctaSink(partial)
     totals = dict(snapshots=0, input_events=0, elements=0, trees=0, blind_spots=0, blobs=0, occurrences=0)
-    occurrences: list[dict] = []
+    occurrences: list[dict[str, str | int]] = []
     try:
         for day in calendar:
             plan = plan_day(seed, day, days)
@@ -181,8 +193,8 @@ def _verify_day(plan: DayPlan, seed: int, days: int) -> None:
                                  f"scheduled {expected}")
 
 
-def manifest(seed: int, days: int, calendar: tuple[Day, ...], layout: str, totals: dict,
-             occurrences: list[dict]) -> str:
+def manifest(seed: int, days: int, calendar: tuple[Day, ...], layout: str, totals: dict[str, int],
+             occurrences: list[dict[str, str | int]]) -> str:
     """Canonical JSON describing the corpus and its ground truth."""
     routines = []
     for routine in planted(seed, days):

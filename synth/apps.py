@@ -12,7 +12,7 @@ from typing import Callable
 
 from .desk import Window
 from .guard import allowed, common_click, common_type, odd_click, present, type_and_press, unique_click
-from .pacing import NAV_KEYS, Pick, Press, Scroll, break_session, nothing
+from .pacing import NAV_KEYS, Action, Pick, Press, Scroll, break_session, nothing
 from .rng import Weights
 from .workspace import TERMINAL_COMMANDS, Workspace
 
@@ -54,9 +54,10 @@ def _has_fields(ws: Workspace, window: Window) -> bool:
     return bool(window.view.fields)
 
 
-MAIL = Weights.of((40, content), (10, ClickCommon("tree item", Workspace.mail_refresh)),
-                  (8, ClickCommon("push button")), (7, Press(MAIL_KEYS)), (4, _mail_search, _has_fields),
-                  (4, odd_click), (27, nothing))
+MAIL: Weights[Action] = Weights.of(
+    (40, content), (10, ClickCommon("tree item", Workspace.mail_refresh)),
+    (8, ClickCommon("push button")), (7, Press(MAIL_KEYS)), (4, _mail_search, _has_fields),
+    (4, odd_click), (27, nothing))
 MAIL_IDLE = Pick(Weights.of((60, Scroll(10)), (40, Press(("Down", "Up", "Page_Down"), 8))))
 
 
@@ -87,8 +88,9 @@ def _editor_click(ws: Workspace, window: Window, rng: random.Random) -> bool:
     return picked is not None
 
 
-EDITOR = Weights.of((50, _edit), (16, Press(NAV_KEYS[:6], 9)), (12, _editor_key), (10, Scroll(8)),
-                    (4, Press("ctrl+c")), (2, _editor_click), (6, odd_click))
+EDITOR: Weights[Action] = Weights.of(
+    (50, _edit), (16, Press(NAV_KEYS[:6], 9)), (12, _editor_key), (10, Scroll(8)),
+    (4, Press("ctrl+c")), (2, _editor_click), (6, odd_click))
 
 
 # -- terminal ---------------------------------------------------------------------------------------
@@ -114,8 +116,9 @@ def _stray_click(ws: Workspace, window: Window, rng: random.Random) -> bool:
     return True
 
 
-TERMINAL = Weights.of((45, _command), (15, _recall), (12, Scroll(10)), (12, Press(TERMINAL_KEYS)),
-                      (8, Press("Tab", 3)), (8, _stray_click))
+TERMINAL: Weights[Action] = Weights.of(
+    (45, _command), (15, _recall), (12, Scroll(10)), (12, Press(TERMINAL_KEYS)),
+    (8, Press("Tab", 3)), (8, _stray_click))
 
 
 # -- spreadsheet ------------------------------------------------------------------------------------
@@ -150,15 +153,17 @@ def _sheet_scroll(ws: Workspace, window: Window, rng: random.Random) -> bool:
     return True
 
 
-SHEET = Weights.of((32, content), (20, _edit_cell), (10, Press(NAV_KEYS[:6], 6)), (8, _sheet_toolbar),
-                   (8, Press(CALC_KEYS)), (3, Press("ctrl+c")), (5, _sheet_scroll), (7, Scroll(10)),
-                   (7, odd_click))
+SHEET: Weights[Action] = Weights.of(
+    (32, content), (20, _edit_cell), (10, Press(NAV_KEYS[:6], 6)), (8, _sheet_toolbar),
+    (8, Press(CALC_KEYS)), (3, Press("ctrl+c")), (5, _sheet_scroll), (7, Scroll(10)),
+    (7, odd_click))
 
 
 # -- files ------------------------------------------------------------------------------------------
-FILES = Weights.of((42, content), (12, ClickCommon("list item", Workspace.files_open)),
-                   (6, ClickCommon("push button")), (10, Press(FILES_KEYS)), (4, Press("ctrl+c")),
-                   (4, odd_click), (22, nothing))
+FILES: Weights[Action] = Weights.of(
+    (42, content), (12, ClickCommon("list item", Workspace.files_open)),
+    (6, ClickCommon("push button")), (10, Press(FILES_KEYS)), (4, Press("ctrl+c")),
+    (4, odd_click), (22, nothing))
 FILES_IDLE = Pick(Weights.of((60, Scroll(8)), (40, Press(NAV_KEYS[:4], 5))))
 
 
@@ -182,6 +187,7 @@ def _chat_search(ws: Workspace, window: Window, rng: random.Random) -> bool:
     return type_and_press(ws, rng, ("entry", "Search Northwind"), (3, 20), (300, 1500), "Escape")
 
 
-CHAT = Weights.of((14, _channel), (20, content), (20, _message), (4, _chat_search), (6, Press(CHAT_KEYS)),
-                  (3, Press("ctrl+c")), (4, odd_click), (29, nothing))
+CHAT: Weights[Action] = Weights.of(
+    (14, _channel), (20, content), (20, _message), (4, _chat_search), (6, Press(CHAT_KEYS)),
+    (3, Press("ctrl+c")), (4, odd_click), (29, nothing))
 CHAT_IDLE = Scroll(12)

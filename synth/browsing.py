@@ -9,7 +9,7 @@ import random
 
 from .desk import Window
 from .guard import allowed, common_click, note_site, odd_click, site_switch_key, type_and_press, unique_click
-from .pacing import NAV_KEYS, Pick, Press, Scroll, nothing
+from .pacing import NAV_KEYS, Action, Pick, Press, Scroll, nothing
 from .rng import Weights, choose
 from .sites import SITE_BY_KEY, random_site
 from .workspace import Workspace
@@ -97,7 +97,9 @@ def _toolbar(ws: Workspace, window: Window, rng: random.Random) -> bool:
 
 
 def _site_search(ws: Workspace, window: Window, rng: random.Random) -> bool:
-    if not type_and_press(ws, rng, ("entry", SITE_BY_KEY[ws.site].search), (4, 30), (200, 1500), "Return"):
+    search = SITE_BY_KEY[ws.site].search
+    assert search is not None, "drawn only on a site with a search field (_has_site_search)"
+    if not type_and_press(ws, rng, ("entry", search), (4, 30), (200, 1500), "Return"):
         return False
     ws.go(ws.new_page(ws.site), ws.site)
     return True
@@ -128,7 +130,7 @@ def _close_tab(ws: Workspace, window: Window, rng: random.Random) -> bool:
     return close_tab(ws)
 
 
-ACTIONS = Weights.of(
+ACTIONS: Weights[Action] = Weights.of(
     (32, follow_link),
     (4, _background_link),
     (8, _toolbar),

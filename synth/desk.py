@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import cast
 
 from compiler.routines.actions import NAVIGATION_KEYS
 from core.a11y.path import clip_name
@@ -44,7 +45,7 @@ class Window:
     tree: int | None = None
     tree_ms: int = -10**12
     dirty: bool = True
-    state: dict = field(default_factory=dict)
+    state: dict[str, bool] = field(default_factory=dict)   # "modified": the editor's unsaved mark
 
     @property
     def rect(self) -> tuple[int, int, int, int]:
@@ -91,7 +92,8 @@ class Desk:
     def advance(self, to: int) -> None:
         """Let the daemon's timers fire up to (not including) `to`."""
         while True:
-            when, what = None, None
+            when: int | None = None
+            what: int | str | None = None   # a monitor's heartbeat, "idle" or "active"
             for monitor in (0, 1):
                 due = self.mon_next[monitor]
                 if due is not None and (when is None or due < when):
@@ -109,7 +111,7 @@ class Desk:
             elif what == "idle":
                 self._go_idle(when)
             else:
-                self._heartbeat(what, when)
+                self._heartbeat(cast(int, what), when)   # neither "idle" nor "active": a monitor
         self.t = max(self.t, to)
 
     def _period(self) -> int:
@@ -347,6 +349,7 @@ class Desk:
                          resolution="none")
             return
         index = self.node(window, role, label)
+        assert window.tree is not None, "node() finds elements only in a walked tree"
         node = self.tree_of(window).nodes[index]
         if resolution == "exact":
             x = node.x + (rng.randint(node.w // 4, max(node.w // 4, 3 * node.w // 4)) if node.w > 1 else 0)
@@ -364,7 +367,9 @@ class Desk:
         rng = self.rng
         element = None
         if window.app.accessible and role:
-            element = (window.tree, self.node(window, role, label))
+            tree, index = window.tree, self.node(window, role, label)
+            assert tree is not None, "node() finds elements only in a walked tree"
+            element = (tree, index)
         chars = max(1, chars)
         count = chars + rng.randint(0, max(0, chars // 7))
         duration = sum(rng.randint(90, 260) for _ in range(min(count, 2000) - 1))

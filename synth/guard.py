@@ -26,25 +26,28 @@ every occurrence).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from compiler.routines.actions import SESSION_GAP_MS
 
 from .desk import Window
-from .workspace import Workspace
+from .views import Target
+from .workspace import StepKey, Workspace
 
 # Quiet for longer than the miner's session gap, by a second's margin: the
 # actions on either side fall in different sessions.
 SESSION_BREAK_MS = SESSION_GAP_MS + 1_000
 
 
-def allowed(ws: Workspace, key: tuple) -> bool:
-    """May a common step with this key happen now?"""
+def allowed(ws: Workspace, key: StepKey | None) -> bool:
+    """May a common step with this key happen now? (None, the key of a site
+    switch with no site, only while no common step is pending.)"""
     if ws.desk.quiet_for() > SESSION_BREAK_MS:
         ws.last_c = None
     return ws.last_c is None or ws.last_c == key
 
 
-def site_switch_key(site: str) -> tuple | None:
+def site_switch_key(site: str) -> StepKey | None:
     return ("switch", "firefox", f"firefox/{site}") if site else None
 
 
@@ -54,7 +57,7 @@ def note_site(ws: Workspace, before: str) -> None:
         ws.last_c = site_switch_key(ws.site)
 
 
-def present(ws: Workspace, targets) -> list:
+def present(ws: Workspace, targets: Sequence[Target]) -> list[Target]:
     """The targets the focused window's current tree really contains (a long
     page is cut at 400 nodes, like the capturer's walk)."""
     window = ws.desk.focus
@@ -81,7 +84,7 @@ def unique_click(ws: Workspace, rng: random.Random, button: int = 1) -> bool:
     return True
 
 
-def common_click(ws: Workspace, rng: random.Random, targets) -> tuple[str, str] | None:
+def common_click(ws: Workspace, rng: random.Random, targets: Sequence[Target]) -> Target | None:
     window = ws.desk.focus
     if window is None:
         return None

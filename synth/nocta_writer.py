@@ -28,6 +28,7 @@ import bisect
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import apsw
@@ -36,6 +37,9 @@ from .calendar import iso_utc
 from .records import DayPlan, PlannedInput, PlannedSnapshot
 from .trees import UiNode
 from .world import MONITORS
+
+if TYPE_CHECKING:
+    from apsw import SQLiteValue, SQLiteValues
 
 # screenpipe's own tables, as its migrations leave them (module docstring);
 # tests/support/screenpipe.py builds its test databases from this text too.
@@ -217,11 +221,11 @@ class NoctaSink:
         frames.sort(key=lambda f: (f[0], f[1]))
         return frames
 
-    def _elements(self, nodes: tuple[UiNode, ...], frame_id: int, monitor: int) -> list[tuple]:
+    def _elements(self, nodes: tuple[UiNode, ...], frame_id: int, monitor: int) -> list[SQLiteValues]:
         screen = MONITORS[monitor]
         base = self.next_element
         self.next_element += len(nodes)
-        rows = []
+        rows: list[SQLiteValues] = []
         for index, node in enumerate(nodes):
             text = node.name or node.labelled_by or None
             rows.append((base + index, frame_id, "accessibility", AX_ROLES.get(node.role, "AXGroup"), text,
@@ -231,9 +235,9 @@ class NoctaSink:
         return rows
 
     # -- events ---------------------------------------------------------------------------------------
-    def _events(self, plan: DayPlan, frame_times: dict[int, list[tuple[int, int, str]]]) -> list[tuple]:
+    def _events(self, plan: DayPlan, frame_times: dict[int, list[tuple[int, int, str]]]) -> list[SQLiteValues]:
         keys = {m: [ts for ts, _, _ in frame_times[m]] for m in frame_times}
-        rows: list[tuple] = []
+        rows: list[SQLiteValues] = []
 
         def frame_at(monitor: int, ts: int, app: str) -> int | None:
             """The latest frame on `monitor` at or before `ts` showing `app`
@@ -246,7 +250,7 @@ class NoctaSink:
                 i -= 1
             return None
 
-        staged: list[tuple] = []
+        staged: list[tuple[int, *tuple[SQLiteValue, ...]]] = []   # (ts, the event's other columns)
         previous_app = None
         for snap in plan.snapshots:
             if not snap.focused or snap.trigger not in ("focus", "resume"):

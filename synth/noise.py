@@ -14,7 +14,7 @@ from typing import Callable
 from . import apps, browsing
 from .desk import Window
 from .guard import allowed, site_switch_key, unique_click
-from .pacing import Move, break_session, gap
+from .pacing import Action, Move, break_session, gap
 from .rng import Weights, choose
 from .workspace import Workspace
 
@@ -31,7 +31,7 @@ class Habits:
     """What the user does in one application: an action drawn from the
     table; the idle move when it did nothing; what comes before and after."""
 
-    actions: Weights
+    actions: Weights[Action]
     idle: Move | None = None
     before: Hook | None = None
     after: Hook | None = None

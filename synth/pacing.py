@@ -7,12 +7,17 @@ habits share them."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .desk import Desk, Window
 from .guard import SESSION_BREAK_MS
 from .rng import Weights, choose
 from .workspace import Workspace
+
+# One thing done in an application's window: True when it did something
+# (an application's habit table draws these; a Move is one).
+Action = Callable[[Workspace, Window, random.Random], bool]
 
 NAV_KEYS = ("Down", "Up", "Page_Down", "Page_Up", "space", "Tab", "Left", "Right", "Home", "End")
 
@@ -79,7 +84,7 @@ class Read(Move):
 class Pick(Move):
     """One move drawn from a weight table."""
 
-    table: Weights
+    table: Weights[Move]
 
     def on(self, desk: Desk, rng: random.Random) -> None:
         choose(rng, self.table).on(desk, rng)

@@ -17,7 +17,7 @@ def _pick(r: random.Random, *options: str) -> str:
 
 
 # -- code -------------------------------------------------------------------------------------------
-def _commit(r):
+def _commit(r: random.Random) -> str:
     return f"{issue_title(r)} ({hex_id(r, 7)})"
 
 
@@ -48,7 +48,7 @@ def gh_list(r: random.Random) -> Page:
     return Page(f"https://github.com/{name}/{kind}", f"{label} · {name}", items, label)
 
 
-def _gh_job(r):
+def _gh_job(r: random.Random) -> str:
     return (f"{_pick(r, 'test', 'lint', 'build', 'deploy')} "
             f"({_pick(r, '3.11', '3.12', 'ubuntu-latest', 'arm64')}) #{r.randint(1, 9999)}")
 
@@ -60,7 +60,7 @@ def gh_actions(r: random.Random) -> Page:
 
 
 # -- Google ------------------------------------------------------------------------------------------
-def _result(r):
+def _result(r: random.Random) -> str:
     source = _pick(r, "Stack Overflow", "Wikipedia", "GitHub", "Reddit", "Medium", "docs.python.org")
     return f"{r.choice(W.WIKI_TOPICS + W.SEARCH_TERMS)} - {source} ({r.randint(2, 999)})"
 
@@ -88,7 +88,7 @@ def gmail(r: random.Random) -> Page:
                 many(r, subject, 25, 45), "Inbox")
 
 
-def _event(r):
+def _event(r: random.Random) -> str:
     return (f"{r.choice(W.TOPICS).capitalize()}, {_pick(r, 'Mon', 'Tue', 'Wed', 'Thu', 'Fri')} "
             f"{r.randint(8, 17)}:{_pick(r, '00', '15', '30', '45')} ({r.choice(W.FIRST_NAMES)})")
 
@@ -120,7 +120,7 @@ def so(r: random.Random) -> Page:
                 f"{q}? - Stack Overflow", related, q)
 
 
-def _wiki_link(r):
+def _wiki_link(r: random.Random) -> str:
     if r.random() < 0.5:
         return f"{r.choice(W.WIKI_TOPICS)} ({r.choice(W.SEARCH_EXTRA)})"
     return f"[{r.randint(1, 400)}] {r.choice(W.LAST_NAMES)} {r.randint(1950, 2025)}"
@@ -169,7 +169,7 @@ def jira_board(r: random.Random) -> Page:
                 tuple(f"NW-{r.randint(100, 2999)} {t}" for t in many(r, issue_title, 25, 40)), "NW board")
 
 
-def _slack_line(r):
+def _slack_line(r: random.Random) -> str:
     return f"{person(r)}: {r.choice(W.SLACK_PHRASES)} ({r.randint(8, 18)}:{r.randint(0, 59):02d})"
 
 
@@ -243,7 +243,7 @@ def reddit(r: random.Random) -> Page:
                 many(r, lambda q: f"{handle(r)} · {r.randint(1, 23)}h ago", 10, 25), t)
 
 
-def _hn_title(r):
+def _hn_title(r: random.Random) -> str:
     return f"{_pick(r, 'Show HN: ', 'Ask HN: ', '')}{issue_title(r)}"
 
 

@@ -9,13 +9,28 @@ after every `MAX_BATCH` queued ops — a count, not a time)."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from core.store.records import BlindSpotRow, BlobRow, ElementRow, InputEventRow, RowBatch, SetMeta, SnapshotRow, TreeRow
+from core.store.records import (
+    BlindSpotRow,
+    BlobRow,
+    ElementRow,
+    InputEventRow,
+    Row,
+    RowBatch,
+    SetMeta,
+    SnapshotRow,
+    TreeRow,
+)
 from core.store.writer import StoreWriter
 
 from .calendar import utc_offset_min
 from .records import DayPlan
+
+if TYPE_CHECKING:
+    from apsw import SQLiteValues
 
 BATCH_ROWS = 20_000
 
@@ -26,7 +41,7 @@ class PhantomSink:
     def __init__(self, path: Path) -> None:
         self.writer = StoreWriter(path, commit_interval=None)
 
-    def _batches(self, row_type, rows: list[tuple]) -> None:
+    def _batches(self, row_type: type[Row], rows: Sequence[SQLiteValues]) -> None:
         for start in range(0, len(rows), BATCH_ROWS):
             self.writer.submit(RowBatch(row_type, tuple(rows[start:start + BATCH_ROWS])))
 
@@ -41,8 +56,8 @@ class PhantomSink:
                                        blob.created_ms))
         tree_ids: list[int] = []
         element_base: list[int] = []
-        trees: list[tuple] = []
-        elements: list[tuple] = []
+        trees: list[SQLiteValues] = []
+        elements: list[SQLiteValues] = []
         for planned in plan.trees:
             tree_id = ids.next("a11y_trees")
             tree_ids.append(tree_id)

@@ -42,7 +42,7 @@ class Weights(Generic[T]):
     when: tuple[Callable[..., object] | None, ...]
 
     @classmethod
-    def of(cls, *rows: tuple) -> Weights:
+    def of(cls, *rows: tuple[int, T] | tuple[int, T, Callable[..., object]]) -> Weights[T]:
         """Rows are (weight, choice) or (weight, choice, condition); integer
         weights, and the last row unconditional so some choice always holds."""
         weights = [row[0] for row in rows]
@@ -64,6 +64,6 @@ def choose(rng: random.Random, table: Weights[T], *context: object) -> T:
     index = 0
     while not r < table.bounds[index]:
         index += 1
-    while table.when[index] is not None and not table.when[index](*context):
+    while (condition := table.when[index]) is not None and not condition(*context):
         index += 1
     return table.choices[index]

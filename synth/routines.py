@@ -85,7 +85,9 @@ def _channel(channel: str) -> Click:
 
 # -- compose_and_send -----------------------------------------------------------------------------------
 def _subject_typed(ws: Workspace, rng: random.Random, ctx: Context) -> None:
-    ws.desk.set_view(ws.desk.focus, thunderbird_compose(subject(rng)))
+    window = ws.desk.focus
+    assert window is not None, "the compose window has focus: its Subject was just typed"
+    ws.desk.set_view(window, thunderbird_compose(subject(rng)))
 
 
 COMPOSE = partial(thunderbird_compose, "")

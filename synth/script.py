@@ -29,9 +29,10 @@ from .workspace import Workspace
 from .world import MONITORS, Page
 
 Effect = Callable[[Workspace, random.Random, Context], None]
+Effects = tuple[Move | Effect, ...]   # what comes before or after a step, in order
 
 
-def _apply(effects: tuple, ws: Workspace, rng: random.Random, ctx: Context) -> None:
+def _apply(effects: Effects, ws: Workspace, rng: random.Random, ctx: Context) -> None:
     for effect in effects:
         if isinstance(effect, Move):
             effect.on(ws.desk, rng)
@@ -45,8 +46,8 @@ class RoutineStep:
     effects around its action (a wait, a Tab, a page load)."""
 
     _: KW_ONLY
-    before: tuple = ()
-    then: tuple = ()
+    before: Effects = ()
+    then: Effects = ()
     implied: ClassVar[bool] = False
 
     def expected(self) -> Step:

@@ -7,6 +7,7 @@ activity can never reproduce a routine."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from . import words as W
@@ -46,7 +47,7 @@ class View:
     zones: tuple[Target, ...] = ()
 
 
-def _buttons(names, role: str = "push button", size: int = 0) -> tuple[Spec, ...]:
+def _buttons(names: Iterable[str], role: str = "push button", size: int = 0) -> tuple[Spec, ...]:
     return tuple(spec(role, name, size=size) for name in names)
 
 
@@ -333,7 +334,7 @@ def slack_view(channel: str, rng: random.Random) -> View:
     common = tuple(("list item", c) for c in W.CHANNELS if c != channel) + tuple(("list item", d) for d in DMS)
     common += (("push button", "New message"),)
     content = tuple(("list item", m) for m in messages)
-    fields = (("entry", "Search Northwind"),)
+    fields: tuple[Target, ...] = (("entry", "Search Northwind"),)
     if channel not in RESERVED_CHANNELS:
         fields += (("entry", f"Message #{channel}"),)
     kind = "DM" if channel in DMS else "Channel"

@@ -25,7 +25,11 @@ from .views import (
     thunderbird_compose,
     thunderbird_main,
 )
-from .world import CALC, FIREFOX, GEDIT, KEEPASS, NAUTILUS, SLACK, TERMINAL, THUNDERBIRD, Page, Site
+from .world import CALC, FIREFOX, GEDIT, KEEPASS, NAUTILUS, SLACK, TERMINAL, THUNDERBIRD, App, Page, Site
+
+# A common specific step, as the guard compares them: ("click", app, role,
+# label), ("type", app, role, label) or ("switch", "firefox", "firefox/<site>").
+StepKey = tuple[str, ...]
 
 EXPENSES_SITE = "northwind-intranet.com"
 EXPENSES_LIST = Page("https://expenses.northwind-intranet.com/claims", "My claims - Northwind Expenses",
@@ -122,7 +126,7 @@ class Workspace:
         self.scale = 1.0
         primary, secondary = (0, 1) if rng.random() < 0.85 else (1, 0)
 
-        def place(app, preferred):
+        def place(app: App, preferred: int) -> int:
             return preferred if rng.random() < 0.8 else 1 - preferred
 
         def pid() -> int:
@@ -152,7 +156,7 @@ class Workspace:
         self.files = Window(NAUTILUS, place(NAUTILUS, secondary), pid(), nautilus_view(rng.choice(FOLDERS), rng))
         self.channel = rng.choice(("general", "engineering", "random", "berlin-office"))
         self.chat = Window(SLACK, place(SLACK, secondary), pid(), slack_view(self.channel, rng))
-        self.last_c: tuple | None = None   # see noise.py: the last common specific step
+        self.last_c: StepKey | None = None   # see noise.py: the last common specific step
         self.clicked: set[tuple[str, str, str]] = set()   # content clicked today (noise.unique_click)
         self.scale = 1.0                   # page text volume, paced by the day planner
         self.keepass = Window(KEEPASS, place(KEEPASS, secondary), pid(),
@@ -167,7 +171,7 @@ class Workspace:
         raise KeyError(app)
 
     @staticmethod
-    def _placeholder(app) -> View:
+    def _placeholder(app: App) -> View:
         return View(app, "placeholder", "", None, None)
 
     # -- browser ---------------------------------------------------------------------------------

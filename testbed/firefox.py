@@ -14,6 +14,7 @@ import functools
 import http.server
 import threading
 from pathlib import Path
+from typing import Any
 
 from .executables import executable
 from .harness import App, VirtualDesktop
@@ -48,7 +49,7 @@ class LocalSite:
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:  # the test's output stays readable
+    def log_message(self, format: str, *args: Any) -> None:  # the test's output stays readable
         pass
 
 

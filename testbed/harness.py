@@ -21,6 +21,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .executables import executable
 from .processes import DesktopError, StartedProcess, alive, descendants, read_line, terminate
@@ -57,7 +58,7 @@ class App:
     """A running application on the virtual desktop."""
 
     name: str
-    process: subprocess.Popen
+    process: subprocess.Popen[bytes]
     argv: list[str] = field(default_factory=list)
 
     @property
@@ -82,7 +83,7 @@ class VirtualDesktop:
     def __enter__(self) -> "VirtualDesktop":
         return self.start()
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
     def start(self) -> "VirtualDesktop":
@@ -165,7 +166,8 @@ class VirtualDesktop:
         def geometry() -> tuple[int, int, int, int]:
             out = self.run([executable("xdotool"), "getwindowgeometry", "--shell", str(window)], timeout=5).stdout
             fields = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
-            return tuple(int(fields.get(k, -1)) for k in ("X", "Y", "WIDTH", "HEIGHT"))  # type: ignore[return-value]
+            left, top, wide, high = (int(fields.get(k, -1)) for k in ("X", "Y", "WIDTH", "HEIGHT"))
+            return left, top, wide, high
 
         def settled() -> bool:
             # no --sync: it waits for a change, forever when the window is already so
@@ -180,10 +182,10 @@ class VirtualDesktop:
 
         wait_until(settled, timeout=timeout, what=f"window {window} to stay at {width}x{height}+{x}+{y}")
 
-    def run(self, argv: list[str], **kwargs) -> subprocess.CompletedProcess:
+    def run(self, argv: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
         """Run a short command on this desktop (xdotool, gdbus, …)."""
         kwargs.setdefault("capture_output", True)
-        kwargs.setdefault("text", True)
+        kwargs.setdefault("text", True)        # every caller reads its output as text
         kwargs.setdefault("timeout", 30)
         return subprocess.run(argv, env=self.env, **kwargs)
 

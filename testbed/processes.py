@@ -28,7 +28,7 @@ class StartedProcess:
 
     name: str
     pid: int
-    popen: subprocess.Popen | None = None
+    popen: subprocess.Popen[bytes] | None = None
     group: bool = False
 
 

@@ -10,6 +10,7 @@ create a ScriptedUser only after the desktop's environment is in os.environ.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from .executables import executable
 from .harness import VirtualDesktop
@@ -17,12 +18,16 @@ from .waiting import wait_until
 
 MOTION_INTERVAL_S = 0.008   # a 125 Hz mouse
 
+# A pyatspi Accessible (an application, a frame, a control): pyatspi ships no
+# type information, so the name says what is held, not a checked shape.
+Accessible = Any
 
-def app_named(name: str, timeout: float = 10.0):
+
+def app_named(name: str, timeout: float = 10.0) -> Accessible:
     """The AT-SPI application with this name (a fixture app's prgname)."""
     import pyatspi
 
-    def probe():
+    def probe() -> Accessible | None:
         desktop = pyatspi.Registry.getDesktop(0)
         for i in range(desktop.childCount):
             app = desktop.getChildAtIndex(i)
@@ -32,7 +37,7 @@ def app_named(name: str, timeout: float = 10.0):
     return wait_until(probe, timeout=timeout, what=f"AT-SPI application {name}")
 
 
-def find(root, role: str, name: str | None = None, label: str | None = None):
+def find(root: Accessible, role: str, name: str | None = None, label: str | None = None) -> Accessible:
     """Depth-first search by role and name (or the LABELLED_BY label)."""
     import pyatspi
 
@@ -55,15 +60,16 @@ def find(root, role: str, name: str | None = None, label: str | None = None):
     raise LookupError(f"no {role} named {name or label!r}")
 
 
-def center(accessible) -> tuple[int, int]:
+def center(accessible: Accessible) -> tuple[int, int]:
     import pyatspi
 
     extents = accessible.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
     return extents.x + extents.width // 2, extents.y + extents.height // 2
 
 
-def text_of(accessible) -> str:
-    return accessible.queryText().getText(0, -1)
+def text_of(accessible: Accessible) -> str:
+    text: str = accessible.queryText().getText(0, -1)
+    return text
 
 
 class ScriptedUser:

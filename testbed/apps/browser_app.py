@@ -5,6 +5,7 @@ gives the window a private-browsing title to test the default exclusions."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -19,7 +20,7 @@ def page_title(url: str) -> str:
     return tail or "New Tab"
 
 
-def build(args) -> Gtk.Window:
+def build(args: argparse.Namespace) -> Gtk.Window:
     suffix = " (Private Browsing)" if args.private else ""
     window = Gtk.Window(title=f"New Tab — Phantom Browser{suffix}")
     box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=6, margin=8)
@@ -29,7 +30,7 @@ def build(args) -> Gtk.Window:
     page = Gtk.Label(label="", xalign=0.0)
     page.get_accessible().set_name("Page")
 
-    def navigate(_widget) -> None:
+    def navigate(_widget: Gtk.Widget) -> None:   # the Go button, the address bar or the window
         url = address.get_text().strip()
         page.set_text(f"Showing {url}")
         window.set_title(f"{page_title(url)} — Phantom Browser{suffix}")

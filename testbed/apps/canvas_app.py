@@ -15,13 +15,18 @@ JSON on stdout once the window is shown, for tests and benchmarks.
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import Gdk, Gtk, base_parser, set_program, start  # noqa: E402
+
+if TYPE_CHECKING:
+    import cairo
 
 # name: (x, y, width, height, look) at zoom 1, in drawing-area coordinates.
 CONTROLS = {
@@ -36,10 +41,14 @@ FILLS = {"red": (0.80, 0.20, 0.18), "green": (0.22, 0.62, 0.30), "blue": (0.20, 
          "save": (0.35, 0.35, 0.38)}
 CANVAS = (384, 200)
 
+# name: (x, y, width, height, look) as drawn now, in drawing-area coordinates.
+Layout = dict[str, tuple[float, float, float, float, str]]
 
-def layout(args) -> dict[str, tuple[float, float, float, float, str]]:
+
+def layout(args: argparse.Namespace) -> Layout:
     """Where each control is drawn now, in drawing-area coordinates, and what it looks like."""
-    placed = {name: list(spec) for name, spec in CONTROLS.items()}
+    # Each control's CONTROLS entry as a list, edited in place below.
+    placed: dict[str, list[Any]] = {name: list(spec) for name, spec in CONTROLS.items()}
     if args.swap:
         first, second = args.swap.split(",")
         placed[first][:2], placed[second][:2] = CONTROLS[second][:2], CONTROLS[first][:2]
@@ -62,11 +71,13 @@ def pressed_name(name: str, look: str) -> str:
     return name if look in ("button", name) else look
 
 
-def draw(cr, controls, zoom: float, dx: float, dy: float) -> None:
+def draw(cr: cairo.Context, controls: Layout, zoom: float, dx: float, dy: float) -> None:
     cr.set_source_rgb(0.97, 0.97, 0.95)
     cr.paint()
     cr.set_source_rgb(0.25, 0.25, 0.28)
-    cr.select_font_face("DejaVu Sans", 0, 1)
+    # FONT_SLANT_NORMAL and FONT_WEIGHT_BOLD by value: cairo itself reaches
+    # this app only through PyGObject's draw signal, so it is not imported.
+    cr.select_font_face("DejaVu Sans", cast("cairo.FontSlant", 0), cast("cairo.FontWeight", 1))
     cr.set_font_size(15 * zoom)
     cr.move_to(dx + 24 * zoom, dy + 36 * zoom)
     cr.show_text("Palette")
@@ -77,7 +88,7 @@ def draw(cr, controls, zoom: float, dx: float, dy: float) -> None:
             _icon(cr, x, y, w, h, look, zoom)
 
 
-def _rounded(cr, x, y, w, h, r) -> None:
+def _rounded(cr: cairo.Context, x: float, y: float, w: float, h: float, r: float) -> None:
     cr.new_sub_path()
     cr.arc(x + w - r, y + r, r, -math.pi / 2, 0)
     cr.arc(x + w - r, y + h - r, r, 0, math.pi / 2)
@@ -86,7 +97,8 @@ def _rounded(cr, x, y, w, h, r) -> None:
     cr.close_path()
 
 
-def _button(cr, x, y, w, h, text, fill, zoom) -> None:
+def _button(cr: cairo.Context, x: float, y: float, w: float, h: float, text: str,
+            fill: tuple[float, float, float], zoom: float) -> None:
     _rounded(cr, x, y, w, h, 6 * zoom)
     cr.set_source_rgb(*fill)
     cr.fill_preserve()
@@ -101,7 +113,7 @@ def _button(cr, x, y, w, h, text, fill, zoom) -> None:
     cr.show_text(text)
 
 
-def _icon(cr, x, y, w, h, look, zoom) -> None:
+def _icon(cr: cairo.Context, x: float, y: float, w: float, h: float, look: str, zoom: float) -> None:
     _rounded(cr, x, y, w, h, 5 * zoom)
     cr.set_source_rgb(0.88, 0.88, 0.90)
     cr.fill_preserve()
@@ -126,7 +138,7 @@ def _icon(cr, x, y, w, h, look, zoom) -> None:
     cr.fill()
 
 
-def build(args) -> Gtk.Window:
+def build(args: argparse.Namespace) -> Gtk.Window:
     window = Gtk.Window(title=args.title or "Phantom Canvas")
     box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=6, margin=8)
     window.add(box)
@@ -139,7 +151,7 @@ def build(args) -> Gtk.Window:
     status.get_accessible().set_name("Status")
     pressed: list[str] = []
 
-    def on_press(_widget, event) -> bool:
+    def on_press(_widget: Gtk.Widget, event: Gdk.EventButton) -> bool:
         if event.button != 1 or event.type != Gdk.EventType.BUTTON_PRESS:
             return False
         for name, (x, y, w, h, look) in controls.items():
@@ -154,7 +166,7 @@ def build(args) -> Gtk.Window:
     box.pack_start(area, True, True, 0)
     box.pack_start(status, False, False, 0)
     if args.print_layout:
-        def report(*_args) -> bool:
+        def report(*_args: object) -> bool:
             ox, oy = area.translate_coordinates(window, 0, 0)
             rects = {name: [round(ox + x, 1), round(oy + y, 1), round(w, 1), round(h, 1), look]
                      for name, (x, y, w, h, look) in controls.items()}

@@ -16,6 +16,7 @@ program-memory benchmark); the status line shows the first two.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -23,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import Gtk, base_parser, set_program, start  # noqa: E402
 
 
-def build(args) -> Gtk.Window:
+def build(args: argparse.Namespace) -> Gtk.Window:
     window = Gtk.Window(title=args.title or "Phantom Form")
     grid = Gtk.Grid(column_spacing=8, row_spacing=8, margin=12)
     if args.rows:
@@ -62,7 +63,7 @@ def build(args) -> Gtk.Window:
 
     first, second = (list(entries.values()) + [None, None])[:2]
 
-    def on_submit(_button) -> None:
+    def on_submit(_button: Gtk.Button) -> None:
         if args.submit_fails:
             dialog = Gtk.MessageDialog(transient_for=window, modal=True,
                                        message_type=Gtk.MessageType.ERROR,
@@ -76,7 +77,7 @@ def build(args) -> Gtk.Window:
         # The status label's accessible name is fixed; its text is the value.
         window.set_title(f"{args.title or 'Phantom Form'} — sent")
 
-    def on_clear(_button) -> None:
+    def on_clear(_button: Gtk.Button) -> None:
         for entry in entries.values():
             entry.set_text("")
         status.set_text("Cleared")

@@ -4,6 +4,7 @@ selected note, so title-change snapshots can be tested."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -11,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import Gtk, apply_font, base_parser, set_program, start  # noqa: E402
 
 
-def build(args) -> Gtk.Window:
+def build(args: argparse.Namespace) -> Gtk.Window:
     base_title = args.title or "Phantom Notes"
     window = Gtk.Window(title=base_title)
     box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=6, margin=10)
@@ -30,12 +31,12 @@ def build(args) -> Gtk.Window:
     def refresh_status() -> None:
         status.set_text(f"{len(notes.get_children())} notes")
 
-    def on_new(_button) -> None:
+    def on_new(_button: Gtk.Button) -> None:
         title_entry.set_text("")
         body.get_buffer().set_text("")
         window.set_title(f"New note — {base_title}")
 
-    def on_save(_button) -> None:
+    def on_save(_button: Gtk.Button) -> None:
         title = title_entry.get_text() or "Untitled"
         row = Gtk.Label(label=title, xalign=0.0)
         notes.add(row)
@@ -43,7 +44,7 @@ def build(args) -> Gtk.Window:
         window.set_title(f"{title} — {base_title}")
         refresh_status()
 
-    def on_delete(_button) -> None:
+    def on_delete(_button: Gtk.Button) -> None:
         selected = notes.get_selected_row()
         if selected is not None:
             notes.remove(selected)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from core.store import open_readonly
 from core.store.summary import store_size_bytes
@@ -11,7 +12,7 @@ from core.store.summary import store_size_bytes
 def summarize(db: Path) -> list[str]:
     connection = open_readonly(db)
     try:
-        def rows(sql):
+        def rows(sql: str) -> list[Any]:   # apsw's rows carry no column types
             return list(connection.execute(sql))
 
         per_app = rows("SELECT app, count(*) FROM snapshots GROUP BY app ORDER BY count(*) DESC, app")

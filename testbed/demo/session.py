@@ -3,7 +3,9 @@ filled several times so a routine is there to be found."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from testbed.scripted_user import ScriptedUser
 
@@ -13,6 +15,12 @@ PAGES = ("https://github.com/phantom-desktop/phantom/pull/42",
          "https://www.google.com/search?q=at-spi+hit+test",
          "https://docs.python.org/3/library/asyncio.html")
 NOTES = ("Standup notes", "Replay ideas")
+
+
+class PhantomCommand(Protocol):
+    """Runs `phantom` with these arguments on the demo's desktop."""
+
+    def __call__(self, *args: str) -> object: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +34,7 @@ class SessionLog:
 
 def work_session(user: ScriptedUser) -> SessionLog:
     """Interleave the scenes so each form fill is preceded by something else."""
-    scenes = [
+    scenes: list[Callable[[], None]] = [
         lambda: user.fill_form(*PEOPLE[0]),
         lambda: user.browse(PAGES[0]),
         lambda: user.fill_form(*PEOPLE[1]),
@@ -45,7 +53,7 @@ def work_session(user: ScriptedUser) -> SessionLog:
 SIGN_UPS = (("Barbara Liskov", "barbara@example.org"), ("Donald Knuth", "don@example.org"))
 
 
-def record_demonstrations(user: ScriptedUser, phantom) -> list[str]:
+def record_demonstrations(user: ScriptedUser, phantom: PhantomCommand) -> list[str]:
     """Two explicit demonstrations of the sign-up form under one name, with
     different values, so the compiler finds two parameters."""
     names = []

@@ -55,9 +55,19 @@ class Demo:
         self.day = ""
 
     # -- plumbing -------------------------------------------------------------------------
-    def phantom(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    def _on_desktop(self) -> VirtualDesktop:
+        """The desktop `run()` started: every chapter runs inside it."""
+        assert self.desktop is not None, "a chapter runs only inside run()"
+        return self.desktop
+
+    def _store(self) -> Path:
+        """The store `run()` named, on its desktop."""
+        assert self.db is not None, "a chapter runs only inside run()"
+        return self.db
+
+    def phantom(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         result = subprocess.run([PHANTOM, *args], capture_output=True, text=True, timeout=300,
-                                env=dict(self.desktop.env, PATH=os.environ.get("PATH", "")))
+                                env=dict(self._on_desktop().env, PATH=os.environ.get("PATH", "")))
         if check and result.returncode not in (0,):
             raise DemoError(f"phantom {' '.join(args)} failed: {result.stderr.strip()}")
         return result
@@ -103,7 +113,7 @@ class Demo:
         from .capture_summary import summarize
         from .session import record_demonstrations, work_session
 
-        desktop = self.desktop
+        desktop = self._on_desktop()
         for kind, geometry in (("form", "320x230+20+20"), ("notes", "420x320+380+20"),
                                ("browser", "560x180+20+420")):
             desktop.launch_fixture(kind, "--geometry", geometry)
@@ -131,7 +141,7 @@ class Demo:
             daemon.send_signal(signal.SIGTERM)
             code = daemon.wait(30)
         say(f"capture daemon stopped with exit code {code} (SIGTERM flushes)")
-        for line in summarize(self.db):
+        for line in summarize(self._store()):
             say("  " + line)
         self.day = self._capture_day()
 
@@ -173,7 +183,7 @@ class Demo:
         say(f"$ {shortcut}")
         began = time.monotonic()
         result = subprocess.run([executable("sh"), "-c", shortcut], capture_output=True, text=True, timeout=120,
-                                env=dict(self.desktop.env, PATH=os.environ.get("PATH", "")))
+                                env=dict(self._on_desktop().env, PATH=os.environ.get("PATH", "")))
         if result.returncode != 0:
             raise DemoError(f"the shortcut's gdbus call failed: {result.stderr.strip()}")
         status = result.stdout.split(",")[0].strip("(' ")
@@ -193,8 +203,10 @@ class Demo:
         connection = apsw.Connection(f"file:{self.db}?mode=ro",
                                      flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
         try:
-            ts, offset = connection.execute(
+            first = connection.execute(
                 "SELECT ts_ms, utc_offset_min FROM snapshots ORDER BY ts_ms LIMIT 1").fetchone()
+            assert first is not None, "the capture chapter stored no snapshot"
+            ts, offset = first
         finally:
             connection.close()
         moment = datetime.fromtimestamp(ts / 1000, tz=timezone(timedelta(minutes=offset)))
