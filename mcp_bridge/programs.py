@@ -18,13 +18,16 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 
 from core.errors import PhantomError, quoted
 
 from .errors import check_text, reports_errors
+
+if TYPE_CHECKING:
+    from compiler.programs.records import Program, ProgramStep
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +50,7 @@ def list_stored(db: Path) -> dict[str, Any]:
     return {"programs": programs}
 
 
-def describe(program) -> dict[str, Any]:
+def describe(program: Program) -> dict[str, Any]:
     """What an agent needs to call a program: its app, what each step does,
     and every parameter with the field it fills and the shape of the
     recorded values (never the values)."""
@@ -133,7 +136,7 @@ def replay(db: Path, name_or_id: str | None, parameters: dict[str, str], dry_run
                         f"{' '.join(str(exc).split())[:200]}") from None
 
 
-def _outline(step) -> str:
+def _outline(step: ProgramStep) -> str:
     target = step.target
     what = ""
     if target is not None:

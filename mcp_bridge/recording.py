@@ -27,7 +27,7 @@ def stop() -> dict[str, Any]:
     return {"recording_id": int(recording_id), "name": name, "recording": False}
 
 
-def _call(method: str, signature: str = "", body: list | None = None) -> list:
+def _call(method: str, signature: str = "", body: list[Any] | None = None) -> list[Any]:
     try:
         return call(CAPTURE, method, signature, body)
     except BusUnavailable as exc:

@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
 from . import memory, programs, recording
 from .errors import argument_error, translated
 from .logs import configure_logging
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import Context, MCPServer
+    from mcp.types import CallToolResult, InputRequiredResult
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +51,7 @@ Until = Annotated[str | None, Field(description="window end (exclusive), in the 
                                     "default now")]
 
 
-def _server_class(db: Path):
+def _server_class(db: Path) -> type[MCPServer[Any]]:
     """The SDK's server for the store `db`, with arguments that fail a
     tool's schema reported as one readable line (`errors.argument_error`)
     instead of pydantic's dump, whose first words the SDK passes on as they
@@ -58,7 +62,9 @@ def _server_class(db: Path):
     from pydantic import ValidationError
 
     class PhantomServer(MCPServer):
-        async def call_tool(self, name, arguments, context=None):  # type: ignore[override]
+        async def call_tool(self, name: str, arguments: dict[str, Any],
+                            context: Context[Any, Any] | None = None,
+                            ) -> CallToolResult | InputRequiredResult:
             try:
                 return await super().call_tool(name, arguments, context)
             except ToolError as exc:
@@ -69,7 +75,7 @@ def _server_class(db: Path):
     return PhantomServer
 
 
-def build_server(db_path: str | Path):
+def build_server(db_path: str | Path) -> MCPServer[Any]:
     """The server for one store. Logging is set up first: `MCPServer()`
     configures the root logger itself, and ours must win (stderr only)."""
     configure_logging()

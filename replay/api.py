@@ -38,6 +38,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from compiler.programs.records import Program
 from core.a11y.toolkit import origin_for
@@ -62,6 +63,11 @@ from .tree_view import TreeView
 from .verify import verify
 from .visual.evidence import load_evidence, needs_evidence
 from .windows import AmbiguousWindow, FocusLost, GuardMismatch, XSession
+
+if TYPE_CHECKING:
+    from .visual.evidence import StepEvidence
+    from .visual.rung import Eyes
+    from .visual.screen import Shot
 
 TRIGGERS = ("cli", "dbus", "mcp")
 MAX_WINDOW_CHARS = 200
@@ -105,6 +111,7 @@ def prepare(db: str | os.PathLike[str], request: ReplayRequest, *,
     wanted = request.program
     if request.intent is not None:
         choice = find(db, request.intent, window=request.window, matcher=matcher)
+        assert choice.chosen is not None, "find raises NoCompatibleProgram when it chooses none"
         wanted = choice.chosen.hit.program_id
     program = memory.load(db, memory.runnable(db, wanted, request.trigger))
     try:
@@ -217,8 +224,9 @@ def run(db: str | os.PathLike[str], prepared: Prepared, request: ReplayRequest, 
             result = _result(program, "failed", (), Escalation(0, Policy.ESCALATE, str(exc)), False)
         result = replace(result, run_id=run_id, elapsed_ms=int((time.monotonic() - clock) * 1000))
         if prepared.choice is not None:
-            result = replace(result, intent=prepared.choice.intent,
-                             compatibility=prepared.choice.chosen.score)
+            chosen = prepared.choice.chosen
+            assert chosen is not None, "a prepared choice comes from find, which chose one"
+            result = replace(result, intent=prepared.choice.intent, compatibility=chosen.score)
         if telemetry is not None and run_id is not None:
             done = sum(1 for s in result.steps if s.outcome == "ok")
             telemetry.finish_run(run_id, now_ms(), result.status, done,
@@ -234,7 +242,7 @@ def run(db: str | os.PathLike[str], prepared: Prepared, request: ReplayRequest, 
 
 
 def _run(program: Program, values: dict[str, str], request: ReplayRequest, engine: ReplayEngine,
-         logged: Callable[[StepOutcome], None], evidence: dict) -> RunResult:
+         logged: Callable[[StepOutcome], None], evidence: Mapping[int, StepEvidence]) -> RunResult:
     live.init()
     session = XSession()
     try:
@@ -276,7 +284,8 @@ def _run(program: Program, values: dict[str, str], request: ReplayRequest, engin
         session.close()
 
 
-def _eyes(evidence: dict, session: XSession, scene: Scene, dry_run: bool):
+def _eyes(evidence: Mapping[int, StepEvidence], session: XSession, scene: Scene,
+          dry_run: bool) -> Eyes | None:
     """The visual rung for this run, when the program carries crops. The
     picture is of the run's window that has the keyboard; the first look
     (the pre-flight's) gives the program's window the keyboard first, as the
@@ -287,7 +296,7 @@ def _eyes(evidence: dict, session: XSession, scene: Scene, dry_run: bool):
     from .visual.rung import Eyes
     from .visual.screen import Unseen, grab, windows_above
 
-    def look():
+    def look() -> Shot:
         try:
             if dry_run:
                 window = session.refresh(scene.main) or scene.main

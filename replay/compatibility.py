@@ -30,16 +30,17 @@ Nothing here sends input: the gates read X and AT-SPI only.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from compiler.programs.records import Program
+from compiler.programs.records import Program, ProgramStep
 from core.errors import PhantomError
 from programs import api as memory
 
 from . import live
 from .embedding import LabelMatcher
 from .intent import Hit, Ranking
-from .outcomes import PLANNED
+from .outcomes import PLANNED, StepOutcome
 from .policy import Policy
 from .preflight import preflight
 from .tree_view import TreeView
@@ -104,11 +105,12 @@ def choose(db: str | os.PathLike[str], ranking: Ranking, matcher: LabelMatcher,
     """Assess the shortlist on the live desktop and pick one program, or none."""
     if not ranking.hits:
         return Choice(ranking.intent, None, (), _nothing_close(ranking))
+    assert session is not None, "a shortlist is assessed on the desktop (None only without one)"
     return decide(ranking.intent, [assess(db, hit, matcher, session, window=window)
                                    for hit in ranking.hits])
 
 
-def decide(intent: str, assessed) -> Choice:
+def decide(intent: str, assessed: Iterable[Assessment]) -> Choice:
     """The rule over assessed candidates: the best-scoring one that passed
     every gate, if it reaches θ and no other that passed is within MARGIN."""
     order = sorted(assessed, key=lambda a: (a.score is None or not a.passed, -(a.score or 0.0),
@@ -118,11 +120,11 @@ def decide(intent: str, assessed) -> Choice:
         return Choice(intent, None, tuple(order),
                       f"no compatible program for {intent!r}: no candidate passed every gate")
     best = passing[0]
-    if best.score < THETA:
+    if _scored(best) < THETA:
         return Choice(intent, None, tuple(order),
                       f"no compatible program for {intent!r}: the best, {best.hit.name}, "
                       f"scores {best.score:.3f} < θ = {THETA}")
-    if len(passing) > 1 and best.score - passing[1].score < MARGIN:
+    if len(passing) > 1 and _scored(best) - _scored(passing[1]) < MARGIN:
         return Choice(intent, None, tuple(order),
                       f"no compatible program for {intent!r}: {best.hit.name} "
                       f"({best.score:.3f}) and {passing[1].hit.name} ({passing[1].score:.3f}) are "
@@ -130,6 +132,12 @@ def decide(intent: str, assessed) -> Choice:
     return Choice(intent, best, tuple(order),
                   f"{intent!r} → {best.hit.name} ({best.hit.program_id}), compatibility "
                   f"{best.score:.3f} ≥ {THETA}")
+
+
+def _scored(assessment: Assessment) -> float:
+    """The score of an assessment that passed every gate (only those are scored in full)."""
+    assert assessment.score is not None, "an assessment that passed every gate is scored"
+    return assessment.score
 
 
 def assess(db: str | os.PathLike[str], hit: Hit, matcher: LabelMatcher, session: XSession, *,
@@ -173,7 +181,7 @@ def assess(db: str | os.PathLike[str], hit: Hit, matcher: LabelMatcher, session:
     return Assessment(hit, None, how, terms, score, program)
 
 
-def screen_match(program: Program, outcomes) -> float:
+def screen_match(program: Program, outcomes: Iterable[StepOutcome]) -> float:
     """The share of the steps pre-flight checked on the starting window
     (planned, with a target to look for) that resolved by their recorded
     path; 1.0 when no step could be checked there."""
@@ -183,7 +191,7 @@ def screen_match(program: Program, outcomes) -> float:
     return sum(1 for o in checked if o.policy == Policy.DIRECT) / len(checked)
 
 
-def _has_target(step) -> bool:
+def _has_target(step: ProgramStep) -> bool:
     return (step.action in ("click", "type") and step.target is not None
             and step.precondition.kind != "always_true")
 

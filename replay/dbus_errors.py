@@ -6,8 +6,13 @@ with the capture daemon's service (`core.dbus_errors`)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from core.bus import REPLAY
 from core.dbus_errors import clip_message, dbus_error, named_error
+
+if TYPE_CHECKING:
+    from dbus_fast import Message
 
 __all__ = ["SIGNATURES", "check_arguments", "clip_message", "dbus_error", "named_error"]
 
@@ -17,7 +22,7 @@ SIGNATURES = {"ListPrograms": "", "Describe": "s", "Replay": "sa{ss}", "ReplayAs
               "ListRoutines": ""}
 
 
-def check_arguments(message) -> bool:
+def check_arguments(message: Message) -> bool:
     """A call to one of our methods with the wrong argument types gets
     org.phantom.Error.InvalidArguments, naming what the method takes (the
     library alone would answer UnknownMethod, which misleads a shortcut author)."""

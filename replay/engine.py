@@ -20,8 +20,10 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from compiler.programs.records import Program, ProgramStep
+from core.a11y import Accessible
 
 from . import conditions, live
 from .dispatch import Dispatcher, DispatchError
@@ -32,6 +34,9 @@ from .scene import Scene
 from .tree_view import TreeView
 from .visual.rung import hit_problem
 from .windows import FocusLost
+
+if TYPE_CHECKING:
+    from .visual.rung import Eyes
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +73,7 @@ class ReplayEngine:
     stop: threading.Event = field(default_factory=threading.Event)
 
     def run_steps(self, program: Program, values: Mapping[str, str], scene: Scene,
-                  eyes=None) -> StepsRun:
+                  eyes: Eyes | None = None) -> StepsRun:
         """Run every step; `eyes` (a `replay.visual.rung.Eyes`) give the
         visual rung to the steps that carry recorded crops."""
         dispatcher = Dispatcher(before_press=scene.before_press)
@@ -94,7 +99,7 @@ class ReplayEngine:
         return StepsRun(tuple(outcomes), None, None, sent)
 
     def _step(self, step: ProgramStep, values: Mapping[str, str], scene: Scene,
-              dispatcher: Dispatcher, eyes=None) -> tuple[StepOutcome, tuple[Candidate, ...]]:
+              dispatcher: Dispatcher, eyes: Eyes | None = None) -> tuple[StepOutcome, tuple[Candidate, ...]]:
         began = time.monotonic()
         waited = 0.0
         if step.action == "switch":
@@ -140,7 +145,7 @@ class ReplayEngine:
         return outcome_for(step, decision, "ok", dispatch, attempts, began, waited,
                            reason=decision.reason), ()
 
-    def _postcondition(self, step: ProgramStep, decision: Decision, window, scene: Scene,
+    def _postcondition(self, step: ProgramStep, decision: Decision, window: Accessible, scene: Scene,
                        typed: str | None, deadline: float) -> tuple[bool, str]:
         """Check the step's postcondition on a fresh view until it holds or
         the step's time is up: an application on a busy machine may show
@@ -157,7 +162,7 @@ class ReplayEngine:
             time.sleep(self.timing.appear_poll_s)
 
     def _decide_when_shown(self, step: ProgramStep, scene: Scene, began: float,
-                           eyes=None) -> tuple[object, Decision]:
+                           eyes: Eyes | None = None) -> tuple[Accessible, Decision]:
         """Decide on the window that has the keyboard; while the step cannot
         act, look again (the previous step may still be opening a dialog or
         turning a page) until `appear_timeout_s` has passed."""
@@ -178,7 +183,7 @@ class ReplayEngine:
         return outcome_for(step, decision, "ok", "x11_activate", 1, began)
 
 
-def _act(step: ProgramStep, decision: Decision, values: Mapping[str, str], window,
+def _act(step: ProgramStep, decision: Decision, values: Mapping[str, str], window: Accessible,
          dispatcher: Dispatcher) -> str:
     if step.action == "click":
         if decision.point is not None:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from compiler.programs.records import Program
 from core.errors import PhantomError, quoted
@@ -42,6 +43,14 @@ from core.store import StoreError
 from programs import api as memory
 
 from .embedding import LabelMatcher
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from programs.api import IntentRow
+
+# The active programs a matrix of vectors holds, in its rows' order: (id, description) each.
+Keys = tuple[tuple[str, str], ...]
 
 MODEL = "all-MiniLM-L6-v2"
 DIMENSIONS = 384
@@ -163,7 +172,7 @@ class IntentIndex:
         below = [i for i in order if cosines[i] < FIRST_STAGE]
         return Ranking(intent, tuple(above[:SHORTLIST]), len(rows), hit(below[0]) if below else None)
 
-    def _vectors(self):
+    def _vectors(self) -> tuple[list[IntentRow], np.ndarray]:
         """The active programs and their vectors as one matrix: from this
         process's cache, else from the store, else made now (and kept)."""
         import numpy as np
@@ -206,8 +215,8 @@ class IntentIndex:
 
 # This process's copies: a program's vector is fixed by its id (a digest of
 # the body) and its description, so a cached one never goes stale.
-_vectors: dict[tuple[str, str], object] = {}
-_matrices: dict[tuple, object] = {}
+_vectors: dict[tuple[str, str], np.ndarray] = {}
+_matrices: dict[Keys, np.ndarray] = {}
 _cache_lock = threading.Lock()
 
 
@@ -221,16 +230,16 @@ def clear_caches() -> None:
         _hub_cache.clear()
 
 
-def _remember(row, vector) -> None:
+def _remember(row: IntentRow, vector: np.ndarray) -> None:
     with _cache_lock:
         _vectors[(row.program_id, row.description)] = vector
 
 
-_hub_cache: dict[tuple, object] = {}
+_hub_cache: dict[Keys, np.ndarray] = {}
 _hub_lock = threading.Lock()
 
 
-def hub_discount(vectors, key: tuple | None = None):
+def hub_discount(vectors: np.ndarray, key: Keys | None = None) -> np.ndarray:
     """Each program's mean cosine to its nearest stored neighbours (0 when
     it has none); kept under `key` (the programs and their descriptions,
     which fix the vectors) when one is given."""

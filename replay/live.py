@@ -11,12 +11,17 @@ job, over a cached view of one moment.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from core.a11y import Accessible
 from core.x11 import TopLevel
 
 from .tree_view import LiveTreeError, TreeView
 
 CALL_TIMEOUT_MS = 2000
+
+# An accessible's Text interface (`queryText()`); untyped, as pyatspi is.
+AtspiText = Any
 
 __all__ = ["LiveElement", "LiveTreeError", "TreeView", "accessible_window", "application_of",
            "candidates", "describe", "element_at", "find_application", "full_text", "init",
@@ -27,7 +32,7 @@ __all__ = ["LiveElement", "LiveTreeError", "TreeView", "accessible_window", "app
 class LiveElement:
     """A live accessible with what replay needs to know about it."""
 
-    accessible: object
+    accessible: Accessible
     role: str
     name: str
     label: str
@@ -53,7 +58,8 @@ class LiveElement:
         return frozenset(pyatspi.stateToString(s) for s in self.accessible.getState().getStates())
 
     def same_as(self, other: "LiveElement") -> bool:
-        return self.accessible.path == other.accessible.path
+        same: bool = self.accessible.path == other.accessible.path
+        return same
 
 
 _initialized = False
@@ -81,13 +87,13 @@ def init() -> None:
     _initialized = True
 
 
-def describe(accessible, view: TreeView | None = None) -> LiveElement:
+def describe(accessible: Accessible, view: TreeView | None = None) -> LiveElement:
     view = view or TreeView(accessible)
     role, name, label = view.facts(accessible)
     return LiveElement(accessible, role, name, label, view.origin)
 
 
-def _applications() -> list:
+def _applications() -> list[Accessible]:
     init()
     import pyatspi
 
@@ -101,7 +107,7 @@ def _applications() -> list:
 
 def application_pids() -> set[int]:
     """The process ids of every application on the accessibility bus."""
-    pids = set()
+    pids: set[int] = set()
     for app in _applications():
         try:
             pids.add(app.get_process_id())
@@ -110,7 +116,7 @@ def application_pids() -> set[int]:
     return pids
 
 
-def application_of(pid: int | None, name: str = ""):
+def application_of(pid: int | None, name: str = "") -> Accessible | None:
     """The AT-SPI application of a process (else, when the window gave no
     pid, the one whose accessible name is `name`)."""
     apps = _applications()
@@ -125,7 +131,7 @@ def application_of(pid: int | None, name: str = ""):
     return None
 
 
-def find_application(app: str):
+def find_application(app: str) -> Accessible | None:
     """The running AT-SPI application for an app name: by the pid of an X
     window with that WM_CLASS, else by the accessible name."""
     from .windows import XSession
@@ -142,7 +148,7 @@ def find_application(app: str):
     return application_of(None, app)
 
 
-def main_window(application):
+def main_window(application: Accessible) -> Accessible | None:
     """The application's active top-level window, else its first showing one."""
     import pyatspi
 
@@ -156,7 +162,7 @@ def main_window(application):
     return windows[0] if windows else None
 
 
-def accessible_window(window: TopLevel):
+def accessible_window(window: TopLevel) -> Accessible | None:
     """The accessible of an X top-level among its process's showing top-level
     accessibles: the only one; else the one named as the window is titled
     (GTK names a window's accessible after its title, unless a header bar
@@ -175,18 +181,20 @@ def accessible_window(window: TopLevel):
     if len(named) == 1:
         return named[0]
 
-    def distance(accessible) -> int:
+    def distance(accessible: Accessible) -> int:
         box = accessible.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-        return (abs(box.x - window.x) + abs(box.y - window.y)
-                + abs(box.width - window.width) + abs(box.height - window.height))
+        apart: int = (abs(box.x - window.x) + abs(box.y - window.y)
+                      + abs(box.width - window.width) + abs(box.height - window.height))
+        return apart
 
     return min(named or showing, key=distance)
 
 
-def full_text(text) -> str:
+def full_text(text: AtspiText) -> str:
     """All of a Text interface's characters. The end offset is the character
     count, not -1: GTK 4 answers `getText(0, -1)` with an empty string."""
-    return text.getText(0, max(text.characterCount, 0))
+    characters: str = text.getText(0, max(text.characterCount, 0))
+    return characters
 
 
 def candidates(view: TreeView, role: str) -> list[LiveElement]:
@@ -194,7 +202,7 @@ def candidates(view: TreeView, role: str) -> list[LiveElement]:
     return [describe(accessible, view) for accessible in view.of_role(role)]
 
 
-def element_at(x: int, y: int, window, origin: tuple[int, int] = (0, 0)) -> LiveElement | None:
+def element_at(x: int, y: int, window: Accessible, origin: tuple[int, int] = (0, 0)) -> LiveElement | None:
     """The element a click at a desktop point acts on (GTK answers one
     level per call; a label inside a button stands for the button)."""
     from core.a11y.tree import clicked_element, hit_test
@@ -205,7 +213,7 @@ def element_at(x: int, y: int, window, origin: tuple[int, int] = (0, 0)) -> Live
     return describe(chain[-1], TreeView(window, origin))
 
 
-def _top_levels(application) -> list:
+def _top_levels(application: Accessible) -> list[Accessible]:
     """An application's children are its top-level windows (a frame, a
     dialog — or, in Qt, a filler)."""
     count = application.childCount

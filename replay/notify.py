@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import TYPE_CHECKING, Any
 
 from core.bus import NOTIFICATIONS
+
+if TYPE_CHECKING:
+    from dbus_fast.aio import MessageBus
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +32,7 @@ _SUMMARIES = {
 }
 
 
-def message_for(result: dict) -> tuple[str, str] | None:
+def message_for(result: dict[str, Any]) -> tuple[str, str] | None:
     """(summary, body) for a run result (as `result_dict` gives it), or None
     for a status that needs no notification."""
     template = _SUMMARIES.get(result.get("status", ""))
@@ -44,7 +48,7 @@ def message_for(result: dict) -> tuple[str, str] | None:
     return template.format(program=result.get("program", "?")), body[:500]
 
 
-async def notify(bus, summary: str, body: str, *, critical: bool = False) -> bool:
+async def notify(bus: MessageBus, summary: str, body: str, *, critical: bool = False) -> bool:
     """Post one notification; True when a server accepted it."""
     from dbus_fast import Message, MessageType, Variant
 

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from compiler.programs.records import ProgramStep
 from core.clock import now_ms
 
 from .policy import Candidate, Decision, Policy
+
+if TYPE_CHECKING:
+    from .visual.rung import Aim
 
 PLANNED = "planned"     # pre-flight: the step can act on the starting screen
 PENDING = "pending"     # pre-flight: its target may appear after an earlier step
@@ -34,7 +38,7 @@ class StepOutcome:
     latency_ms: int            # engine time, fixed waits excluded
     started_ms: int
     reason: str
-    aim: object | None = None  # the visual rung's figures, when it looked (rung.Aim)
+    aim: Aim | None = None     # the visual rung's figures, when it looked
 
 
 @dataclass(frozen=True, slots=True)

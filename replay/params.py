@@ -5,6 +5,7 @@ inputs: fixed fields stay fixed)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from compiler.programs.records import Program
 from core.errors import PhantomError, quoted
@@ -29,6 +30,7 @@ def bind(program: Program, supplied: Mapping[str, object]) -> dict[str, str]:
         allowed = ", ".join(sorted(declared)) or "none"
         raise ParameterError(f"{program.name} has no parameter {', '.join(quoted(name) for name in unknown[:3])} "
                              f"(declared: {allowed})", unknown[0])
+    bound: dict[str, str] = {}
     for name, parameter in sorted(declared.items()):
         if name not in supplied:
             raise ParameterError(f"missing {name} (the {parameter.field or 'text'} field: "
@@ -40,7 +42,8 @@ def bind(program: Program, supplied: Mapping[str, object]) -> dict[str, str]:
             raise ParameterError(f"{name} is longer than {MAX_VALUE_CHARS} characters", name)
         if any(ord(c) < 32 and c not in "\t\n" for c in value):
             raise ParameterError(f"{name} contains control characters", name)
-    return {name: supplied[name] for name in sorted(declared)}
+        bound[name] = value
+    return bound
 
 
 def parse_assignments(items: list[str]) -> dict[str, str]:
@@ -56,7 +59,7 @@ def parse_assignments(items: list[str]) -> dict[str, str]:
     return values
 
 
-def shape_of(samples: tuple[str, ...]) -> dict:
+def shape_of(samples: tuple[str, ...]) -> dict[str, Any]:
     """What the recorded values of a field looked like, never what they
     were: the kinds of characters in them and the range of their lengths
     (an agent learns that a field took "letters and a space, 11–12
@@ -71,7 +74,7 @@ def shape_of(samples: tuple[str, ...]) -> dict:
             "length": [min(lengths), max(lengths)] if lengths else None}
 
 
-def describe_shape(shape: dict) -> str:
+def describe_shape(shape: dict[str, Any]) -> str:
     """A shape in words, for error messages."""
     kinds = list(shape["classes"]) + ([f"the symbols {shape['symbols']}"] if shape["symbols"] else [])
     if shape["length"] is None:

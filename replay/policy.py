@@ -16,8 +16,10 @@ escalates with that reason; nothing is clicked."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from compiler.programs.records import ProgramStep, Target
 from core.a11y.roles import CONTAINER_ROLES
@@ -26,6 +28,9 @@ from . import live
 from .embedding import LabelMatcher
 from .tree_view import TreeView
 from .verbs import same_effect, verbs_of
+
+if TYPE_CHECKING:
+    from .visual.rung import Aim, Eyes
 
 
 class Policy(StrEnum):
@@ -67,7 +72,7 @@ class Decision:
     unresolved: bool = False   # a click whose target the accessibility rungs did not find
     point: tuple[int, int] | None = None   # visual_reaim: where to click (desktop)
     anchor: live.LiveElement | None = None  # visual_reaim: the surface the click must land on
-    aim: object | None = None  # visual: the re-aim's figures (rung.Aim)
+    aim: Aim | None = None     # visual: the re-aim's figures
     pending: bool = False      # visual: the window could not be looked at yet (a covered dry run)
 
     @property
@@ -75,7 +80,7 @@ class Decision:
         return self.policy.acts
 
 
-def decide(step: ProgramStep, view: TreeView, matcher: LabelMatcher, eyes=None) -> Decision:
+def decide(step: ProgramStep, view: TreeView, matcher: LabelMatcher, eyes: Eyes | None = None) -> Decision:
     """How `step` may act on the screen `view` shows (no input is sent).
     `eyes` (a `replay.visual.rung.Eyes`) give the visual rung, for the
     steps that carry recorded crops."""
@@ -149,7 +154,7 @@ def _on_surface(decision: Decision) -> bool:
             and element.role in SURFACE_ROLES)
 
 
-def _visual(step: ProgramStep, decision: Decision, view: TreeView, eyes) -> Decision:
+def _visual(step: ProgramStep, decision: Decision, view: TreeView, eyes: Eyes) -> Decision:
     """The visual rung's decision, saying what the accessibility rungs saw."""
     anchor = decision.element if decision.element is not None else None
     found = "an unnamed " + anchor.role if anchor is not None else "no target"
@@ -170,7 +175,7 @@ def _text(role: str, label: str) -> str:
     return f"{role} {label}"
 
 
-def _ranked(matcher: LabelMatcher, query: str, pool) -> tuple[Candidate, ...]:
+def _ranked(matcher: LabelMatcher, query: str, pool: Sequence[live.LiveElement]) -> tuple[Candidate, ...]:
     vectors = matcher.embed([query, *[_text(e.role, e.display) for e in pool]])
     scores = vectors[1:] @ vectors[0]
     order = sorted(range(len(pool)), key=lambda i: (-float(scores[i]), i))[:3]

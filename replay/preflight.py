@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from compiler.programs.records import Program, ProgramStep
 from core.a11y.roles import LABELLED_ROLES
@@ -23,6 +24,9 @@ from .embedding import LabelMatcher
 from .outcomes import PENDING, PLANNED, StepOutcome, outcome_for
 from .policy import Candidate, Policy, decide
 from .tree_view import TreeView
+
+if TYPE_CHECKING:
+    from .visual.rung import Eyes
 
 # Keys that edit a field or move within the window, and never replace its content.
 EDITING_KEYS = frozenset({
@@ -44,7 +48,7 @@ class Plan:
     candidates: tuple[Candidate, ...] = ()
 
 
-def preflight(program: Program, view: TreeView, matcher: LabelMatcher, eyes=None) -> Plan:
+def preflight(program: Program, view: TreeView, matcher: LabelMatcher, eyes: Eyes | None = None) -> Plan:
     """`eyes` (a `replay.visual.rung.Eyes` holding one picture of the
     window) let the steps that need the visual rung be checked too: a
     re-aim that fails on the starting screen stops the run like a missing

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .outcomes import RunResult
 from .params import shape_of
 from .policy import Policy
 
 if TYPE_CHECKING:
-    from .compatibility import Choice
+    from .compatibility import Assessment, Choice
+    from .visual.rung import Aim
 
 EXIT_CODES = {"success": 0, "dry_run": 0, "escalated": 3, "refused": 4, "failed": 1}
 
 
-def result_dict(result: RunResult) -> dict:
+def result_dict(result: RunResult) -> dict[str, Any]:
     return {
         "run_id": result.run_id,
         "program_id": result.program_id,
@@ -44,7 +45,7 @@ def result_dict(result: RunResult) -> dict:
     }
 
 
-def _aim(aim) -> dict:
+def _aim(aim: Aim) -> dict[str, Any]:
     """A visual re-aim's figures: scores, margin, scale, where it clicked and how far it moved."""
     return {"verdict": aim.verdict, "score": round(aim.score, 4), "rival": round(aim.rival, 4),
             "margin": aim.margin, "scale": round(aim.scale, 3),
@@ -83,13 +84,15 @@ def result_lines(result: RunResult) -> list[str]:
     return lines
 
 
-def choice_dict(choice: "Choice") -> dict:
+def choice_dict(choice: "Choice") -> dict[str, Any]:
     """What a request in words found, as plain data: the program with what
     a caller needs to run it (its parameters' names, fields and shapes —
     never the recorded values), its compatibility, and every candidate the
     gates looked at."""
     chosen = choice.chosen
+    assert chosen is not None, "a choice as found: find raises NoCompatibleProgram when none is chosen"
     program = chosen.program
+    assert program is not None, "an assessment that passed every gate holds its program"
     return {
         "intent": choice.intent,
         "verdict": choice.verdict,
@@ -104,7 +107,7 @@ def choice_dict(choice: "Choice") -> dict:
     }
 
 
-def candidate_dict(item) -> dict:
+def candidate_dict(item: Assessment) -> dict[str, Any]:
     return {"id": item.hit.program_id, "name": item.hit.name, "cosine": round(item.hit.cosine, 4),
             "intent": round(item.hit.intent, 4), "failed_gate": item.failed, "reason": item.reason,
             "score": item.score}

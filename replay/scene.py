@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+from core.a11y import Accessible
 from core.x11 import TopLevel
 
 from . import live
@@ -60,7 +61,7 @@ class Scene:
         raise FocusLost(f"the keyboard left {self.main.describe()} (another window has it); "
                         "the run stopped before its next input")
 
-    def accessible(self):
+    def accessible(self) -> Accessible:
         """The accessible of the run's window that has the keyboard."""
         return self.view_of_current().window
 

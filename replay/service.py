@@ -18,7 +18,7 @@ import logging
 import threading
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any, Literal, overload
 
 import apsw
 from dbus_fast import BusType, DBusError, NameFlag, RequestNameReply
@@ -31,6 +31,15 @@ from core.bus import REPLAY
 from core.errors import PhantomError, kind_of
 
 from .dbus_errors import check_arguments, clip_message, dbus_error, named_error
+
+if TYPE_CHECKING:
+    from compiler.programs.records import Program
+
+    from .api import Prepared, ReplayRequest
+    from .desktop_lock import DesktopLock
+    from .engine import ReplayEngine
+    from .outcomes import StepOutcome
+    from .telemetry import Telemetry
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +69,7 @@ class ReplayInterface(ServiceInterface):
             programs = list_programs(self._service.db)
         except (PhantomError, apsw.Error) as exc:
             raise dbus_error(exc, self._service.db) from None
-        return [[p.id, p.name, p.steps or 0, p.parameters or 0] for p in programs]
+        return [(p.id, p.name, p.steps or 0, p.parameters or 0) for p in programs]
 
     @dbus_method()
     def Describe(self, program: DBusStr) -> DBusStr:
@@ -78,7 +87,7 @@ class ReplayInterface(ServiceInterface):
     async def Replay(self, program: DBusStr, parameters: StrDict) -> RunReply:
         """Replay and wait: (status, run id, result JSON)."""
         result = await self._service.replay(program, parameters, wait=True)
-        return [result["status"], result["run_id"] or 0, json.dumps(result, sort_keys=True)]
+        return (result["status"], result["run_id"] or 0, json.dumps(result, sort_keys=True))
 
     @dbus_method()
     async def ReplayIntent(self, intent: DBusStr, parameters: StrDict) -> RunReply:
@@ -88,7 +97,7 @@ class ReplayInterface(ServiceInterface):
         Its parameters must all be given. No such program:
         org.phantom.Error.NoCompatibleProgram, and nothing is sent."""
         result = await self._service.replay("", parameters, wait=True, intent=intent)
-        return [result["status"], result["run_id"] or 0, json.dumps(result, sort_keys=True)]
+        return (result["status"], result["run_id"] or 0, json.dumps(result, sort_keys=True))
 
     @dbus_method()
     async def FindProgram(self, intent: DBusStr) -> DBusStr:
@@ -130,17 +139,17 @@ class ReplayInterface(ServiceInterface):
     @dbus_signal()
     def StepFinished(self, token: int, step: int, policy: str, outcome: str) -> Annotated[
             tuple[int, int, str, str], DBusSignature("uuss")]:
-        return [token, step, policy, outcome]
+        return (token, step, policy, outcome)
 
     @dbus_signal()
     def Escalated(self, token: int, step: int, reason: str, candidates: str) -> Annotated[
             tuple[int, int, str, str], DBusSignature("uuss")]:
-        return [token, step, reason, candidates]
+        return (token, step, reason, candidates)
 
     @dbus_signal()
     def RunFinished(self, token: int, status: str, result: str) -> Annotated[
             tuple[int, str, str], DBusSignature("uss")]:
-        return [token, status, result]
+        return (token, status, result)
 
 
 class ReplayService:
@@ -156,8 +165,8 @@ class ReplayService:
         self._lock = threading.Lock()
         self._busy = False
         self._token = 0
-        self._engine = None
-        self._telemetry = None
+        self._engine: ReplayEngine | None = None
+        self._telemetry: Telemetry | None = None
         self._stop = threading.Event()
 
     @property
@@ -166,6 +175,13 @@ class ReplayService:
 
     def touch(self) -> None:
         self._last_activity = time.monotonic()
+
+    @property
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        """The loop `serve` runs on: the bus's methods are called only from it."""
+        loop = self._loop
+        assert loop is not None, "a bus call before the service serves"
+        return loop
 
     # -- running -------------------------------------------------------------------------------
     async def serve(self) -> int:
@@ -198,7 +214,7 @@ class ReplayService:
                 bus.disconnect()
         return 0
 
-    def load(self, name_or_id: str):
+    def load(self, name_or_id: str) -> Program:
         from programs.api import load
 
         try:
@@ -206,7 +222,7 @@ class ReplayService:
         except (PhantomError, apsw.Error) as exc:
             raise dbus_error(exc, self.db) from None
 
-    def engine(self):
+    def engine(self) -> ReplayEngine:
         """The replay engine (and its embedding model) and the telemetry
         connection, kept between calls."""
         from replay.engine import ReplayEngine
@@ -231,10 +247,18 @@ class ReplayService:
                 return json.dumps(choice_dict(find(self.db, intent, matcher=matcher)), sort_keys=True)
             except (PhantomError, apsw.Error) as exc:
                 raise dbus_error(exc, self.db) from None
-        return await self._loop.run_in_executor(None, work)
+        return await self._running_loop.run_in_executor(None, work)
+
+    @overload
+    async def replay(self, name_or_id: str, parameters: dict[str, str], *, wait: Literal[True],
+                     intent: str | None = None) -> dict[str, Any]: ...
+
+    @overload
+    async def replay(self, name_or_id: str, parameters: dict[str, str], *, wait: Literal[False],
+                     intent: str | None = None) -> int: ...
 
     async def replay(self, name_or_id: str, parameters: dict[str, str], *, wait: bool,
-                     intent: str | None = None):
+                     intent: str | None = None) -> dict[str, Any] | int:
         """Prepare and claim the desktop here, so a bad call or a busy desktop
         is a named error; then run in a worker thread."""
         from functools import partial
@@ -244,7 +268,7 @@ class ReplayService:
         self.touch()
         request = ReplayRequest(name_or_id, parameters, trigger="dbus", intent=intent)
         try:
-            prepared = await self._loop.run_in_executor(
+            prepared = await self._running_loop.run_in_executor(
                 None, partial(prepare, self.db, request, matcher=self.engine().matcher))
         except (PhantomError, apsw.Error) as exc:
             raise dbus_error(exc, self.db) from None
@@ -256,10 +280,10 @@ class ReplayService:
             token = self._token
         lock = None
         try:
-            lock = await self._loop.run_in_executor(None, claim)
+            lock = await self._running_loop.run_in_executor(None, claim)
             if not wait:
                 # ReplayAsync answers at once, so the window is looked for before it does.
-                await self._loop.run_in_executor(None, _check_window, prepared.program)
+                await self._running_loop.run_in_executor(None, _check_window, prepared.program)
         except (PhantomError, apsw.Error) as exc:
             self._busy = False
             if lock is not None:
@@ -267,7 +291,7 @@ class ReplayService:
             raise dbus_error(exc, self.db) from None
         self._stop.clear()
         self.interface.emit_properties_changed({"Busy": True})
-        future = self._loop.run_in_executor(None, self._run, prepared, request, lock, token)
+        future = self._running_loop.run_in_executor(None, self._run, prepared, request, lock, token)
         if not wait:
             return token
         result = await future
@@ -277,19 +301,23 @@ class ReplayService:
                             clip_message(result["escalation"]["reason"]))
         return result
 
-    def _run(self, prepared, request, lock, token: int) -> dict:
+    def _run(self, prepared: Prepared, request: ReplayRequest, lock: DesktopLock,
+             token: int) -> dict[str, Any]:
         """Runs in a worker thread; signals go back through the loop."""
         from replay.api import run
         from replay.outcomes import broken_off
         from replay.results import result_dict
 
-        emit = self._loop.call_soon_threadsafe
+        emit = self._running_loop.call_soon_threadsafe
         program = prepared.program
         try:
             engine = self.engine()
             engine.stop = self._stop
-            engine.on_step = lambda outcome: emit(self.interface.StepFinished, token, outcome.index,
-                                                  outcome.policy, outcome.outcome)
+
+            def on_step(outcome: StepOutcome) -> None:
+                emit(self.interface.StepFinished, token, outcome.index, outcome.policy, outcome.outcome)
+
+            engine.on_step = on_step
             result = result_dict(run(self.db, prepared, request, engine=engine,
                                      telemetry=self._telemetry))
         except Exception as exc:  # noqa: BLE001 - reported as a failed run, never a dead service
@@ -308,7 +336,7 @@ class ReplayService:
         self._notify(result)
         return result
 
-    def _notify(self, result: dict) -> None:
+    def _notify(self, result: dict[str, Any]) -> None:
         """Tell the person on the screen when a run did not succeed (and, if
         asked, when it did)."""
         from replay.notify import message_for, notify
@@ -318,7 +346,7 @@ class ReplayService:
         message = message_for(result)
         if message is not None:
             asyncio.run_coroutine_threadsafe(
-                notify(self._bus, *message, critical=result["status"] != "success"), self._loop)
+                notify(self._bus, *message, critical=result["status"] != "success"), self._running_loop)
 
     def cancel(self) -> bool:
         self.touch()
@@ -340,7 +368,7 @@ class ReplayService:
                 return render(compiled, fmt or "compact").decode()
             except (PhantomError, apsw.Error) as exc:
                 raise dbus_error(exc, self.db) from None
-        return await self._loop.run_in_executor(None, work)
+        return await self._running_loop.run_in_executor(None, work)
 
     async def routines(self) -> str:
         self.touch()
@@ -352,10 +380,10 @@ class ReplayService:
             except (PhantomError, apsw.Error) as exc:
                 raise dbus_error(exc, self.db) from None
             return json.dumps(report_dict(report), sort_keys=True)
-        return await self._loop.run_in_executor(None, work)
+        return await self._running_loop.run_in_executor(None, work)
 
 
-def _check_window(program) -> None:
+def _check_window(program: Program) -> None:
     """The program's window must be there, and be one, before ReplayAsync
     accepts a run; otherwise the caller gets a named error and nothing is sent."""
     from replay.windows import XSession

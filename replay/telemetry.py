@@ -5,20 +5,28 @@ their names and lengths."""
 
 from __future__ import annotations
 
+import os
+from typing import TYPE_CHECKING, Any
+
 import orjson
 
 from core.store import open_store
+
+if TYPE_CHECKING:
+    import apsw
+
+    from .outcomes import StepOutcome
 
 
 class Telemetry:
     """Holds one write connection (until `close`), so logging a step costs
     one short transaction; a long-lived replay service keeps it across runs."""
 
-    def __init__(self, db_path) -> None:
+    def __init__(self, db_path: str | os.PathLike[str]) -> None:
         self._db = db_path
-        self._connection = None
+        self._connection: apsw.Connection | None = None
 
-    def _open(self):
+    def _open(self) -> apsw.Connection:
         if self._connection is None:
             self._connection = open_store(self._db)
         return self._connection
@@ -38,9 +46,10 @@ class Telemetry:
                 "INSERT INTO replay_runs(program_id, started_ms, status, trigger, parameters, "
                 "steps_total) VALUES (?, ?, 'running', ?, ?, ?)",
                 (program_id, started_ms, trigger, shape, steps))
-            return connection.last_insert_rowid()
+            run_id = connection.last_insert_rowid()
+        return run_id   # outside the block: apsw types __exit__ as "-> bool" (may swallow)
 
-    def step(self, run_id: int, outcome) -> None:
+    def step(self, run_id: int, outcome: StepOutcome) -> None:
         connection = self._open()
         with connection:
             connection.execute(
@@ -61,7 +70,7 @@ class Telemetry:
                 (finished_ms, status, steps_done, escalations, reason, run_id))
 
 
-def read_runs(db_path, *, limit: int) -> list[dict]:
+def read_runs(db_path: str | os.PathLike[str], *, limit: int) -> list[dict[str, Any]]:
     """The latest `limit` runs, newest first, each with its steps, as plain
     data (what `phantom runs` prints and an agent could read)."""
     from core.store import open_readonly

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from core.a11y import Accessible
 from core.a11y.path import PathError, Segment, clip_name, parse
 from core.a11y.roles import CONTAINER_ROLES, LABELLED_ROLES
 from core.a11y.tree import read_label
@@ -33,15 +34,15 @@ class TreeView:
     window's origin for a toolkit that reports window-relative extents
     (GTK 4, see core/a11y/toolkit.py), else (0, 0)."""
 
-    def __init__(self, window, origin: tuple[int, int] = (0, 0)) -> None:
+    def __init__(self, window: Accessible, origin: tuple[int, int] = (0, 0)) -> None:
         self.window = window
         self.origin = origin
-        self._children: dict[str, list] = {}
+        self._children: dict[str, list[Accessible]] = {}
         self._facts: dict[str, tuple[str, str, str]] = {}
-        self._by_role: dict[str, list] | None = None
+        self._by_role: dict[str, list[Accessible]] | None = None
 
     # -- cached reads ----------------------------------------------------------------------
-    def children(self, node) -> list:
+    def children(self, node: Accessible) -> list[Accessible]:
         key = node.path
         cached = self._children.get(key)
         if cached is None:
@@ -52,7 +53,7 @@ class TreeView:
             self._children[key] = cached
         return cached
 
-    def facts(self, node) -> tuple[str, str, str]:
+    def facts(self, node: Accessible) -> tuple[str, str, str]:
         """(role, name, label) of a node; the label only for unnamed fields."""
         key = node.path
         cached = self._facts.get(key)
@@ -63,7 +64,7 @@ class TreeView:
         return cached
 
     # -- questions -------------------------------------------------------------------------
-    def resolve(self, path: str) -> list:
+    def resolve(self, path: str) -> list[Accessible]:
         """Every accessible the recorded path names under this window.
 
         Names and labels match exactly (case-insensitively): fuzzier
@@ -79,7 +80,7 @@ class TreeView:
             return []
         level = [self.window]
         for segment in segments[1:]:
-            found = []
+            found: list[Accessible] = []
             for parent in level:
                 matches = [c for c in self.children(parent) if self._matches(c, segment)]
                 if segment.index is not None:
@@ -90,7 +91,7 @@ class TreeView:
                 return []
         return level
 
-    def of_role(self, role: str) -> list:
+    def of_role(self, role: str) -> list[Accessible]:
         """Every showing accessible of a role (one bounded walk, then cached)."""
         import pyatspi
 
@@ -106,7 +107,7 @@ class TreeView:
                     queue.append(child)
         return list(self._by_role.get(role, ()))
 
-    def _matches(self, accessible, segment: Segment) -> bool:
+    def _matches(self, accessible: Accessible, segment: Segment) -> bool:
         role, name, label = self.facts(accessible)
         if role != segment.role:
             return False

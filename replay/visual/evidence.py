@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from compiler.programs.records import Program, ProgramStep
+from compiler.programs.records import Program, ProgramStep, Visual
 
 from .templates import BadCrop, Template, decode
 
@@ -58,10 +58,11 @@ def load_evidence(db: str | os.PathLike[str], program: Program) -> dict[int, Ste
 
 def _step_evidence(step: ProgramStep, blobs: dict[str, bytes], problem: str | None) -> StepEvidence:
     target, visual = step.target, _visual(step)
+    assert target is not None and visual is not None, "asked only for click steps with crops"
     click = (target.x, target.y)
     if problem is None and None in click:
         problem = "the recorded click has no position"
-    templates = []
+    templates: list[Template] = []
     for crop in visual.crops:
         if problem is not None:
             break
@@ -77,8 +78,9 @@ def _step_evidence(step: ProgramStep, blobs: dict[str, bytes], problem: str | No
     if problem is not None:
         return StepEvidence((), (target.x or 0, target.y or 0), visual.window, problem)
     templates.sort(key=lambda t: min(t.size))
-    return StepEvidence(tuple(templates), click, visual.window)
+    assert target.x is not None and target.y is not None, "a click without a position has a problem"
+    return StepEvidence(tuple(templates), (target.x, target.y), visual.window)
 
 
-def _visual(step: ProgramStep):
+def _visual(step: ProgramStep) -> Visual | None:
     return step.target.visual if step.action == "click" and step.target is not None else None

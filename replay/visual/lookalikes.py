@@ -23,7 +23,10 @@ beside the target since the recording leaves the person's intent unknown
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from .places import Candidate, Found
 from .refine import score_at
@@ -47,12 +50,13 @@ def lookalikes_of(found: Found, accept: float, margin: float) -> tuple[Candidate
                  if _alike(place.score, best.score, accept, margin))
 
 
-def settles(twins: Twins, found: Found, template: Template, templates, picture, distinct: float,
-            accept: float, margin: float) -> str | None:
+def settles(twins: Twins, found: Found, template: Template, templates: Sequence[Template],
+            picture: np.ndarray, distinct: float, accept: float, margin: float) -> str | None:
     """None when `found` (a larger crop with no look-alike of its own) picks
     one of the twins, sets every other twin clearly behind, and the recorded
     picture does not show that a twin appeared since; else why not."""
     best = found.best
+    assert best is not None, "asked only of a crop found (scoring at least the acceptance)"
     chosen = [t for t in twins.places if math.hypot(t.x - best.x, t.y - best.y) < distinct]
     if not chosen:
         return (f"the {twins.variant} crop matches {len(twins.places)} places and the "
@@ -67,7 +71,7 @@ def settles(twins: Twins, found: Found, template: Template, templates, picture, 
     return appeared_since(twins, chosen[0], templates, accept)
 
 
-def appeared_since(twins: Twins, anchor: Candidate, templates, accept: float) -> str | None:
+def appeared_since(twins: Twins, anchor: Candidate, templates: Sequence[Template], accept: float) -> str | None:
     """Why the recorded picture shows that a twin of `anchor` (the place a
     larger crop chose) was not there, or None.
 

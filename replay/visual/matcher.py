@@ -43,6 +43,7 @@ import numpy as np
 from .lookalikes import Twins, lookalikes_of, settles
 from .places import SCALES, STEP, Candidate, Found
 from .refine import score_at
+from .scoring import Cache
 from .search import search
 from .templates import Template, core
 
@@ -125,7 +126,7 @@ def reaim(picture: np.ndarray, at: Rect, templates: Sequence[Template], click: t
     expected = (expected[0] - at[0], expected[1] - at[1])
     whole = (0, 0, width, height)
     check = core(templates[0])
-    cache: dict = {}
+    cache: Cache = {}
     regions = {t.kind: _roi(t, expected, window, (width, height)) for t in templates}
     passes = [] if thorough else [("roi", t, regions[t.kind]) for t in templates]
     passes += [("window", t, whole) for t in templates if thorough or regions[t.kind] != whole]
@@ -138,6 +139,7 @@ def reaim(picture: np.ndarray, at: Rect, templates: Sequence[Template], click: t
         found = search(picture, template, region, distinct_px=distinct, cache=cache, expected=prior,
                        scales=scales)
         if region != whole and found.score >= ACCEPT:
+            assert found.best is not None, "a found crop scores 0 without a best place"
             # Found near where it was: rivals anywhere in the window, at the
             # scale found (one window shows everything at one scale).
             found = _merged(found, search(picture, template, whole, distinct_px=distinct,
@@ -147,11 +149,13 @@ def reaim(picture: np.ndarray, at: Rect, templates: Sequence[Template], click: t
         attempts.append(attempt)
         if attempt.score < ACCEPT:
             continue
+        place = found.best
+        assert place is not None, "an attempt scores 0 without a best place"
         if scales is SCALES and not template.flat:
             # A crop with contrast found confidently has settled the scale the
             # window is drawn at: larger crops are looked for at it (a step
             # either side), not over the whole set again.
-            scales = tuple(found.best.scale * STEP ** k for k in (-1, 0, 1))
+            scales = tuple(place.scale * STEP ** k for k in (-1, 0, 1))
         alike = lookalikes_of(found, ACCEPT, MARGIN)
         if template.flat and alike:
             continue        # a plain crop looks like any plain patch: a larger crop decides
@@ -171,7 +175,7 @@ def reaim(picture: np.ndarray, at: Rect, templates: Sequence[Template], click: t
                 return _verdict(AMBIGUOUS, f"ambiguous: {problem}", attempt, attempts, click)
         elif alike:
             if twins is None:
-                twins = Twins(template.kind, (found.best, *alike))
+                twins = Twins(template.kind, (place, *alike))
             continue        # a larger crop may tell the look-alikes apart
         if attempt.core < CORE_ACCEPT:
             continue        # the surroundings are there, the control itself is not
@@ -217,7 +221,8 @@ def _thorough(confident: list[Attempt], at: Rect, screen: Rect | None, attempts:
               click: tuple[int, int], distinct: float) -> Reaim:
     """A consequential step: every confident variant agreeing on one place."""
     best = max(confident, key=lambda a: a.score)
-    if any(math.hypot(a.point[0] - best.point[0], a.point[1] - best.point[1]) >= distinct
+    here = _point(best)
+    if any(math.hypot(_point(a)[0] - here[0], _point(a)[1] - here[1]) >= distinct
            for a in confident):
         return _verdict(AMBIGUOUS, "ambiguous for a consequential step: the crops point at "
                         "different places", best, attempts, click)
@@ -226,13 +231,19 @@ def _thorough(confident: list[Attempt], at: Rect, screen: Rect | None, attempts:
 
 def _accept(attempt: Attempt, at: Rect, screen: Rect | None, attempts: list[Attempt],
             click: tuple[int, int]) -> Reaim:
-    x, y = attempt.point
+    x, y = _point(attempt)
     if not _inside(at, x, y) or (screen is not None and not _inside(screen, x, y)):
         return _verdict(OUTSIDE, f"the re-aimed point ({x},{y}) lies outside the window or the "
                         "screen", attempt, attempts, click)
     return _verdict(ACCEPTED, f"visual re-aim: γ*={attempt.score:.3f}, margin {attempt.margin:.3f}, "
                     f"scale {attempt.scale:.2f}, shift ({x - click[0]:+d},{y - click[1]:+d}) px "
                     f"({attempt.variant} crop, {attempt.region})", attempt, attempts, click)
+
+
+def _point(attempt: Attempt) -> tuple[int, int]:
+    """The click point of an attempt that scored: only one without a best place has none."""
+    assert attempt.point is not None, "an attempt that scored has a point"
+    return attempt.point
 
 
 def _verdict(verdict: str, reason: str, attempt: Attempt, attempts: list[Attempt],

@@ -8,19 +8,20 @@ telling look-alikes apart).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from .places import FINE_STEP, SCALES, STEP, Candidate, Region, scaled
-from .scoring import match, resized, shrunk
+from .scoring import Cache, match, resized, shrunk
 from .templates import Template
 
 SWEEP_STEPS = 2          # scales of the set searched either side of a place's coarse one
 
 
 def refine(area: np.ndarray, template: Template, place: Candidate, factor: int, method: str,
-            region: Region, cache: dict | None, settled: float | None = None,
+            region: Region, cache: Cache | None, settled: float | None = None,
             scales: tuple[float, ...] = SCALES) -> Candidate | None:
     """The place matched again, down a pyramid to full resolution.
 
@@ -74,7 +75,11 @@ def refine(area: np.ndarray, template: Template, place: Candidate, factor: int, 
         level //= 2
 
 
-def _sweep(match, scales: tuple[float, ...]) -> tuple[Candidate | None, float]:
+# A crop scored near one place at a trial scale (bound to one pyramid level).
+Trial = Callable[[float], Candidate | None]
+
+
+def _sweep(match: Trial, scales: tuple[float, ...]) -> tuple[Candidate | None, float]:
     """The best of every scale of the set."""
     best, chosen = None, scales[0]
     for scale in scales:
@@ -84,7 +89,7 @@ def _sweep(match, scales: tuple[float, ...]) -> tuple[Candidate | None, float]:
     return best, chosen
 
 
-def _climb(match, scale: float, step: float, limit: int,
+def _climb(match: Trial, scale: float, step: float, limit: int,
            found: Candidate | None = None) -> tuple[Candidate | None, float]:
     """Hill-climb the score over the scale in `step`s (exponents of STEP),
     at most `limit` steps either way, within the scale set's range."""
@@ -123,7 +128,7 @@ def score_at(picture: np.ndarray, template: Template, point: tuple[float, float]
 
 
 def match_near(area: np.ndarray, template: Template, scale: float, centre: tuple[float, float],
-                pad: int, method: str, cache: dict | None = None) -> Candidate | None:
+                pad: int, method: str, cache: Cache | None = None) -> Candidate | None:
     """The best match of the template at `scale` whose centre lies within
     `pad` pixels of `centre`."""
     width, height = template.size
@@ -141,7 +146,7 @@ def match_near(area: np.ndarray, template: Template, scale: float, centre: tuple
                      cx, cy, scale)
 
 
-def _min_max(scores: np.ndarray):
+def _min_max(scores: np.ndarray) -> tuple[float, float, Sequence[int], Sequence[int]]:
     import cv2
 
     return cv2.minMaxLoc(scores)

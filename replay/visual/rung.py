@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from compiler.programs.records import ProgramStep
+from core.a11y import Accessible
 
 from .. import live
 from ..verbs import verbs_of
@@ -95,9 +96,10 @@ class Eyes:
                 self._problem = exc
         if self._problem is not None:
             raise self._problem
+        assert self._shot is not None, "a look either gives a shot or raises Unseen"
         return self._shot
 
-    def see(self, step: ProgramStep, anchor: live.LiveElement | None, window) -> Seen:
+    def see(self, step: ProgramStep, anchor: live.LiveElement | None, window: Accessible) -> Seen:
         """Re-aim `step` (which has evidence) on the window now."""
         evidence = self._evidence[step.index]
         if evidence.problem is not None:
@@ -108,6 +110,7 @@ class Eyes:
         except Unseen as exc:
             return Seen("escalated", f"the visual rung cannot look: {exc}; nothing was clicked",
                         pending=exc.covered and self.defer_covered)
+        assert step.target is not None, "a step with evidence is a click with a target"
         consequential = bool(verbs_of(step.target.display))
         result = reaim(shot.pixels, shot.at, evidence.templates, evidence.click, evidence.window,
                        window=shot.window, screen=shot.screen, thorough=consequential)
@@ -115,6 +118,7 @@ class Eyes:
         if not result.accepted:
             verdict = "refused" if result.verdict == AMBIGUOUS else "escalated"
             return Seen(verdict, f"visual: {result.reason}; nothing was clicked", aim)
+        assert result.point is not None, "an accepted re-aim has a point"
         hit = live.element_at(*result.point, window)
         problem = hit_problem(step, anchor, hit)
         if problem is not None:
@@ -132,6 +136,7 @@ def hit_problem(step: ProgramStep, anchor: live.LiveElement | None,
             hit.role if hit is not None else "nothing")
         return f"the point lies on {seen}, not on the recorded {anchor.role}"
     if hit is not None and hit.display:
+        assert step.target is not None, "a re-aimed click has a recorded target"
         recorded, found = verbs_of(step.target.display), verbs_of(hit.display)
         if found and found != recorded:
             return (f"'{hit.display}' lies under the point and would change what the step does "

@@ -12,12 +12,19 @@ the many matches of one re-aim resize each only once.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from .places import Region
 from .templates import Template
 
 COARSE_BLUR = 0.8        # Gaussian sigma (coarse pixels) on both sides of the coarse match
+
+# What one re-aim has resized or shrunk, so each is made once: a crop at a size
+# (key ("crop", …)) is kept as its (pixels, mask), a shrunk picture (keys
+# (region, factor) and ("coarse", region, factor)) as its pixels.
+Cache = dict[tuple[object, ...], "np.ndarray | tuple[np.ndarray, np.ndarray | None]"]
 
 
 def match(area: np.ndarray, pixels: np.ndarray, mask: np.ndarray | None, method: str) -> np.ndarray:
@@ -34,6 +41,7 @@ def match(area: np.ndarray, pixels: np.ndarray, mask: np.ndarray | None, method:
     flat_area = np.ascontiguousarray(area).reshape(area.shape[0], -1)
     flat_pixels = np.ascontiguousarray(pixels).reshape(pixels.shape[0], -1)
     flat_mask = None if mask is None else np.repeat(mask, 3, axis=1)
+    scores: np.ndarray
     if method == "sqdiff":
         distance = cv2.matchTemplate(flat_area, flat_pixels, cv2.TM_SQDIFF_NORMED, mask=flat_mask)
         scores = 1.0 - np.nan_to_num(distance[:, ::3], nan=1.0, posinf=1.0, neginf=1.0)
@@ -55,7 +63,7 @@ def match_grey(area: np.ndarray, pixels: np.ndarray, mask: np.ndarray | None, me
 
 
 def resized(template: Template, width: int, height: int,
-             cache: dict | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+             cache: Cache | None = None) -> tuple[np.ndarray, np.ndarray | None]:
     """The crop (and its mask) at `width`×`height`: area-averaged when it
     shrinks, linear when it grows, the mask by nearest neighbour."""
     import cv2
@@ -65,7 +73,7 @@ def resized(template: Template, width: int, height: int,
         return template.pixels, template.mask
     key = ("crop", id(template), width, height)
     if cache is not None and key in cache:
-        return cache[key]
+        return cast("tuple[np.ndarray, np.ndarray | None]", cache[key])   # a "crop" key's entry
     shrinking = width < source_w
     pixels = cv2.resize(template.pixels, (width, height),
                         interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR)
@@ -79,7 +87,7 @@ def resized(template: Template, width: int, height: int,
     return pixels, mask
 
 
-def shrunk(area: np.ndarray, factor: int, region: Region, cache: dict | None) -> np.ndarray:
+def shrunk(area: np.ndarray, factor: int, region: Region, cache: Cache | None) -> np.ndarray:
     """The area shrunk by `factor` (area-averaged), kept per region."""
     import cv2
 
@@ -87,7 +95,7 @@ def shrunk(area: np.ndarray, factor: int, region: Region, cache: dict | None) ->
         return area
     key = (region, factor)
     if cache is not None and key in cache:
-        return cache[key]
+        return cast(np.ndarray, cache[key])   # a shrunk picture's entry
     small = cv2.resize(area, (max(1, area.shape[1] // factor), max(1, area.shape[0] // factor)),
                        interpolation=cv2.INTER_AREA)
     if cache is not None:
@@ -95,13 +103,13 @@ def shrunk(area: np.ndarray, factor: int, region: Region, cache: dict | None) ->
     return small
 
 
-def coarse_area(area: np.ndarray, factor: int, region: Region, cache: dict | None) -> np.ndarray:
+def coarse_area(area: np.ndarray, factor: int, region: Region, cache: Cache | None) -> np.ndarray:
     """The area shrunk by `factor`, grey and blurred as the coarse pass matches it."""
     import cv2
 
     key = ("coarse", region, factor)
     if cache is not None and key in cache:
-        return cache[key]
+        return cast(np.ndarray, cache[key])   # a "coarse" key's entry
     grey = cv2.cvtColor(shrunk(area, factor, region, cache), cv2.COLOR_BGR2GRAY)
     small = cv2.GaussianBlur(grey, (0, 0), COARSE_BLUR)
     if cache is not None:

@@ -19,7 +19,7 @@ import numpy as np
 
 from core.errors import PhantomError
 from core.geometry import Rect, intersect
-from core.x11 import TopLevel, top_levels
+from core.x11 import Atoms, TopLevel, XDisplay, top_levels
 
 
 class Unseen(PhantomError):
@@ -67,7 +67,7 @@ def grab(window: TopLevel, above: Sequence[TopLevel] = ()) -> Shot:
     return Shot(visible, rect, screen, pixels)
 
 
-def windows_above(connection, atoms, window: TopLevel) -> list[TopLevel]:
+def windows_above(connection: XDisplay, atoms: Atoms, window: TopLevel) -> list[TopLevel]:
     """The mapped top-levels stacked over `window` (X lists them bottom first)."""
     stack = top_levels(connection, atoms)
     ids = [w.window_id for w in stack]

@@ -25,7 +25,7 @@ import numpy as np
 
 from .places import SCALES, Candidate, Found, Region, apart, distinct, scaled, shifted
 from .refine import refine
-from .scoring import COARSE_BLUR, coarse_area, match_grey, peaks, resized
+from .scoring import COARSE_BLUR, Cache, coarse_area, match_grey, peaks, resized
 from .templates import Template
 
 COARSE_SIDE = 24                            # pixels a side a crop keeps in the coarse pass …
@@ -35,7 +35,7 @@ COARSE_FLOOR = 0.5                          # weaker coarse places are not refin
 
 
 def search(picture: np.ndarray, template: Template, region: Region, *, distinct_px: float,
-           scales: tuple[float, ...] = SCALES, cache: dict | None = None,
+           scales: tuple[float, ...] = SCALES, cache: Cache | None = None,
            known: Candidate | None = None, coarser: bool = False,
            expected: tuple[float, float, float] | None = None) -> Found:
     """Where `template` appears in `region` of `picture` (BGR). `cache`
@@ -85,12 +85,12 @@ def search(picture: np.ndarray, template: Template, region: Region, *, distinct_
     ranked = distinct(sorted(refined, key=lambda c: -c.score), distinct_px, len(refined))
     if not ranked:
         return Found(None, None, method)
-    places = tuple(shifted(c, x0, y0) for c in ranked)
-    return Found(places[0], places[1] if len(places) > 1 else None, method, places)
+    located = tuple(shifted(c, x0, y0) for c in ranked)
+    return Found(located[0], located[1] if len(located) > 1 else None, method, located)
 
 
 def _coarse_places(area: np.ndarray, template: Template, factor: int, scales: tuple[float, ...],
-                   distinct_px: float, small: np.ndarray, cache: dict | None) -> list[Candidate]:
+                   distinct_px: float, small: np.ndarray, cache: Cache | None) -> list[Candidate]:
     """Every scale's local maxima on the shrunk, grey, slightly blurred
     area, merged into distinct places, strongest first (positions in the
     area's full-resolution pixels). The blur (on both sides) keeps a place
