@@ -146,7 +146,7 @@ def _report(error: PhantomError) -> Outcome:
     return Outcome(error.kind.exit_status, error)
 
 
-def _store_error(exc: Exception, args) -> PhantomError | None:
+def _store_error(exc: Exception, args: argparse.Namespace | None) -> PhantomError | None:
     """The store error an SQLite exception stands for, naming the store the
     command was given (None when it is not one a person can act on)."""
     from core.store.errors import from_sqlite

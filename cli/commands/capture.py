@@ -3,6 +3,7 @@ and the commands that talk to it."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import logging
@@ -16,9 +17,10 @@ from core.bus import CAPTURE, BusCallFailed, BusUnavailable, call
 from core.errors import PhantomError
 
 from ..errors import restated
+from ..parsers import Subcommands
 
 
-def add_parsers(sub, common) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("capture", parents=[common], help="run the capture daemon in the foreground",
                        description="Capture the focused window, input counts, small screenshots and "
                        "accessibility trees into the local store until SIGTERM/SIGINT. This is what "
@@ -45,7 +47,7 @@ def add_parsers(sub, common) -> None:
     p.set_defaults(handler=lambda args: _toggle("Resume", "resumed", "not paused"))
 
 
-def run_capture(args) -> int:
+def run_capture(args: argparse.Namespace) -> int:
     from capturer.config import load_config
     from capturer.daemon import CaptureDaemon
     from capturer.single_instance import InstanceLock
@@ -158,7 +160,7 @@ def daemon_status() -> dict | None:
         return None
 
 
-def run_status(args) -> int:
+def run_status(args: argparse.Namespace) -> int:
     """The daemon's status and its store; with --db, that store alone unless
     the daemon writes to it. A store that cannot be read is an error (exit 1)."""
     from core.store import StoreError, open_readonly

@@ -8,6 +8,7 @@ person's memory or read its raw rows."""
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import sys
@@ -17,12 +18,13 @@ from pathlib import Path
 import orjson
 
 from ..errors import EXIT_USAGE, CliError
+from ..parsers import Subcommands
 from .compile import write_atomically
 
 FORGET_TIMEOUT_S = 3600.0  # a VACUUM of a large store takes a while
 
 
-def add_parsers(sub, common) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "forget", parents=[common], help="erase a stretch of time, or a demonstration, for good",
         description="Erase everything captured in a window: snapshots, input rows, accessibility "
@@ -73,7 +75,7 @@ def _window(args, db: Path) -> tuple[int, int, str]:
 
 
 # -- forget -----------------------------------------------------------------------------------
-def run_forget(args) -> int:
+def run_forget(args: argparse.Namespace) -> int:
     from core.store.paths import resolve_db_path
     from core.store.recordings import finished_spans
 
@@ -206,7 +208,7 @@ def _local(ms: int, zone: str | None) -> str:
 
 
 # -- export -----------------------------------------------------------------------------------
-def run_export(args) -> int:
+def run_export(args: argparse.Namespace) -> int:
     from core.store import open_readonly
     from core.store.export import export_rows
     from core.store.paths import resolve_db_path

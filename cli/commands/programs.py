@@ -17,10 +17,11 @@ from pathlib import Path
 import orjson
 
 from ..errors import EXIT_USAGE, CliError
+from ..parsers import Subcommands
 from .windows import add_window_arguments, window_of
 
 
-def add_parsers(sub, common) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "compile-program", parents=[common], help="compile recorded demonstrations into a program",
         description="Align the finished recordings named NAME (at least two), keep the steps every "
@@ -87,7 +88,7 @@ def add_parsers(sub, common) -> None:
     delete.set_defaults(handler=run_delete_program)
 
 
-def run_compile_program(args) -> int:
+def run_compile_program(args: argparse.Namespace) -> int:
     from compiler.programs.build import FieldChoices, report_dict
     from core.store.paths import resolve_db_path
     from programs.api import MinedRoutine, compile_program
@@ -121,7 +122,7 @@ def _standing_line(standing) -> str:
     return line
 
 
-def run_programs(args) -> int:
+def run_programs(args: argparse.Namespace) -> int:
     from core.store.paths import resolve_db_path
     from programs.api import list_programs
 
@@ -135,7 +136,7 @@ def run_programs(args) -> int:
     return 0
 
 
-def run_lifecycle(args) -> int:
+def run_lifecycle(args: argparse.Namespace) -> int:
     """`phantom programs promote|deprecate|describe NAME`."""
     from core.store.paths import resolve_db_path
     from programs import api
@@ -164,7 +165,7 @@ def _summary_row(summary) -> dict:
     return row
 
 
-def run_delete_program(args) -> int:
+def run_delete_program(args: argparse.Namespace) -> int:
     from core.store.paths import resolve_db_path
     from programs.api import deletable, delete
 

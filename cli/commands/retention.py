@@ -6,12 +6,15 @@ their roll-ups."""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
+
+from ..parsers import Subcommands
 
 MIB = 1024 * 1024
 
 
-def add_parsers(sub, common) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "retention", help="roll up and remove old raw capture, as [retention] says",
         description="Apply the [retention] settings of the config file: days older than raw_days "
@@ -31,7 +34,7 @@ def add_parsers(sub, common) -> None:
     run.set_defaults(handler=run_retention)
 
 
-def run_retention(args) -> int:
+def run_retention(args: argparse.Namespace) -> int:
     from capturer.config import load_config
     from core.store.paths import resolve_db_path
     from core.store.retention_days import Keep, apply, plan

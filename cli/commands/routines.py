@@ -3,18 +3,20 @@ the crystallization verdicts (heuristic only, and heuristic + Gittins)."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 import orjson
 
 from ..errors import bounded
+from ..parsers import Subcommands
 from .windows import add_window_arguments, window_of
 
 MAX_LIMIT = 10_000
 MAX_RUNS = 1_000_000_000
 
 
-def add_parsers(sub, common) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "routines", parents=[common], help="list recurring routines and whether to crystallize them",
         description="Mine recurring action n-grams (3–60 steps, ≥ 3 occurrences, ≥ 2 named "
@@ -39,7 +41,7 @@ def add_parsers(sub, common) -> None:
     p.set_defaults(handler=run_routines)
 
 
-def run_routines(args) -> int:
+def run_routines(args: argparse.Namespace) -> int:
     from compiler.api import CostModel, report_dict, routine_report
     from core.store.paths import resolve_db_path
 
