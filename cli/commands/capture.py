@@ -12,6 +12,8 @@ import signal
 import sys
 import time
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 from core.bus import CAPTURE, BusCallFailed, BusUnavailable, call
 from core.errors import PhantomError
@@ -98,7 +100,7 @@ def run_capture(args: argparse.Namespace) -> int:
     return status
 
 
-def _stopped_while_starting(signum, frame) -> None:
+def _stopped_while_starting(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(0)
 
 
@@ -152,10 +154,11 @@ def _ensure_config_file(explicit: Path | None) -> None:
     _tighten_config(None)  # a directory that was there already
 
 
-def daemon_status() -> dict | None:
+def daemon_status() -> dict[str, Any] | None:
     """The running capture daemon's status, or None when none answers."""
     try:
-        return json.loads(call(CAPTURE, "Status", timeout=3)[0])
+        status: dict[str, Any] = json.loads(call(CAPTURE, "Status", timeout=3)[0])  # CaptureControl.status
+        return status
     except (BusUnavailable, BusCallFailed):
         return None
 
@@ -188,7 +191,7 @@ def run_status(args: argparse.Namespace) -> int:
     return 0
 
 
-def _format_status(daemon: dict | None, store: dict) -> str:
+def _format_status(daemon: dict[str, Any] | None, store: dict[str, Any]) -> str:
     lines = []
     if daemon is None:
         lines.append("capture daemon: not running (start it with `phantom capture` or "
