@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+from typing import Any
 
 from core.bus import CAPTURE, BusUnavailable, call
 
@@ -95,7 +96,7 @@ def _local(ms: int) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(ms / 1000))
 
 
-def _call(method: str, signature: str = "", body: list | None = None):
+def _call(method: str, signature: str = "", body: list[Any] | None = None) -> list[Any]:
     try:
         return call(CAPTURE, method, signature, body)
     except BusUnavailable as exc:
