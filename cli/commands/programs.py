@@ -11,14 +11,22 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from ..errors import EXIT_USAGE, CliError
 from ..parsers import Subcommands
 from .windows import add_window_arguments, window_of
+
+if TYPE_CHECKING:
+    from compiler.programs.build import CompileReport
+    from compiler.programs.records import EndState, ProgramStep
+    from programs.lifecycle import Standing
+    from programs.store import ProgramSummary
 
 
 def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
@@ -111,7 +119,7 @@ def run_compile_program(args: argparse.Namespace) -> int:
     return 0
 
 
-def _standing_line(standing) -> str:
+def _standing_line(standing: Standing) -> str:
     """Where a freshly saved program stands in its lifecycle."""
     if standing.state != "candidate":
         return f"state: {standing.state}"
@@ -156,7 +164,7 @@ def run_lifecycle(args: argparse.Namespace) -> int:
     return 0
 
 
-def _summary_row(summary) -> dict:
+def _summary_row(summary: ProgramSummary) -> dict[str, Any]:
     row = {name: getattr(summary, name) for name in summary.__dataclass_fields__
            if name not in ("standing", "program")}
     standing = summary.standing
@@ -183,8 +191,8 @@ def run_delete_program(args: argparse.Namespace) -> int:
     return 0
 
 
-def _name(args, command: str) -> str:
-    name = args.name.strip()
+def _name(args: argparse.Namespace, command: str) -> str:
+    name: str = args.name.strip()
     if not name:
         raise CliError(f"phantom {command}: NAME must not be empty", EXIT_USAGE)
     return name
@@ -199,7 +207,7 @@ def _selector(text: str) -> int | str:
     return int(text) if text.isdigit() else text
 
 
-def format_report(report) -> str:
+def format_report(report: CompileReport) -> str:
     from compiler.programs.variance import DELTA
 
     program = report.program
@@ -233,7 +241,7 @@ def format_report(report) -> str:
     return "\n".join(lines)
 
 
-def format_programs(summaries) -> str:
+def format_programs(summaries: Sequence[ProgramSummary]) -> str:
     if not summaries:
         return "no programs stored; record a task twice and run `phantom compile-program NAME`"
     header = (f"{'id':<15} {'state':<11} {'source':<13} {'steps':>5} {'params':>6} {'ok':>3}  "
@@ -255,7 +263,7 @@ def format_programs(summaries) -> str:
     return "\n".join(lines)
 
 
-def _lineage(standing) -> str:
+def _lineage(standing: Standing) -> str:
     parts = []
     if standing.derived_from:
         parts.append(f"from {standing.derived_from}")
@@ -264,7 +272,7 @@ def _lineage(standing) -> str:
     return ", ".join(parts) or "-"
 
 
-def _describe(step) -> str:
+def _describe(step: ProgramStep) -> str:
     target = step.target
     if step.action == "switch":
         return f"to {step.app}"
@@ -281,23 +289,23 @@ def _describe(step) -> str:
     return what
 
 
-def _words(words, otherwise: str) -> str:
+def _words(words: Sequence[str], otherwise: str) -> str:
     return "title with " + " ".join(_quote(w) for w in words) if words else otherwise
 
 
-def _end(end) -> str:
+def _end(end: EndState | None) -> str:
     if end is None:
         return "not known (replay checks that no unexpected window is left open)"
     shows = f", showing {', '.join('$' + p for p in end.title_parameters)}" if end.title_parameters else ""
     return f"in {end.app}, {_words(end.title_tokens, 'any title')}{shows} (from the {end.source})"
 
 
-def _post(step) -> str:
+def _post(step: ProgramStep) -> str:
     condition = step.postcondition
     return condition.expect if condition.kind == "state_delta" else condition.kind
 
 
-def _distance(value) -> str:
+def _distance(value: float | None) -> str:
     return "unknown" if value is None else f"{value:.4f}"
 
 
