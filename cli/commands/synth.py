@@ -9,9 +9,13 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import EXIT_USAGE, CliError
 from ..parsers import Subcommands
+
+if TYPE_CHECKING:
+    from synth import DayCounts
 
 
 def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
@@ -60,7 +64,7 @@ def run_synth(args: argparse.Namespace) -> int:
     started = time.monotonic()
     try:
         with TerminalProgress("writing days") as bar:
-            def progress(counts, days: int) -> None:
+            def progress(counts: DayCounts, days: int) -> None:
                 if bar is not None:
                     bar(f"{counts.date}: {counts.snapshots:,} snapshots, {counts.elements:,} elements",
                         counts.index + 1, days)
