@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 import orjson
 
 from ..errors import bounded
 from ..parsers import Subcommands
 from .windows import add_window_arguments, window_of
+
+if TYPE_CHECKING:
+    from compiler.routines.gate.crystallize import GateDecision
+    from compiler.routines.report import RoutineReport
 
 MAX_LIMIT = 10_000
 MAX_RUNS = 1_000_000_000
@@ -65,7 +70,7 @@ def run_routines(args: argparse.Namespace) -> int:
     return 0
 
 
-def why(decision) -> str:
+def why(decision: GateDecision) -> str:
     """The verdict's reason in a word or two: the failed criteria by name,
     else what the Gittins gate concluded."""
     failed = [c.name for c in decision.criteria if not c.passed]
@@ -78,7 +83,7 @@ def why(decision) -> str:
     return "index > λ*" if decision.gittins_pass else "index ≤ λ*"
 
 
-def format_table(report, *, wide: bool = False, width: int = 100) -> str:
+def format_table(report: RoutineReport, *, wide: bool = False, width: int = 100) -> str:
     """One row per routine; its description on the lines below, wrapped to
     `width` (or, `wide`, at the end of the row, whole)."""
     import textwrap

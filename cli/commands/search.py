@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 import orjson
 
 from ..errors import EXIT_USAGE, CliError
 from ..parsers import Subcommands
 from .windows import add_window_arguments, window_of
+
+if TYPE_CHECKING:
+    from compiler.search import SearchResult
+    from compiler.window import Window
 
 
 def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
@@ -54,7 +59,7 @@ def run_search(args: argparse.Namespace) -> int:
     return 0
 
 
-def format_result(result, window, tz: str | None) -> str:
+def format_result(result: SearchResult, window: Window, tz: str | None) -> str:
     from compiler.search import evidence, local_iso
 
     if not result.indexed:
