@@ -131,7 +131,7 @@ def _applications(bus_up: bool) -> Check:
                  + "; ".join(blind[pid] for pid in sorted(blind)))
 
 
-def _store(explicit) -> Check:
+def _store(explicit: Path | None) -> Check:
     from core.store import StoreError, open_readonly
     from core.store.errors import REPAIR_HINT
     from core.store.integrity import quick_check
@@ -155,7 +155,7 @@ def _store(explicit) -> Check:
                  f"quick_check ok{'' if writable else ', read-only (capture cannot write to it)'}")
 
 
-def run_repair(explicit) -> int:
+def run_repair(explicit: Path | None) -> int:
     """`phantom doctor --repair`: salvage a damaged store under the capture
     daemon's lock (no daemon may write while the file is replaced)."""
     from capturer.single_instance import AlreadyRunning, InstanceLock
