@@ -16,6 +16,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 from core.errors import PhantomError, one_line
 
@@ -27,7 +28,7 @@ EXIT_INTERNAL = 70  # sysexits' EX_SOFTWARE
 class _Parser(argparse.ArgumentParser):
     """argparse prints usage plus an error; we print one line and point at --help."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise CliError(f"{self.prog}: {message} (see `{self.prog} --help`)", EXIT_USAGE)
 
 
