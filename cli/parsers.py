@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 from typing import TypeAlias
 
-# What `add_subparsers` returns; typeshed knows it only by argparse's
-# private class name (a string: the class is not subscriptable at run time).
+# What `add_subparsers` and `add_mutually_exclusive_group` return: typeshed
+# knows them only by argparse's private class names (the first a string:
+# the class is not subscriptable at run time).
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+ExclusiveGroup: TypeAlias = argparse._MutuallyExclusiveGroup

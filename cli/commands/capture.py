@@ -157,7 +157,7 @@ def _ensure_config_file(explicit: Path | None) -> None:
 def daemon_status() -> dict[str, Any] | None:
     """The running capture daemon's status, or None when none answers."""
     try:
-        status: dict[str, Any] = json.loads(call(CAPTURE, "Status", timeout=3)[0])  # CaptureControl.status
+        status: dict[str, Any] = json.loads(call(CAPTURE, "Status", timeout=3)[0])  # CaptureControl.status()
         return status
     except (BusUnavailable, BusCallFailed):
         return None

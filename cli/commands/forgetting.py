@@ -20,7 +20,7 @@ from typing import Any, BinaryIO, TypeAlias
 import orjson
 
 from ..errors import EXIT_USAGE, CliError
-from ..parsers import Subcommands
+from ..parsers import ExclusiveGroup, Subcommands
 from .compile import write_atomically
 
 FORGET_TIMEOUT_S = 3600.0  # a VACUUM of a large store takes a while
@@ -63,7 +63,7 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
 
 
 # -- windows ------------------------------------------------------------------------------
-def _window_arguments(p: argparse.ArgumentParser) -> argparse._MutuallyExclusiveGroup:
+def _window_arguments(p: argparse.ArgumentParser) -> ExclusiveGroup:
     """--day, or --since (until now, or --until), and --tz; the group, for
     more choices. A window is required: nothing is forgotten by default."""
     from .windows import add_window_arguments

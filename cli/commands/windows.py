@@ -8,12 +8,14 @@ from __future__ import annotations
 import argparse
 from typing import TypedDict
 
+from ..parsers import ExclusiveGroup
+
 FORMS = ("now, today, yesterday, a date (2026-03-02), a time today (14:00), an offset back from "
          "now (-2h, 90m ago) or ISO 8601 (2026-03-02T09:00, …+01:00)")
 
 
 def add_window_arguments(p: argparse.ArgumentParser, *, nothing: str,
-                         required: bool = False) -> argparse._MutuallyExclusiveGroup:
+                         required: bool = False) -> ExclusiveGroup:
     """--day, or --since/--until; `nothing` says what no window means. The
     mutually exclusive group is returned for commands with more choices."""
     when = p.add_mutually_exclusive_group(required=required)
