@@ -16,6 +16,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 from core.errors import PhantomError, one_line
 
@@ -27,7 +28,7 @@ EXIT_INTERNAL = 70  # sysexits' EX_SOFTWARE
 class _Parser(argparse.ArgumentParser):
     """argparse prints usage plus an error; we print one line and point at --help."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise CliError(f"{self.prog}: {message} (see `{self.prog} --help`)", EXIT_USAGE)
 
 
@@ -146,7 +147,7 @@ def _report(error: PhantomError) -> Outcome:
     return Outcome(error.kind.exit_status, error)
 
 
-def _store_error(exc: Exception, args) -> PhantomError | None:
+def _store_error(exc: Exception, args: argparse.Namespace | None) -> PhantomError | None:
     """The store error an SQLite exception stands for, naming the store the
     command was given (None when it is not one a person can act on)."""
     from core.store.errors import from_sqlite

@@ -6,6 +6,12 @@ or a file, so scripts and agents read clean output."""
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import threading
+
+    from rich.progress import Progress, TaskID
 
 
 class TerminalProgress:
@@ -16,8 +22,8 @@ class TerminalProgress:
     def __init__(self, phase: str = "working", *, force: bool = False) -> None:
         self._phase = phase
         self._force = force
-        self._bar = None
-        self._task = None
+        self._bar: Progress | None = None
+        self._task: TaskID | None = None
 
     def __enter__(self) -> "TerminalProgress | None":
         if not (self._force or sys.stderr.isatty()):
@@ -32,14 +38,16 @@ class TerminalProgress:
         return self
 
     def __call__(self, phase: str, done: int, total: int) -> None:
+        # Called only through what `__enter__` returned, which set both.
+        assert self._bar is not None and self._task is not None
         self._bar.update(self._task, description=phase, completed=done, total=total or None)
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
             self._bar.stop()
 
 
-def busy(phase: str, delay_s: float = 0.5):
+def busy(phase: str, delay_s: float = 0.5) -> _Busy:
     """A context for one long call with no count to show (compiling or
     mining many days): on a terminal, a bar that says it is busy appears if
     the call is still running after `delay_s` — a quick compile shows
@@ -51,9 +59,9 @@ class _Busy:
     def __init__(self, phase: str, delay_s: float) -> None:
         self._phase = phase
         self._delay = delay_s
-        self._timer = None
+        self._timer: threading.Timer | None = None
         self._progress: TerminalProgress | None = None
-        self._lock = None
+        self._lock: threading.Lock | None = None
 
     def __enter__(self) -> None:
         if not sys.stderr.isatty():
@@ -66,6 +74,7 @@ class _Busy:
         self._timer.start()
 
     def _show(self) -> None:
+        assert self._lock is not None   # made before the timer that calls this
         with self._lock:
             if self._timer is None:
                 return
@@ -74,10 +83,11 @@ class _Busy:
                 progress(self._phase, 0, 0)
                 self._progress = progress
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._timer is None:
             return
         self._timer.cancel()
+        assert self._lock is not None   # made with the timer
         with self._lock:
             self._timer = None
             if self._progress is not None:

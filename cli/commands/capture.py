@@ -3,6 +3,7 @@ and the commands that talk to it."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import logging
@@ -11,14 +12,17 @@ import signal
 import sys
 import time
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 from core.bus import CAPTURE, BusCallFailed, BusUnavailable, call
 from core.errors import PhantomError
 
 from ..errors import restated
+from ..parsers import Subcommands
 
 
-def add_parsers(sub, common) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("capture", parents=[common], help="run the capture daemon in the foreground",
                        description="Capture the focused window, input counts, small screenshots and "
                        "accessibility trees into the local store until SIGTERM/SIGINT. This is what "
@@ -45,7 +49,7 @@ def add_parsers(sub, common) -> None:
     p.set_defaults(handler=lambda args: _toggle("Resume", "resumed", "not paused"))
 
 
-def run_capture(args) -> int:
+def run_capture(args: argparse.Namespace) -> int:
     from capturer.config import load_config
     from capturer.daemon import CaptureDaemon
     from capturer.single_instance import InstanceLock
@@ -96,7 +100,7 @@ def run_capture(args) -> int:
     return status
 
 
-def _stopped_while_starting(signum, frame) -> None:
+def _stopped_while_starting(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(0)
 
 
@@ -150,15 +154,16 @@ def _ensure_config_file(explicit: Path | None) -> None:
     _tighten_config(None)  # a directory that was there already
 
 
-def daemon_status() -> dict | None:
+def daemon_status() -> dict[str, Any] | None:
     """The running capture daemon's status, or None when none answers."""
     try:
-        return json.loads(call(CAPTURE, "Status", timeout=3)[0])
+        status: dict[str, Any] = json.loads(call(CAPTURE, "Status", timeout=3)[0])  # CaptureControl.status()
+        return status
     except (BusUnavailable, BusCallFailed):
         return None
 
 
-def run_status(args) -> int:
+def run_status(args: argparse.Namespace) -> int:
     """The daemon's status and its store; with --db, that store alone unless
     the daemon writes to it. A store that cannot be read is an error (exit 1)."""
     from core.store import StoreError, open_readonly
@@ -186,7 +191,7 @@ def run_status(args) -> int:
     return 0
 
 
-def _format_status(daemon: dict | None, store: dict) -> str:
+def _format_status(daemon: dict[str, Any] | None, store: dict[str, Any]) -> str:
     lines = []
     if daemon is None:
         lines.append("capture daemon: not running (start it with `phantom capture` or "

@@ -3,6 +3,7 @@ JSON, Markdown, or the compact block for a system prompt."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -11,12 +12,13 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import CliError, bounded
+from ..parsers import Subcommands
 from .windows import add_window_arguments, window_of
 
 MAX_BUDGET = 100_000
 
 
-def add_parsers(sub, common) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "compile", parents=[common], help="compile a day or window into activity frames",
         description="Compile a window of the capture store (read-only) into activity frames: "
@@ -39,7 +41,7 @@ def add_parsers(sub, common) -> None:
     p.set_defaults(handler=run_compile)
 
 
-def run_compile(args) -> int:
+def run_compile(args: argparse.Namespace) -> int:
     # A compile's numpy work is small vector arithmetic, never a large matrix
     # product: one BLAS thread is enough, and not starting the others saves
     # 20-40 ms of this process's life when a window has to be compiled.

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
+from ..parsers import Subcommands
 
-def add_parsers(sub, common) -> None:
+
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("demo", help="run Phantom end to end on a private virtual desktop",
                        description="Start a private Xvfb + D-Bus + AT-SPI desktop with Phantom's "
                        "fixture apps, let a scripted user work while the real capture daemon "
@@ -15,7 +18,7 @@ def add_parsers(sub, common) -> None:
     p.set_defaults(handler=run_demo)
 
 
-def run_demo(args) -> int:
+def run_demo(args: argparse.Namespace) -> int:
     from testbed.demo.story import Demo
 
     return Demo(args.out).run()

@@ -3,11 +3,13 @@ per check, with the fix when there is one."""
 
 from __future__ import annotations
 
+import argparse
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import restated
+from ..parsers import Subcommands
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +20,7 @@ class Check:
     fix: str = ""
 
 
-def add_parsers(sub, common) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("doctor", parents=[common], help="check the display, buses, store and units",
                        description="Check everything Phantom needs: the X display, the session "
                        "D-Bus and the AT-SPI bus, which applications on screen the AT-SPI bus does not show (with "
@@ -30,7 +32,7 @@ def add_parsers(sub, common) -> None:
     p.set_defaults(handler=run_doctor)
 
 
-def run_doctor(args) -> int:
+def run_doctor(args: argparse.Namespace) -> int:
     if args.repair:
         return run_repair(args.db)
     accessibility = _accessibility()
@@ -129,7 +131,7 @@ def _applications(bus_up: bool) -> Check:
                  + "; ".join(blind[pid] for pid in sorted(blind)))
 
 
-def _store(explicit) -> Check:
+def _store(explicit: Path | None) -> Check:
     from core.store import StoreError, open_readonly
     from core.store.errors import REPAIR_HINT
     from core.store.integrity import quick_check
@@ -153,7 +155,7 @@ def _store(explicit) -> Check:
                  f"quick_check ok{'' if writable else ', read-only (capture cannot write to it)'}")
 
 
-def run_repair(explicit) -> int:
+def run_repair(explicit: Path | None) -> int:
     """`phantom doctor --repair`: salvage a damaged store under the capture
     daemon's lock (no daemon may write while the file is replaced)."""
     from capturer.single_instance import AlreadyRunning, InstanceLock

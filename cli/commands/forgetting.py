@@ -8,21 +8,29 @@ person's memory or read its raw rows."""
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import sys
+from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, BinaryIO, TypeAlias
 
 import orjson
 
 from ..errors import EXIT_USAGE, CliError
+from ..parsers import ExclusiveGroup, Subcommands
 from .compile import write_atomically
 
 FORGET_TIMEOUT_S = 3600.0  # a VACUUM of a large store takes a while
 
+# What goes (or went) from one window: `ForgetReport.as_dict()`, or the
+# daemon's JSON of it, with "nothing" added.
+Report: TypeAlias = dict[str, Any]
 
-def add_parsers(sub, common) -> None:
+
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "forget", parents=[common], help="erase a stretch of time, or a demonstration, for good",
         description="Erase everything captured in a window: snapshots, input rows, accessibility "
@@ -55,7 +63,7 @@ def add_parsers(sub, common) -> None:
 
 
 # -- windows ------------------------------------------------------------------------------
-def _window_arguments(p):
+def _window_arguments(p: argparse.ArgumentParser) -> ExclusiveGroup:
     """--day, or --since (until now, or --until), and --tz; the group, for
     more choices. A window is required: nothing is forgotten by default."""
     from .windows import add_window_arguments
@@ -63,7 +71,7 @@ def _window_arguments(p):
     return add_window_arguments(p, nothing="", required=True)
 
 
-def _window(args, db: Path) -> tuple[int, int, str]:
+def _window(args: argparse.Namespace, db: Path) -> tuple[int, int, str]:
     from compiler.api import resolve_window
 
     from .windows import window_of
@@ -73,7 +81,7 @@ def _window(args, db: Path) -> tuple[int, int, str]:
 
 
 # -- forget -----------------------------------------------------------------------------------
-def run_forget(args) -> int:
+def run_forget(args: argparse.Namespace) -> int:
     from core.store.paths import resolve_db_path
     from core.store.recordings import finished_spans
 
@@ -102,7 +110,7 @@ def run_forget(args) -> int:
     return 0
 
 
-def plan(db: Path, since: int, until: int) -> dict:
+def plan(db: Path, since: int, until: int) -> Report:
     from core.store import open_readonly
     from core.store.forget import plan_forget
 
@@ -129,7 +137,7 @@ def confirm(yes: bool, question: str, command: str) -> None:
         raise CliError(f"phantom {command}: not confirmed; nothing was changed")
 
 
-def forget_windows(db: Path, windows: list[tuple[int, int]]) -> list[dict]:
+def forget_windows(db: Path, windows: list[tuple[int, int]]) -> list[Report]:
     """Forget each window, through the capture daemon when it writes to this
     store, else directly (holding its lock, so none starts meanwhile)."""
     from capturer.forget import forget_directly
@@ -146,7 +154,7 @@ def _daemon_writes_to(db: Path) -> bool:
     return status is not None and Path(status.get("db", "")).resolve() == db.resolve()
 
 
-def _forget_through_daemon(since: int, until: int) -> dict:
+def _forget_through_daemon(since: int, until: int) -> Report:
     from core.bus import CAPTURE, call
 
     body = call(CAPTURE, "Forget", "ss", [_iso(since), _iso(until)], timeout=FORGET_TIMEOUT_S)
@@ -158,7 +166,7 @@ def _iso(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).isoformat(timespec="milliseconds")
 
 
-def _print(reports: list[dict], zone: str | None, fmt: str, verb: str) -> None:
+def _print(reports: list[Report], zone: str | None, fmt: str, verb: str) -> None:
     if fmt == "json":
         for report in reports:
             report = dict(report)
@@ -169,7 +177,7 @@ def _print(reports: list[dict], zone: str | None, fmt: str, verb: str) -> None:
         print(describe(report, zone, verb))
 
 
-def describe(report: dict, zone: str | None, verb: str) -> str:
+def describe(report: Report, zone: str | None, verb: str) -> str:
     """A report as a person reads it: the window, then what goes."""
     what = [f"{report['snapshots']} snapshots",
             f"{report['input_events']} input rows ({report['typed_texts']} with typed text)",
@@ -206,7 +214,7 @@ def _local(ms: int, zone: str | None) -> str:
 
 
 # -- export -----------------------------------------------------------------------------------
-def run_export(args) -> int:
+def run_export(args: argparse.Namespace) -> int:
     from core.store import open_readonly
     from core.store.export import export_rows
     from core.store.paths import resolve_db_path
@@ -228,6 +236,6 @@ def run_export(args) -> int:
     return 0
 
 
-def _write(stream, lines) -> None:
+def _write(stream: BinaryIO, lines: Iterable[dict[str, Any]]) -> None:
     for line in lines:
         stream.write(orjson.dumps(line, option=orjson.OPT_SORT_KEYS) + b"\n")

@@ -6,12 +6,14 @@ directly with `--db`)."""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from ..errors import CliError
+from ..parsers import Subcommands
 
 
-def add_parsers(sub, common) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "import", parents=[common], help="import nocta/screenpipe or ActivityWatch history into the store",
         description="Copy another recorder's history into the Phantom store, through the store's own writer: "
@@ -33,7 +35,7 @@ def add_parsers(sub, common) -> None:
     p.set_defaults(handler=run_import)
 
 
-def run_import(args) -> int:
+def run_import(args: argparse.Namespace) -> int:
     from capturer.config import load_config
     from capturer.imports import import_history
     from compiler.api import read_nocta

@@ -9,6 +9,7 @@ reader parses it (systemd's ExecStart=, dbus's Exec=)."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import sys
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CliError
+from ..parsers import Subcommands
 
 SYSTEMD_DIR = Path(__file__).resolve().parents[2] / "systemd"
 PLACEHOLDER = "/usr/bin/env phantom"
@@ -29,7 +31,7 @@ class InstalledFile:
     destination: Path
 
 
-def add_parsers(sub, common) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("install", help="install the systemd user units and D-Bus activation file",
                        description="Write the systemd user units (phantom-capture, phantom-replay, "
                        "phantom-retention with its daily timer) "
@@ -111,7 +113,7 @@ def write_public(path: Path, text: str) -> None:
         os.close(fd)
 
 
-def run_install(args) -> int:
+def run_install(args: argparse.Namespace) -> int:
     executable = (args.executable or phantom_executable()).resolve()
     if not executable.exists():
         raise CliError(f"{executable} does not exist")
@@ -126,7 +128,7 @@ def run_install(args) -> int:
     return 0
 
 
-def run_uninstall(args) -> int:
+def run_uninstall(args: argparse.Namespace) -> int:
     removed = 0
     for item in installed_files():
         if item.destination.exists():

@@ -9,6 +9,7 @@ import argparse
 import os
 
 from ..errors import CliError
+from ..parsers import Subcommands
 
 DESCRIPTION = """\
 Serve Phantom to an MCP client over stdio: the context block, measured frames,
@@ -21,14 +22,14 @@ client config: {"mcpServers": {"phantom": {"command": "phantom", "args": ["mcp"]
 (replay needs DISPLAY; add "env": {"DISPLAY": ":0"} if the client does not pass it)"""
 
 
-def add_parsers(sub, common) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("mcp", parents=[common], help="serve the MCP tools over stdio (for agents)",
                        description=DESCRIPTION, epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.set_defaults(handler=run_mcp)
 
 
-def run_mcp(args) -> int:
+def run_mcp(args: argparse.Namespace) -> int:
     from core.store.paths import resolve_db_path
 
     db = resolve_db_path(args.db)

@@ -11,16 +11,25 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from ..errors import EXIT_USAGE, CliError
+from ..parsers import Subcommands
 from .windows import add_window_arguments, window_of
 
+if TYPE_CHECKING:
+    from compiler.programs.build import CompileReport
+    from compiler.programs.records import EndState, ProgramStep
+    from programs.lifecycle import Standing
+    from programs.store import ProgramSummary
 
-def add_parsers(sub, common) -> None:
+
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "compile-program", parents=[common], help="compile recorded demonstrations into a program",
         description="Align the finished recordings named NAME (at least two), keep the steps every "
@@ -87,7 +96,7 @@ def add_parsers(sub, common) -> None:
     delete.set_defaults(handler=run_delete_program)
 
 
-def run_compile_program(args) -> int:
+def run_compile_program(args: argparse.Namespace) -> int:
     from compiler.programs.build import FieldChoices, report_dict
     from core.store.paths import resolve_db_path
     from programs.api import MinedRoutine, compile_program
@@ -110,7 +119,7 @@ def run_compile_program(args) -> int:
     return 0
 
 
-def _standing_line(standing) -> str:
+def _standing_line(standing: Standing) -> str:
     """Where a freshly saved program stands in its lifecycle."""
     if standing.state != "candidate":
         return f"state: {standing.state}"
@@ -121,7 +130,7 @@ def _standing_line(standing) -> str:
     return line
 
 
-def run_programs(args) -> int:
+def run_programs(args: argparse.Namespace) -> int:
     from core.store.paths import resolve_db_path
     from programs.api import list_programs
 
@@ -135,7 +144,7 @@ def run_programs(args) -> int:
     return 0
 
 
-def run_lifecycle(args) -> int:
+def run_lifecycle(args: argparse.Namespace) -> int:
     """`phantom programs promote|deprecate|describe NAME`."""
     from core.store.paths import resolve_db_path
     from programs import api
@@ -155,7 +164,7 @@ def run_lifecycle(args) -> int:
     return 0
 
 
-def _summary_row(summary) -> dict:
+def _summary_row(summary: ProgramSummary) -> dict[str, Any]:
     row = {name: getattr(summary, name) for name in summary.__dataclass_fields__
            if name not in ("standing", "program")}
     standing = summary.standing
@@ -164,7 +173,7 @@ def _summary_row(summary) -> dict:
     return row
 
 
-def run_delete_program(args) -> int:
+def run_delete_program(args: argparse.Namespace) -> int:
     from core.store.paths import resolve_db_path
     from programs.api import deletable, delete
 
@@ -182,8 +191,8 @@ def run_delete_program(args) -> int:
     return 0
 
 
-def _name(args, command: str) -> str:
-    name = args.name.strip()
+def _name(args: argparse.Namespace, command: str) -> str:
+    name: str = args.name.strip()
     if not name:
         raise CliError(f"phantom {command}: NAME must not be empty", EXIT_USAGE)
     return name
@@ -198,7 +207,7 @@ def _selector(text: str) -> int | str:
     return int(text) if text.isdigit() else text
 
 
-def format_report(report) -> str:
+def format_report(report: CompileReport) -> str:
     from compiler.programs.variance import DELTA
 
     program = report.program
@@ -232,7 +241,7 @@ def format_report(report) -> str:
     return "\n".join(lines)
 
 
-def format_programs(summaries) -> str:
+def format_programs(summaries: Sequence[ProgramSummary]) -> str:
     if not summaries:
         return "no programs stored; record a task twice and run `phantom compile-program NAME`"
     header = (f"{'id':<15} {'state':<11} {'source':<13} {'steps':>5} {'params':>6} {'ok':>3}  "
@@ -254,7 +263,7 @@ def format_programs(summaries) -> str:
     return "\n".join(lines)
 
 
-def _lineage(standing) -> str:
+def _lineage(standing: Standing) -> str:
     parts = []
     if standing.derived_from:
         parts.append(f"from {standing.derived_from}")
@@ -263,7 +272,7 @@ def _lineage(standing) -> str:
     return ", ".join(parts) or "-"
 
 
-def _describe(step) -> str:
+def _describe(step: ProgramStep) -> str:
     target = step.target
     if step.action == "switch":
         return f"to {step.app}"
@@ -280,23 +289,23 @@ def _describe(step) -> str:
     return what
 
 
-def _words(words, otherwise: str) -> str:
+def _words(words: Sequence[str], otherwise: str) -> str:
     return "title with " + " ".join(_quote(w) for w in words) if words else otherwise
 
 
-def _end(end) -> str:
+def _end(end: EndState | None) -> str:
     if end is None:
         return "not known (replay checks that no unexpected window is left open)"
     shows = f", showing {', '.join('$' + p for p in end.title_parameters)}" if end.title_parameters else ""
     return f"in {end.app}, {_words(end.title_tokens, 'any title')}{shows} (from the {end.source})"
 
 
-def _post(step) -> str:
+def _post(step: ProgramStep) -> str:
     condition = step.postcondition
     return condition.expect if condition.kind == "state_delta" else condition.kind
 
 
-def _distance(value) -> str:
+def _distance(value: float | None) -> str:
     return "unknown" if value is None else f"{value:.4f}"
 
 

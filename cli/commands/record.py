@@ -5,15 +5,18 @@ workflow. Discarding one forgets it and everything captured while it ran."""
 
 from __future__ import annotations
 
+import argparse
 import time
 from pathlib import Path
+from typing import Any
 
 from core.bus import CAPTURE, BusUnavailable, call
 
 from ..errors import CliError
+from ..parsers import Subcommands
 
 
-def add_parsers(sub, common) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("record", help="start, stop or discard an explicit demonstration",
                        description="Record a demonstration of a workflow with the running capture "
                        "daemon: `phantom record start NAME`, do the workflow, `phantom record stop`. "
@@ -41,7 +44,7 @@ def add_parsers(sub, common) -> None:
     discard.set_defaults(handler=run_discard)
 
 
-def run_start(args) -> int:
+def run_start(args: argparse.Namespace) -> int:
     from capturer.control import check_recording_name
 
     # Checked here too: a control character (a NUL above all) cannot even
@@ -52,13 +55,13 @@ def run_start(args) -> int:
     return 0
 
 
-def run_stop(args) -> int:
+def run_stop(args: argparse.Namespace) -> int:
     recording_id, name = _call("StopRecording")
     print(f"stopped recording {name!r} (#{recording_id})")
     return 0
 
 
-def run_discard(args) -> int:
+def run_discard(args: argparse.Namespace) -> int:
     from core.store.paths import resolve_db_path
     from core.store.recordings import finished_span, last_finished
 
@@ -93,7 +96,7 @@ def _local(ms: int) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(ms / 1000))
 
 
-def _call(method: str, signature: str = "", body: list | None = None):
+def _call(method: str, signature: str = "", body: list[Any] | None = None) -> list[Any]:
     try:
         return call(CAPTURE, method, signature, body)
     except BusUnavailable as exc:

@@ -3,14 +3,16 @@ through the guarded policy engine, and show replay telemetry."""
 
 from __future__ import annotations
 
+import argparse
 import json
 
 from ..errors import EXIT_USAGE, CliError
+from ..parsers import Subcommands
 
 MAX_RUNS = 10_000
 
 
-def add_parsers(sub, common) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "replay", parents=[common], help="replay a program on the live desktop",
         description="Replay a compiled program step by step where the screen still matches: the "
@@ -51,7 +53,7 @@ def add_parsers(sub, common) -> None:
     p.set_defaults(handler=run_runs)
 
 
-def run_replay(args) -> int:
+def run_replay(args: argparse.Namespace) -> int:
     from core.store.paths import resolve_db_path
     from replay.api import ReplayRequest, replay
     from replay.params import parse_assignments
@@ -70,7 +72,7 @@ def run_replay(args) -> int:
     return EXIT_CODES[result.status]
 
 
-def run_runs(args) -> int:
+def run_runs(args: argparse.Namespace) -> int:
     from core.store.paths import resolve_db_path
     from replay.telemetry import read_runs
 

@@ -6,12 +6,20 @@ their roll-ups."""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..parsers import Subcommands
+
+if TYPE_CHECKING:
+    from core.store.retention import Removed
+    from core.store.retention_days import Compiling, Done, Keep, Plan
 
 MIB = 1024 * 1024
 
 
-def add_parsers(sub, common) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "retention", help="roll up and remove old raw capture, as [retention] says",
         description="Apply the [retention] settings of the config file: days older than raw_days "
@@ -31,7 +39,7 @@ def add_parsers(sub, common) -> None:
     run.set_defaults(handler=run_retention)
 
 
-def run_retention(args) -> int:
+def run_retention(args: argparse.Namespace) -> int:
     from capturer.config import load_config
     from core.store.paths import resolve_db_path
     from core.store.retention_days import Keep, apply, plan
@@ -53,7 +61,7 @@ def run_retention(args) -> int:
     return 0
 
 
-def _compiling(db: Path):
+def _compiling(db: Path) -> Compiling:
     """The compiler's part of retention (core/store/retention_days.py):
     local days resolved as `phantom compile --day` resolves them, today at
     this instant, and each day's roll-up."""
@@ -67,7 +75,7 @@ def _compiling(db: Path):
                      roll_up=lambda label: roll_up(db, label))
 
 
-def _plan_lines(plan, keep) -> str:
+def _plan_lines(plan: Plan, keep: Keep) -> str:
     lines = [f"would roll up {len(plan.due)} day(s)"
              + (f", {plan.due[0]} to {plan.due[-1]}" if plan.due else "")
              + f", removing {_rows(plan.removed)}"]
@@ -81,13 +89,13 @@ def _plan_lines(plan, keep) -> str:
     return "\n".join(lines)
 
 
-def _rows(removed) -> str:
+def _rows(removed: Removed) -> str:
     return (f"{removed.snapshots:,} snapshots, {removed.input_events:,} input rows, "
             f"{removed.elements:,} elements in {removed.trees:,} walks, {removed.images:,} images "
             f"({removed.image_bytes / MIB:.1f} MiB), {removed.blind_spots:,} blind spots")
 
 
-def _summary(done) -> str:
+def _summary(done: Done) -> str:
     rolled, images = done.rolled, done.images
     lines = [f"rolled up {len(rolled)} day(s)" + (f", {rolled[0]} to {rolled[-1]}" if rolled else "")
              + f": removed {_rows(done.removed)}"]

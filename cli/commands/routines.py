@@ -3,18 +3,25 @@ the crystallization verdicts (heuristic only, and heuristic + Gittins)."""
 
 from __future__ import annotations
 
+import argparse
 import sys
+from typing import TYPE_CHECKING
 
 import orjson
 
 from ..errors import bounded
+from ..parsers import Subcommands
 from .windows import add_window_arguments, window_of
+
+if TYPE_CHECKING:
+    from compiler.routines.gate.crystallize import GateDecision
+    from compiler.routines.report import RoutineReport
 
 MAX_LIMIT = 10_000
 MAX_RUNS = 1_000_000_000
 
 
-def add_parsers(sub, common) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "routines", parents=[common], help="list recurring routines and whether to crystallize them",
         description="Mine recurring action n-grams (3–60 steps, ≥ 3 occurrences, ≥ 2 named "
@@ -39,7 +46,7 @@ def add_parsers(sub, common) -> None:
     p.set_defaults(handler=run_routines)
 
 
-def run_routines(args) -> int:
+def run_routines(args: argparse.Namespace) -> int:
     from compiler.api import CostModel, report_dict, routine_report
     from core.store.paths import resolve_db_path
 
@@ -63,7 +70,7 @@ def run_routines(args) -> int:
     return 0
 
 
-def why(decision) -> str:
+def why(decision: GateDecision) -> str:
     """The verdict's reason in a word or two: the failed criteria by name,
     else what the Gittins gate concluded."""
     failed = [c.name for c in decision.criteria if not c.passed]
@@ -76,7 +83,7 @@ def why(decision) -> str:
     return "index > λ*" if decision.gittins_pass else "index ≤ λ*"
 
 
-def format_table(report, *, wide: bool = False, width: int = 100) -> str:
+def format_table(report: RoutineReport, *, wide: bool = False, width: int = 100) -> str:
     """One row per routine; its description on the lines below, wrapped to
     `width` (or, `wide`, at the end of the row, whole)."""
     import textwrap

@@ -3,15 +3,22 @@ URL or an element label — as stretches of time with their evidence."""
 
 from __future__ import annotations
 
+import argparse
 import sys
+from typing import TYPE_CHECKING
 
 import orjson
 
 from ..errors import EXIT_USAGE, CliError
+from ..parsers import Subcommands
 from .windows import add_window_arguments, window_of
 
+if TYPE_CHECKING:
+    from compiler.search import SearchResult
+    from compiler.window import Window
 
-def add_parsers(sub, common) -> None:
+
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "search", parents=[common], help="find when words were on screen (titles, URLs, labels)",
         description="Search window titles, URLs (as stored: sanitised) and the labels of what was "
@@ -27,7 +34,7 @@ def add_parsers(sub, common) -> None:
     p.set_defaults(handler=run_search)
 
 
-def run_search(args) -> int:
+def run_search(args: argparse.Namespace) -> int:
     from compiler.api import search
     from compiler.search import search_dict
     from core.store.paths import resolve_db_path
@@ -52,7 +59,7 @@ def run_search(args) -> int:
     return 0
 
 
-def format_result(result, window, tz: str | None) -> str:
+def format_result(result: SearchResult, window: Window, tz: str | None) -> str:
     from compiler.search import evidence, local_iso
 
     if not result.indexed:

@@ -3,16 +3,18 @@ shortcut` (the exact `gdbus call` line to bind to a key)."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import sys
 
 from ..errors import bounded
+from ..parsers import Subcommands
 
 MAX_IDLE_TIMEOUT_S = 86_400.0
 
 
-def add_parsers(sub, common) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "replay-service", parents=[common], help="serve org.phantom.Replay1 on the session bus",
         description="Serve org.phantom.Replay1 (ListPrograms, Describe, Replay, ReplayIntent, "
@@ -38,7 +40,7 @@ def add_parsers(sub, common) -> None:
     p.set_defaults(handler=run_shortcut)
 
 
-def run_service(args) -> int:
+def run_service(args: argparse.Namespace) -> int:
     from dbus_fast.errors import AuthError, InvalidAddressError
 
     from core.bus import BusUnavailable, session_bus_address
@@ -84,7 +86,7 @@ def _shell_word(word: str) -> str:
     return f'"{escaped}"'
 
 
-def run_shortcut(args) -> int:
+def run_shortcut(args: argparse.Namespace) -> int:
     from core.store.paths import resolve_db_path
     from replay.api import ReplayRequest, prepare
     from replay.params import parse_assignments

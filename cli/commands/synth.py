@@ -6,13 +6,19 @@ activity-frames). The same seed and arguments give a byte-identical file."""
 
 from __future__ import annotations
 
+import argparse
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import EXIT_USAGE, CliError
+from ..parsers import Subcommands
+
+if TYPE_CHECKING:
+    from synth import DayCounts
 
 
-def add_parsers(sub, common) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "synth", parents=[common], help="write a reproducible synthetic capture corpus",
         description="Write DAYS consecutive weekdays of simulated desktop activity (two monitors, browser, "
@@ -32,7 +38,7 @@ def add_parsers(sub, common) -> None:
     p.set_defaults(handler=run_synth)
 
 
-def run_synth(args) -> int:
+def run_synth(args: argparse.Namespace) -> int:
     from synth import synthesize
     from synth.calendar import parse_start, zone
 
@@ -58,7 +64,7 @@ def run_synth(args) -> int:
     started = time.monotonic()
     try:
         with TerminalProgress("writing days") as bar:
-            def progress(counts, days: int) -> None:
+            def progress(counts: DayCounts, days: int) -> None:
                 if bar is not None:
                     bar(f"{counts.date}: {counts.snapshots:,} snapshots, {counts.elements:,} elements",
                         counts.index + 1, days)

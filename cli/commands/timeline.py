@@ -4,13 +4,15 @@ marked — as PNG or SVG, the same bytes for the same rows."""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from ..errors import EXIT_USAGE, CliError
+from ..parsers import Subcommands
 from .windows import add_window_arguments, window_of
 
 
-def add_parsers(sub, common) -> None:
+def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "timeline", parents=[common], help="draw a day as a picture (PNG or SVG)",
         description="Draw a window of the store (today by default) as a timeline: for each "
@@ -24,7 +26,7 @@ def add_parsers(sub, common) -> None:
     p.set_defaults(handler=run_timeline)
 
 
-def run_timeline(args) -> int:
+def run_timeline(args: argparse.Namespace) -> int:
     from compiler.api import timeline
     from core.store.paths import resolve_db_path
 

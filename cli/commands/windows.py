@@ -5,11 +5,17 @@ argument and never reads it itself."""
 
 from __future__ import annotations
 
+import argparse
+from typing import TypedDict
+
+from ..parsers import ExclusiveGroup
+
 FORMS = ("now, today, yesterday, a date (2026-03-02), a time today (14:00), an offset back from "
          "now (-2h, 90m ago) or ISO 8601 (2026-03-02T09:00, …+01:00)")
 
 
-def add_window_arguments(p, *, nothing: str, required: bool = False):
+def add_window_arguments(p: argparse.ArgumentParser, *, nothing: str,
+                         required: bool = False) -> ExclusiveGroup:
     """--day, or --since/--until; `nothing` says what no window means. The
     mutually exclusive group is returned for commands with more choices."""
     when = p.add_mutually_exclusive_group(required=required)
@@ -23,7 +29,17 @@ def add_window_arguments(p, *, nothing: str, required: bool = False):
     return when
 
 
-def window_of(args) -> dict:
+class WindowArguments(TypedDict):
+    """The compiler's window keywords, as `window_of` gives them."""
+
+    day: str | None
+    since: str | None
+    until: str | None
+    tz: str | None
+    now_ms: int
+
+
+def window_of(args: argparse.Namespace) -> WindowArguments:
     """Keyword arguments for the compiler's front door, `now_ms` included."""
     from core.clock import now_ms
 
