@@ -226,7 +226,9 @@ class CaptureSession:
         await self.accessibility.start()
         self.display.connect()
         if control_bus:
-            await self._start_control_bus()
+            from .dbus_service import start_control_bus  # lazy: dbus-fast only when serving
+
+            self._bus = await start_control_bus(self.control, self.pause_listeners.subscribe)
         # What this start settled and decided (interrupted rows closed, the
         # pause carried on) is on disk before anyone is told capture runs.
         await self._loop.run_in_executor(None, self.writer.flush)
@@ -382,19 +384,6 @@ class CaptureSession:
 
     def _deliver_input(self, raw: RawInput) -> None:
         self.input.deliver(raw)
-
-    async def _start_control_bus(self) -> None:
-        if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
-            log.info("no session bus: pause/resume/record over D-Bus are unavailable")
-            return
-        try:
-            from .dbus_service import CaptureBusService
-
-            service = CaptureBusService(self.control, self.pause_listeners.subscribe)
-            await service.start()
-            self._bus = service
-        except Exception as exc:  # noqa: BLE001 - capture runs without its control channel
-            log.warning("could not export org.phantom.Capture1: %s", exc)
 
 
 def _log_thread_death(args: threading.ExceptHookArgs) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from collections.abc import Callable
 from typing import Annotated
 
@@ -131,3 +132,19 @@ class CaptureBusService:
                 pass
             self._bus.disconnect()
             self._bus = None
+
+
+async def start_control_bus(control: CaptureControl,
+                            subscribe: Callable[[PausedListener], None]) -> CaptureBusService | None:
+    """Export org.phantom.Capture1 on the session bus, or say in the log
+    why not: capture runs on without its control channel."""
+    if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+        log.info("no session bus: pause/resume/record over D-Bus are unavailable")
+        return None
+    try:
+        service = CaptureBusService(control, subscribe)
+        await service.start()
+    except Exception as exc:  # noqa: BLE001 - capture runs without its control channel
+        log.warning("could not export org.phantom.Capture1: %s", exc)
+        return None
+    return service

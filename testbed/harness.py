@@ -149,6 +149,7 @@ class VirtualDesktop:
         `pid`, when given: another instance's window must not be taken for
         it); return its id."""
         owner = ["--all", "--pid", str(pid)] if pid is not None else []
+
         def probe() -> int:
             out = subprocess.run([executable("xdotool"), "search", *owner, "--onlyvisible", "--class", wm_class],
                                  env=self.env, capture_output=True, text=True, timeout=5)

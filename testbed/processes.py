@@ -32,7 +32,6 @@ class StartedProcess:
     group: bool = False
 
 
-
 def read_line(fd: int, *, timeout: float, what: str) -> str:
     """Read one line a child writes to a pipe, with a deadline."""
     import select

@@ -22,6 +22,7 @@ from core.urls import sanitize_url as core_sanitize_url
 # reports it as `incognito`. Such a window is hidden whatever the rules say.
 PRIVATE_WINDOW = "private browser window"
 
+
 def exclusion(rules: tuple[ExclusionRule, ...], app: str, title: str, *, page_title: str = "",
               private: bool = False) -> str | None:
     """The name of the rule that hides this window (its title, or the title

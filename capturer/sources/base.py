@@ -108,7 +108,6 @@ class HitResult:
     path: str | None = None
 
 
-
 @dataclass(frozen=True, slots=True)
 class FieldMask:
     """Where a window shows text a person typed: an editable field's (or a

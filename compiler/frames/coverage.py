@@ -20,6 +20,7 @@ from .segment import SESSION_GAP_MS, Run
 
 _OPEN = np.iinfo(np.int64).max
 
+
 def coverage(runs: tuple[Run, ...], snapshots: tuple[Snapshot, ...],
              blind_spots: tuple[BlindSpot, ...]) -> Coverage:
     monitors = tuple(sorted(set(map(MONITOR, snapshots))))

@@ -61,6 +61,7 @@ class CropLike(Protocol):
     ratio_x: float
     ratio_y: float
 
+
 _CROP = "SELECT width, height FROM blobs WHERE sha256 = ?"
 _EVIDENCE = ("SELECT kind, blob, x, y, width, height, ratio_x, ratio_y, window_x, window_y, window_w, "
              "window_h FROM click_evidence WHERE input_id = ?")

@@ -72,7 +72,6 @@ def _columns(connection: apsw.Connection, table: str) -> set[str]:
     return {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
 
 
-
 # Crops a saved program re-aims its clicks by (`blob` of each crop, `crop` of
 # a step, in its JSON body): kept while the program is, whatever their age.
 _PROGRAM_BLOBS = ("SELECT value FROM programs, json_tree(programs.body) "

@@ -29,8 +29,6 @@ def gdbus(desktop, *args: str) -> subprocess.CompletedProcess:
                         "--object-path", "/org/phantom/Capture1", *args])
 
 
-
-
 def test_status_pause_and_resume(desktop, apps, tmp_path):
     apps("form", "--geometry", "300x220+0+0")
     db = tmp_path / "store.sqlite3"

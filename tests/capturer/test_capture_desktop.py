@@ -12,8 +12,6 @@ from testbed.executables import executable
 pytestmark = pytest.mark.desktop
 
 
-
-
 def test_two_apps_give_snapshots_counts_and_resolved_clicks(desktop, apps, user, tmp_path):
     apps("form", "--geometry", "300x220+0+0")
     apps("notes", "--geometry", "420x320+520+60")

@@ -26,8 +26,6 @@ def own_desktop():
     instance.stop()
 
 
-
-
 def xdotool_type(desktop, text: str, delay_ms: int = 40) -> None:
     desktop.run([executable("xdotool"), "type", "--delay", str(delay_ms), text])
 

@@ -38,8 +38,6 @@ def assert_absent(db: Path, *needles: str) -> None:
                 assert encoded not in data, f"{needle!r} found in {where}"
 
 
-
-
 def gdbus(desktop, method: str, *args: str) -> subprocess.CompletedProcess:
     return desktop.run([executable("gdbus"), "call", "--session", "--dest", "org.phantom.Capture1",
                         "--object-path", "/org/phantom/Capture1",

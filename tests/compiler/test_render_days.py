@@ -82,6 +82,7 @@ def test_a_bigger_budget_shows_more_of_every_day():
     times = TimeFormat(None, BERLIN)
     small = render_compact(document, times, "w", 2000).decode().splitlines()
     big = render_compact(document, times, "w", 12000).decode().splitlines()
+
     def frames(lines: list[str]) -> int:
         return sum(1 for line in lines if line.startswith("- ") and "routine" not in line)
 

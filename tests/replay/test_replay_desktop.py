@@ -18,8 +18,6 @@ pytestmark = pytest.mark.desktop
 EMAIL = "team@example.org"
 
 
-
-
 def record_form_fill(desktop, user, name: str) -> None:
     assert phantom(desktop, "record", "start", "fill form").returncode == 0
     focus(desktop, "phantom-form")
@@ -61,8 +59,6 @@ def form_program(recorded_form, tmp_path):
     copy = tmp_path / "store.sqlite3"
     shutil.copy(db, copy)
     return copy, report
-
-
 
 
 def replay(desktop, db, *args):

@@ -43,6 +43,7 @@ class CostError(PhantomError, ValueError):
 
     code = "usage"
 
+
 __all__ = ["CostModel", "break_even_threshold"]
 
 
