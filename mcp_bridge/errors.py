@@ -105,4 +105,4 @@ def reports_errors(function: F) -> F:
             if store_error is None:
                 raise
             raise tool_error(store_error) from None
-    return wrapper  # type: ignore[return-value]
+    return wrapper  # type: ignore[return-value]  # functools.wraps keeps F's signature; mypy cannot see it
