@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .resolve import Default
     from .rolled import RolledDay, UnreadableRollup
     from .routines import CostModel, Routine, RoutineReport, report_dict
+    from .routines.gate.crystallize import GateDecision
     from .search import SearchResult
 
 __all__ = [
@@ -37,6 +38,8 @@ __all__ = [
     "CompileError",
     "Compiled",
     "CostModel",
+    "GateDecision",
+    "RoutineReport",
     "compile_window",
     "find_routine",
     "mined_routines",
@@ -53,16 +56,20 @@ __all__ = [
 
 FORMATS = ("compact", "json", "markdown")
 MIN_BUDGET = 100
-_FROM_ROUTINES = ("CostModel", "report_dict")
+_FROM_ROUTINES = ("CostModel", "report_dict", "RoutineReport")
 
 
 def __getattr__(name: str) -> object:
-    """`CostModel` and `report_dict` come from the routines pipeline, loaded
-    on first use."""
+    """The routines pipeline's names (`CostModel`, `report_dict`, the report
+    and gate-decision records an interface formats), loaded on first use."""
     if name in _FROM_ROUTINES:
         from . import routines
 
         return getattr(routines, name)
+    if name == "GateDecision":
+        from .routines.gate.crystallize import GateDecision
+
+        return GateDecision
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

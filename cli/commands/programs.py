@@ -25,8 +25,7 @@ from .windows import add_window_arguments, window_of
 if TYPE_CHECKING:
     from compiler.programs.build import CompileReport
     from compiler.programs.records import EndState, ProgramStep
-    from programs.lifecycle import Standing
-    from programs.store import ProgramSummary
+    from programs.api import ProgramSummary, Standing
 
 
 def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:

@@ -14,8 +14,7 @@ from ..parsers import Subcommands
 from .windows import add_window_arguments, window_of
 
 if TYPE_CHECKING:
-    from compiler.routines.gate.crystallize import GateDecision
-    from compiler.routines.report import RoutineReport
+    from compiler.api import GateDecision, RoutineReport
 
 MAX_LIMIT = 10_000
 MAX_RUNS = 1_000_000_000
