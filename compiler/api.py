@@ -28,8 +28,7 @@ if TYPE_CHECKING:
 
     from .resolve import Default
     from .rolled import RolledDay, UnreadableRollup
-    from .routines import CostModel, Routine, RoutineReport, report_dict
-    from .routines.gate.crystallize import GateDecision
+    from .routines import CostModel, GateDecision, Routine, RoutineReport, report_dict
     from .search import SearchResult
 
 __all__ = [
@@ -56,7 +55,7 @@ __all__ = [
 
 FORMATS = ("compact", "json", "markdown")
 MIN_BUDGET = 100
-_FROM_ROUTINES = ("CostModel", "report_dict", "RoutineReport")
+_FROM_ROUTINES = ("CostModel", "report_dict", "RoutineReport", "GateDecision")
 
 
 def __getattr__(name: str) -> object:
@@ -66,10 +65,6 @@ def __getattr__(name: str) -> object:
         from . import routines
 
         return getattr(routines, name)
-    if name == "GateDecision":
-        from .routines.gate.crystallize import GateDecision
-
-        return GateDecision
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -159,11 +154,9 @@ def _times(document: Document, window: Window, override: tzinfo | None) -> TimeF
 
 
 def _offset_of(zone: str, ms: int) -> int:
-    from datetime import datetime, timezone
+    from core.clock import offset_minutes_in
 
-    offset = datetime.fromtimestamp(ms / 1000, tz=timezone.utc).astimezone(zone_info(zone)).utcoffset()
-    assert offset is not None  # an aware datetime always has one
-    return int(offset.total_seconds() // 60)
+    return offset_minutes_in(zone_info(zone), ms)
 
 
 def read_window(db_path: str | Path, *, day: str | None = None, since: str | None = None,

@@ -6,13 +6,20 @@ from __future__ import annotations
 
 import os
 import time
-from datetime import datetime
+from datetime import datetime, timezone, tzinfo
 from functools import cache
 from pathlib import Path
 
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+def offset_minutes_in(zone: tzinfo, ts_ms: int) -> int:
+    """`zone`'s offset from UTC at `ts_ms`, in minutes."""
+    offset = datetime.fromtimestamp(ts_ms / 1000, tz=timezone.utc).astimezone(zone).utcoffset()
+    assert offset is not None  # an aware datetime always has one
+    return int(offset.total_seconds() // 60)
 
 
 def utc_offset_minutes(ts_ms: int) -> int:

@@ -27,13 +27,13 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .actions import derive_actions, sessions, step_key
     from .cycles import distinct, find
-    from .gate import CostModel
+    from .gate import CostModel, GateDecision
     from .mining import Routine, mine
     from .report import RoutineReport, report_dict, report_routines
 
 _STAGE_OF = {
     "derive_actions": "actions", "sessions": "actions", "step_key": "actions",
-    "CostModel": "gate",
+    "CostModel": "gate", "GateDecision": "gate",
     "Routine": "mining", "mine": "mining",
     "distinct": "cycles", "find": "cycles",
     "RoutineReport": "report", "report_dict": "report", "report_routines": "report",
@@ -49,6 +49,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "CostModel",
+    "GateDecision",
     "Routine",
     "RoutineReport",
     "derive_actions",

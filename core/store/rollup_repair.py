@@ -19,9 +19,10 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from core.clock import offset_minutes_in
 
 from .connection import open_store
 
@@ -51,12 +52,12 @@ class RollupRepair:
 
 
 def _offset_minutes(zone: str, ts_ms: int) -> int:
+    """The day's offset, or UTC's for a zone this machine does not know (the
+    blind spot must still be written)."""
     try:
-        info = ZoneInfo(zone)
+        return offset_minutes_in(ZoneInfo(zone), ts_ms)
     except (ZoneInfoNotFoundError, ValueError):
         return 0
-    offset = datetime.fromtimestamp(ts_ms / 1000, timezone.utc).astimezone(info).utcoffset()
-    return int(offset.total_seconds() // 60) if offset is not None else 0
 
 
 def set_aside_rollups(path: str | os.PathLike[str], days: Sequence[SetAside]) -> RollupRepair:
