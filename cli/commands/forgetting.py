@@ -222,16 +222,20 @@ def run_export(args: argparse.Namespace) -> int:
     db = resolve_db_path(args.db)
     since, until, _ = _window(args, db)
     connection = open_readonly(db)
+    rows = export_rows(connection, since, until, images=args.images)
     try:
         header = {"export": "phantom", "db": str(db), "since": _iso(since), "until": _iso(until),
                   "schema_version": int(connection.pragma("user_version"))}
-        lines = itertools.chain([header], export_rows(connection, since, until, images=args.images))
+        lines = itertools.chain([header], rows)
         if args.out is None:
             _write(sys.stdout.buffer, lines)
             sys.stdout.flush()
         else:
             write_atomically(args.out, lambda handle: _write(handle, lines), private=True)
     finally:
+        # The rows' read transaction ends before its connection does, also when
+        # the reader went away mid-stream (`phantom export | head`).
+        rows.close()
         connection.close()
     return 0
 
