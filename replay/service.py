@@ -284,11 +284,15 @@ class ReplayService:
             if not wait:
                 # ReplayAsync answers at once, so the window is looked for before it does.
                 await self._running_loop.run_in_executor(None, _check_window, prepared.program)
-        except (PhantomError, apsw.Error) as exc:
+        except BaseException as exc:
+            # Whatever went wrong before the run started, the desktop is free
+            # again: a flag left set would answer Busy until the idle exit.
             self._busy = False
             if lock is not None:
                 lock.release()
-            raise dbus_error(exc, self.db) from None
+            if isinstance(exc, (PhantomError, apsw.Error)):
+                raise dbus_error(exc, self.db) from None
+            raise
         self._stop.clear()
         self.interface.emit_properties_changed({"Busy": True})
         future = self._running_loop.run_in_executor(None, self._run, prepared, request, lock, token)
