@@ -205,7 +205,9 @@ class Demo:
         try:
             first = connection.execute(
                 "SELECT ts_ms, utc_offset_min FROM snapshots ORDER BY ts_ms LIMIT 1").fetchone()
-            assert first is not None, "the capture chapter stored no snapshot"
+            if first is None:
+                raise DemoError(f"the capture chapter stored no snapshot in {self.db}: the daemon "
+                                f"saw no window (its log: {self.out / 'capture.log'})")
             ts, offset = first
         finally:
             connection.close()
