@@ -84,6 +84,10 @@ ERROR_KINDS: dict[str, ErrorKind] = {kind.code: kind for kind in (
     ErrorKind("guard_mismatch", 4, "GuardMismatch", "the program's application or window is not on the screen"),
     ErrorKind("ambiguous_window", 4, "AmbiguousWindow", "several windows match the program; name one"),
     ErrorKind("busy", 5, "Busy", "another replay, or a recording, holds the desktop"),
+    ErrorKind("escalated", 3, "Escalated", "the replay stopped at a step it could not do safely "
+              "(ReplayChecked); the run says where and why"),
+    ErrorKind("refused", 4, "Refused", "the replay was refused before it could act "
+              "(ReplayChecked); the run says why"),
     ErrorKind("not_active", 4, "NotActive", "agents run only active programs; this one is not yet"),
     ErrorKind("quarantined", 4, "Quarantined", "the program failed twice in a row; a verified run the "
               "person starts brings it back"),

@@ -90,6 +90,21 @@ class ReplayInterface(ServiceInterface):
         return (result["status"], result["run_id"] or 0, json.dumps(result, sort_keys=True))
 
     @dbus_method()
+    async def ReplayChecked(self, program: DBusStr, parameters: StrDict) -> RunReply:
+        """Replay and wait, as Replay; but a run that escalated, was refused or
+        failed is an error (org.phantom.Error.Escalated, Refused or Failed,
+        the run in its message), so `gdbus call` — what a keyboard shortcut
+        runs — exits non-zero. Replay keeps its reply for existing callers."""
+        from .results import unsuccessful_run
+
+        result = await self._service.replay(program, parameters, wait=True)
+        failure = unsuccessful_run(result)
+        if failure is not None:
+            code, message = failure
+            raise DBusError(kind_of(code).dbus_error, clip_message(message))
+        return (result["status"], result["run_id"] or 0, json.dumps(result, sort_keys=True))
+
+    @dbus_method()
     async def ReplayIntent(self, intent: DBusStr, parameters: StrDict) -> RunReply:
         """Replay the active program the words describe — the one that passes
         every gate on the screen as it is, with a compatibility of at least
@@ -153,9 +168,9 @@ class ReplayInterface(ServiceInterface):
 
 
 class ReplayService:
-    def __init__(self, db: Path, idle_timeout: float = DEFAULT_IDLE_TIMEOUT_S, *,
+    def __init__(self, db: Path | None, idle_timeout: float = DEFAULT_IDLE_TIMEOUT_S, *,
                  notify_success: bool = False) -> None:
-        self.db = db
+        self._db = db
         self.idle_timeout = idle_timeout
         self.notify_success = notify_success
         self.interface = ReplayInterface(self)
@@ -167,7 +182,18 @@ class ReplayService:
         self._token = 0
         self._engine: ReplayEngine | None = None
         self._telemetry: Telemetry | None = None
+        self._telemetry_db: Path | None = None
         self._stop = threading.Event()
+
+    @property
+    def db(self) -> Path:
+        """The store of this call: the one the service was started with, else
+        the one the CLI would use now (`PHANTOM_DB`, the store `phantom
+        install --db` recorded, the default). Read on every call, so a store
+        chosen after the service started is the one the next call reaches."""
+        from core.store.paths import default_db_path
+
+        return self._db if self._db is not None else default_db_path()
 
     @property
     def busy(self) -> bool:
@@ -228,10 +254,14 @@ class ReplayService:
         from replay.engine import ReplayEngine
         from replay.telemetry import Telemetry
 
+        db = self.db
         with self._lock:
             if self._engine is None:
                 self._engine = ReplayEngine()
-                self._telemetry = Telemetry(self.db)
+            if self._telemetry is None or self._telemetry_db != db:
+                if self._telemetry is not None:
+                    self._telemetry.close()
+                self._telemetry, self._telemetry_db = Telemetry(db), db
             return self._engine
 
     async def find(self, intent: str) -> str:
@@ -266,12 +296,13 @@ class ReplayService:
         from replay.api import ReplayRequest, claim, prepare
 
         self.touch()
+        db = self.db   # one store for the whole call
         request = ReplayRequest(name_or_id, parameters, trigger="dbus", intent=intent)
         try:
             prepared = await self._running_loop.run_in_executor(
-                None, partial(prepare, self.db, request, matcher=self.engine().matcher))
+                None, partial(prepare, db, request, matcher=self.engine().matcher))
         except (PhantomError, apsw.Error) as exc:
-            raise dbus_error(exc, self.db) from None
+            raise dbus_error(exc, db) from None
         with self._lock:
             if self._busy:
                 raise named_error("Busy", "a replay is already running; wait for RunFinished; nothing was sent")
@@ -291,11 +322,11 @@ class ReplayService:
             if lock is not None:
                 lock.release()
             if isinstance(exc, (PhantomError, apsw.Error)):
-                raise dbus_error(exc, self.db) from None
+                raise dbus_error(exc, db) from None
             raise
         self._stop.clear()
         self.interface.emit_properties_changed({"Busy": True})
-        future = self._running_loop.run_in_executor(None, self._run, prepared, request, lock, token)
+        future = self._running_loop.run_in_executor(None, self._run, db, prepared, request, lock, token)
         if not wait:
             return token
         result = await future
@@ -305,7 +336,7 @@ class ReplayService:
                             clip_message(result["escalation"]["reason"]))
         return result
 
-    def _run(self, prepared: Prepared, request: ReplayRequest, lock: DesktopLock,
+    def _run(self, db: Path, prepared: Prepared, request: ReplayRequest, lock: DesktopLock,
              token: int) -> dict[str, Any]:
         """Runs in a worker thread; signals go back through the loop."""
         from replay.api import run
@@ -322,7 +353,7 @@ class ReplayService:
                 emit(self.interface.StepFinished, token, outcome.index, outcome.policy, outcome.outcome)
 
             engine.on_step = on_step
-            result = result_dict(run(self.db, prepared, request, engine=engine,
+            result = result_dict(run(db, prepared, request, engine=engine,
                                      telemetry=self._telemetry))
         except Exception as exc:  # noqa: BLE001 - reported as a failed run, never a dead service
             log.exception("replay failed")

@@ -34,7 +34,8 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
         description="Check that the program exists and that the parameters are exactly the ones "
         "it declares, then print the command to bind to a keyboard shortcut: it asks the replay "
         "service (started on demand) to replay the program with these parameters. A replay "
-        "started this way that escalates, is refused or fails shows a desktop notification.")
+        "started this way that escalates, is refused or fails shows a desktop notification, and the "
+        "gdbus call exits non-zero (org.phantom.Error.Escalated, Refused or Failed).")
     p.add_argument("program", help="program name or id")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
     p.set_defaults(handler=run_shortcut)
@@ -53,7 +54,10 @@ def run_service(args: argparse.Namespace) -> int:
     if session_bus_address() is None:
         raise BusUnavailable("phantom replay-service: no session D-Bus (DBUS_SESSION_BUS_ADDRESS is not set, "
                              "and there is no bus socket under $XDG_RUNTIME_DIR)")
-    service = ReplayService(resolve_db_path(args.db), idle_timeout=args.idle_timeout,
+    # Without --db the service reads the store on every call (PHANTOM_DB, the
+    # store `phantom install --db` recorded, the default): one chosen after
+    # D-Bus activation started it is the one the next call reaches.
+    service = ReplayService(resolve_db_path(args.db) if args.db else None, idle_timeout=args.idle_timeout,
                             notify_success=args.notify_success)
     try:
         return asyncio.run(service.serve())
@@ -72,7 +76,7 @@ def shortcut_command(program: str, parameters: dict[str, str]) -> str:
     if not parameters:
         mapping = "@a{ss} {}"
     argv = ["gdbus", "call", "--session", "--dest", "org.phantom.Replay1", "--object-path",
-            "/org/phantom/Replay1", "--method", "org.phantom.Replay1.Replay",
+            "/org/phantom/Replay1", "--method", "org.phantom.Replay1.ReplayChecked",
             gvariant_string(program), mapping]
     return " ".join(_shell_word(a) for a in argv)
 

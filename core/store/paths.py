@@ -27,11 +27,55 @@ def data_home() -> Path:
     return Path(value) if value else Path.home() / ".local" / "share"
 
 
+def config_home() -> Path:
+    """`$XDG_CONFIG_HOME`, or `~/.config` as the XDG spec says."""
+    value = os.environ.get("XDG_CONFIG_HOME")
+    return Path(value) if value else Path.home() / ".config"
+
+
+def chosen_store_file() -> Path:
+    """Where `phantom install --db PATH` records PATH: one line, read by the
+    CLI, the capture unit and the replay service (on every call), so a
+    shortcut's `gdbus` line reaches the store the person chose without an
+    environment variable the session manager never passes on."""
+    return config_home() / "phantom" / "store"
+
+
+def chosen_store() -> Path | None:
+    """The store `phantom install --db` recorded, or None (none recorded, or
+    the file unreadable or empty: the default then applies)."""
+    try:
+        text = chosen_store_file().read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return Path(text).expanduser() if text else None
+
+
+def record_chosen_store(db_path: Path) -> Path:
+    """Write `db_path` (absolute) as the chosen store, 0600 in a 0700
+    directory, replacing the previous choice atomically."""
+    target = chosen_store_file()
+    prepare_private_dir(target.parent)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
+    try:
+        os.write(fd, f"{db_path.expanduser().absolute()}\n".encode("utf-8"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(temporary, target)
+    return target
+
+
 def default_db_path() -> Path:
-    """The store path when the user named none: `PHANTOM_DB`, else the XDG default."""
+    """The store path when the command line named none: `PHANTOM_DB`, else the
+    store `phantom install --db` recorded, else the XDG default."""
     override = os.environ.get("PHANTOM_DB")
     if override:
         return Path(override).expanduser()
+    chosen = chosen_store()
+    if chosen is not None:
+        return chosen
     return data_home() / "phantom" / DB_FILENAME
 
 
