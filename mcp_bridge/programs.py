@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 
+from compiler.programs.outline import step_outline
 from core.errors import PhantomError, quoted
 
 from .errors import check_text, reports_errors
 
 if TYPE_CHECKING:
-    from compiler.programs.records import Program, ProgramStep
+    from compiler.programs.records import Program
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ def describe(program: Program) -> dict[str, Any]:
     return {
         "app": program.app,
         "steps": len(program.steps),
-        "outline": [_outline(step) for step in program.steps],
+        "outline": [step_outline(step) for step in program.steps],
         "parameters": [{"name": p.name, "field": p.field, "step": p.step, "shape": shape_of(p.samples)}
                        for p in program.parameters],
     }
@@ -134,21 +135,6 @@ def replay(db: Path, name_or_id: str | None, parameters: dict[str, str], dry_run
         log.exception("replay of %s failed", quoted(what))
         raise ToolError(f"failed: replay of {quoted(what)} failed: {exc.__class__.__name__}: "
                         f"{' '.join(str(exc).split())[:200]}") from None
-
-
-def _outline(step: ProgramStep) -> str:
-    target = step.target
-    what = ""
-    if target is not None:
-        what = f"{target.role} {target.display!r}" if target.display else (target.role or target.path)
-    if step.action == "switch":
-        return f"switch to {step.app}"
-    if step.action == "key":
-        return f"key {step.key}"
-    if step.action == "type":
-        value = f"${step.parameter}" if step.parameter else repr(step.text or "")
-        return f"type {value} into {what or 'the focused field'}"
-    return f"click {what or '(no target)'}"
 
 
 def _utc_iso(ms: int) -> str:

@@ -65,38 +65,14 @@ def run_service(args: argparse.Namespace) -> int:
         raise BusUnavailable(f"cannot serve on the session bus: {' '.join(str(exc).split())[:160]}") from None
 
 
-def gvariant_string(value: str) -> str:
-    escaped = value.replace("\\", "\\\\").replace("'", "\\'")
-    return f"'{escaped}'"
-
-
-def shortcut_command(program: str, parameters: dict[str, str]) -> str:
-    mapping = "{" + ", ".join(f"{gvariant_string(k)}: {gvariant_string(v)}"
-                              for k, v in sorted(parameters.items())) + "}"
-    if not parameters:
-        mapping = "@a{ss} {}"
-    argv = ["gdbus", "call", "--session", "--dest", "org.phantom.Replay1", "--object-path",
-            "/org/phantom/Replay1", "--method", "org.phantom.Replay1.ReplayChecked",
-            gvariant_string(program), mapping]
-    return " ".join(_shell_word(a) for a in argv)
-
-
-def _shell_word(word: str) -> str:
-    """Plain words bare; anything else in double quotes (readable next to the
-    single quotes GVariant uses), with the shell's specials escaped."""
-    if word and all(c.isalnum() or c in "-_./=:" for c in word):
-        return word
-    escaped = word.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$").replace("`", "\\`")
-    return f'"{escaped}"'
-
-
 def run_shortcut(args: argparse.Namespace) -> int:
     from core.store.paths import resolve_db_path
     from replay.api import ReplayRequest, prepare
     from replay.params import parse_assignments
+    from replay.shortcut import gdbus_command
 
     parameters = parse_assignments(args.param)
     # A key binding that cannot work must fail now, not silently when pressed.
     prepare(resolve_db_path(args.db), ReplayRequest(args.program, parameters, dry_run=True))
-    print(shortcut_command(args.program, parameters))
+    print(gdbus_command(args.program, parameters))
     return 0
