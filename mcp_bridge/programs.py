@@ -80,15 +80,26 @@ def find(db: Path, intent: str) -> dict[str, Any]:
 
 
 @reports_errors
-def compile_recordings(db: Path, name: str) -> dict[str, Any]:
-    """Align the finished recordings with this name, compile, store —
-    through program memory's front door, as `phantom compile-program NAME`
-    does; `state` is where the program stands after saving (a recompile of
-    an active body stays active)."""
+def compile_recordings(db: Path, name: str, *, routine: str | None = None, since: str | None = None,
+                       until: str | None = None) -> dict[str, Any]:
+    """Align the finished recordings with this name (or the occurrences of
+    the mined routine `routine` in since..until), compile, store — through
+    program memory's front door, as `phantom compile-program NAME
+    [--routine r-ID]` does; `state` is where the program stands after
+    saving (a recompile of an active body stays active)."""
     from compiler.programs.variance import DELTA
-    from programs.api import compile_program
+    from programs.api import MinedRoutine, compile_program
 
-    compiled = compile_program(db, check_text(name.strip(), "the program name"))
+    if routine is None and (since is not None or until is not None):
+        raise ToolError("usage: since and until choose where to find a routine's occurrences; "
+                        "recordings are found by name")
+    mined = None
+    if routine is not None:
+        from core.clock import now_ms
+
+        mined = MinedRoutine(check_text(routine.strip(), "the routine id"), since=since, until=until,
+                             now_ms=now_ms())
+    compiled = compile_program(db, check_text(name.strip(), "the program name"), routine=mined)
     program, report = compiled.program, compiled.report
     return {"id": program.id, "name": program.name, "traces": program.traces, **describe(program),
             "state": compiled.standing.state, "next": NEXT[compiled.standing.state],
