@@ -20,8 +20,8 @@ from typing import Any, BinaryIO, TypeAlias
 import orjson
 
 from ..errors import EXIT_USAGE, CliError
+from ..output import write_output
 from ..parsers import ExclusiveGroup, Subcommands
-from .compile import write_atomically
 
 FORGET_TIMEOUT_S = 3600.0  # a VACUUM of a large store takes a while
 
@@ -222,16 +222,18 @@ def run_export(args: argparse.Namespace) -> int:
     db = resolve_db_path(args.db)
     since, until, _ = _window(args, db)
     connection = open_readonly(db)
+    rows = export_rows(connection, since, until, images=args.images)
     try:
         header = {"export": "phantom", "db": str(db), "since": _iso(since), "until": _iso(until),
                   "schema_version": int(connection.pragma("user_version"))}
-        lines = itertools.chain([header], export_rows(connection, since, until, images=args.images))
+        lines = itertools.chain([header], rows)
         if args.out is None:
             _write(sys.stdout.buffer, lines)
             sys.stdout.flush()
         else:
-            write_atomically(args.out, lambda handle: _write(handle, lines), private=True)
+            write_output(args.out, lambda handle: _write(handle, lines), private=True)
     finally:
+        rows.close()   # its read transaction ends while the connection is open, even after a failed write
         connection.close()
     return 0
 
