@@ -8,8 +8,8 @@ import os
 import sys
 from pathlib import Path
 
-from ..errors import CliError, bounded
-from ..parsers import Subcommands
+from ..errors import bounded
+from ..parsers import Subcommands, integer
 from .windows import add_window_arguments, window_of
 
 MAX_BUDGET = 100_000
@@ -25,12 +25,13 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     add_window_arguments(p, nothing="today")
     p.add_argument("--format", choices=("compact", "json", "markdown"), default="compact",
                    help="output format (default: compact)")
-    p.add_argument("--budget", type=int, default=2000,
+    p.add_argument("--budget", type=integer, default=2000,
                    help=f"token budget of the compact block (cl100k_base, estimated; 100–{MAX_BUDGET}, "
                    "default 2000)")
     p.add_argument("--no-inferred", action="store_true",
                    help="leave out the inferred tier; the measured tier is unchanged")
-    p.add_argument("--out", type=Path, help="write here instead of stdout (a file atomically; a device or FIFO as it is)")
+    p.add_argument("--out", type=Path,
+                   help="write here instead of stdout (a file atomically; a device or FIFO as it is)")
     p.add_argument("--no-cache", action="store_true",
                    help="compile afresh, without reading or writing the compiled-document cache "
                    "($XDG_CACHE_HOME/phantom/compiled; an entry is used only when the window's rows "
