@@ -201,7 +201,10 @@ def _create_store(db_path: Path) -> None:
     temporary = db_path.with_name(f".{db_path.name}.new-{os.getpid()}-{os.urandom(4).hex()}")
     try:
         fd = os.open(temporary, os.O_CREAT | os.O_EXCL | os.O_WRONLY, FILE_MODE)
-        os.close(fd)
+        try:
+            os.fchmod(fd, FILE_MODE)   # exactly 0600: a umask such as 0277 would leave it 0400
+        finally:
+            os.close(fd)
         connection = apsw.Connection(str(temporary))
         try:
             for setting in WRITE_SETTINGS:
