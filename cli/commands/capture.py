@@ -208,7 +208,9 @@ def _format_status(daemon: dict[str, Any] | None, store: dict[str, Any]) -> str:
         lines.append(f"  since {_local(daemon['since_ms'])}; this run: {daemon['snapshots']} snapshots, "
                      f"{daemon['input_events']} input rows; accessibility {daemon['accessibility']}")
         if daemon.get("recording"):
-            lines.append(f"  recording demonstration {daemon['recording']!r}")
+            by = daemon.get("recording_started_by")
+            lines.append(f"  recording demonstration {daemon['recording']!r} (typed text is kept)"
+                         + (f", started by {by}" if by else ""))
         if daemon.get("accessibility") not in ("ok", "disabled", None):
             error = daemon.get("accessibility_error")
             lines.append(f"  accessibility {daemon['accessibility']}: no element is read (a no_accessibility "

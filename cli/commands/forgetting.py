@@ -157,7 +157,8 @@ def _daemon_writes_to(db: Path) -> bool:
 def _forget_through_daemon(since: int, until: int) -> Report:
     from core.bus import CAPTURE, call
 
-    body = call(CAPTURE, "Forget", "ss", [_iso(since), _iso(until)], timeout=FORGET_TIMEOUT_S)
+    # Confirmed: run_forget (and `record discard`) asked, or was given --yes.
+    body = call(CAPTURE, "ForgetConfirmed", "ss", [_iso(since), _iso(until)], timeout=FORGET_TIMEOUT_S)
     report = json.loads(body[0])
     return {**report, "nothing": False}
 
