@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from testbed.executables import executable
+
 CHECKOUT = Path(__file__).resolve().parents[2]
 UMASKS = ["000", "022", "277"]   # open to all, the usual, and one that takes the owner's own bits
 
@@ -30,8 +32,8 @@ def under_umask(umask: str, home: Path, code: str, *args: str) -> None:
            "XDG_CONFIG_HOME": str(home / "config"), "XDG_CACHE_HOME": str(home / "cache"),
            "XDG_RUNTIME_DIR": str(home / "run"), "PYTHONPATH": str(CHECKOUT)}
     env.pop("PHANTOM_DB", None)
-    result = subprocess.run(["sh", "-c", f'umask {umask} && exec "$@"', "sh", sys.executable, "-c", code, *args],
-                            env=env, capture_output=True, text=True, timeout=60)
+    argv = [executable("sh"), "-c", f'umask {umask} && exec "$@"', "sh", sys.executable, "-c", code, *args]
+    result = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
 
 
