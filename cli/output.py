@@ -25,17 +25,17 @@ Data = bytes | Callable[[BinaryIO], None]
 def write_output(path: Path, data: Data, *, private: bool = False) -> None:
     """Write `data` (bytes, or a function that writes to a binary file) to
     `path` as the module docstring says. `private` makes a new file 0600."""
-    target = Path(os.path.realpath(path))   # a link is followed, never replaced
     try:
-        info = os.stat(target)
+        info = os.stat(path)   # through links: what is written to is what they name
     except FileNotFoundError:
         info = None
     except OSError as exc:
         raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
     if info is None or stat.S_ISREG(info.st_mode):
-        _replace(path, target, data, private)
+        _replace(path, Path(os.path.realpath(path)), data, private)   # a link is followed, never replaced
     elif stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode):
-        _write_into(path, target, data, fifo=stat.S_ISFIFO(info.st_mode))
+        # Opened by the name given: `/dev/stdout` names a pipe no other path reaches.
+        _write_into(path, path, data, fifo=stat.S_ISFIFO(info.st_mode))
     else:
         raise CliError(f"cannot write {path}: it is {_kind(info.st_mode)}, not a file; Phantom writes "
                        "to a regular file, a character device or a FIFO, and never replaces anything else")

@@ -191,3 +191,14 @@ def test_a_store_that_is_a_fifo_is_refused_for_writing_too(fifo, env, tmp_path):
     with pytest.raises(StoreError, match="is a FIFO, not a database file"):
         open_store(fifo)
 
+
+
+def test_out_through_a_link_to_standard_output_writes_into_the_pipe(env, tmp_path):
+    """What `--out /dev/stdout` does, through a link of the test's own (a
+    regression must not be able to replace the machine's /dev/stdout)."""
+    link = tmp_path / "stdout"
+    link.symlink_to("/proc/self/fd/1")
+    result = phantom(env, *out_args("compile", link))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == phantom(env, *OUTPUTS["compile"]).stdout and result.stdout
+    assert link.is_symlink()
