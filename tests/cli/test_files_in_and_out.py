@@ -192,7 +192,6 @@ def test_a_store_that_is_a_fifo_is_refused_for_writing_too(fifo, env, tmp_path):
         open_store(fifo)
 
 
-
 def test_out_through_a_link_to_standard_output_writes_into_the_pipe(env, tmp_path):
     """What `--out /dev/stdout` does, through a link of the test's own (a
     regression must not be able to replace the machine's /dev/stdout)."""
