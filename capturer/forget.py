@@ -66,7 +66,9 @@ def forget_windows(db: Path, windows: list[tuple[int, int]]) -> list[dict[str, o
     if status is not None and Path(status.get("db", "")).resolve() == db.resolve():
         reports = []
         for since, until in windows:
-            body = call(CAPTURE, "Forget", "ss", [_iso(since), _iso(until)], timeout=FORGET_TIMEOUT_S)
+            # Confirmed: every caller asked first (the CLI's y/N or --yes, the web view's box).
+            body = call(CAPTURE, "ForgetConfirmed", "ss", [_iso(since), _iso(until)],
+                        timeout=FORGET_TIMEOUT_S)
             reports.append({**json.loads(body[0]), "nothing": False})
         return reports
     return [{**report.as_dict(), "nothing": False} for report in forget_directly(db, windows)]

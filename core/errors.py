@@ -97,6 +97,8 @@ ERROR_KINDS: dict[str, ErrorKind] = {kind.code: kind for kind in (
     ErrorKind("invalid_intent", 2, "InvalidIntent", "an intent that is empty, too long or not text"),
     ErrorKind("no_compatible_program", 4, "NoCompatibleProgram", "no active program fits the intent "
               "and the screen clearly enough"),
+    ErrorKind("confirmation_required", 4, "ConfirmationRequired", "a request this wide (forgetting more "
+              "than a day) is done only after the person confirms it"),
 )}
 
 

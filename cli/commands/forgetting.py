@@ -20,8 +20,8 @@ from typing import Any, BinaryIO, TypeAlias
 import orjson
 
 from ..errors import EXIT_USAGE, CliError
+from ..output import write_output
 from ..parsers import ExclusiveGroup, Subcommands
-from .compile import write_atomically
 
 # What goes (or went) from one window: `ForgetReport.as_dict()`, or the
 # daemon's JSON of it, with "nothing" added.
@@ -212,7 +212,7 @@ def run_export(args: argparse.Namespace) -> int:
             _write(sys.stdout.buffer, lines)
             sys.stdout.flush()
         else:
-            write_atomically(args.out, lambda handle: _write(handle, lines), private=True)
+            write_output(args.out, lambda handle: _write(handle, lines), private=True)
     finally:
         # The rows' read transaction ends before its connection does, also when
         # the reader went away mid-stream (`phantom export | head`).

@@ -184,7 +184,7 @@ def run_export_skill(args: argparse.Namespace) -> int:
     from core.store.paths import resolve_db_path
     from replay.skill import export_skill
 
-    from .compile import write_atomically
+    from ..output import write_output
 
     skill = export_skill(resolve_db_path(args.db), _name(args, "programs export-skill"),
                          redact_constants=args.redact_constants, any_state=args.any_state)
@@ -198,7 +198,7 @@ def run_export_skill(args: argparse.Namespace) -> int:
         raise CliError(f"phantom programs export-skill: cannot create {folder}: "
                        f"{exc.strerror or exc}") from None
     target = folder / "SKILL.md"
-    write_atomically(target, skill.text.encode("utf-8"), private=True)
+    write_output(target, skill.text.encode("utf-8"), private=True)
     print(f"wrote {target} ({skill.program_id})")
     return 0
 

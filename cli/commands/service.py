@@ -9,7 +9,7 @@ import logging
 import sys
 
 from ..errors import bounded
-from ..parsers import Subcommands
+from ..parsers import Subcommands, number
 
 MAX_IDLE_TIMEOUT_S = 86_400.0
 
@@ -21,7 +21,7 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
         "FindProgram, ReplayAsync, "
         "Context, ListRoutines) until idle. D-Bus activation and the phantom-replay systemd unit "
         "start this; you rarely run it by hand.")
-    p.add_argument("--idle-timeout", type=float, default=120.0,
+    p.add_argument("--idle-timeout", type=number, default=120.0,
                    help="exit after this many seconds without a call (default 120)")
     p.add_argument("--notify-success", action="store_true",
                    help="also post a desktop notification when a replay succeeds (failures always do)")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import EXIT_USAGE, CliError
-from ..parsers import Subcommands
+from ..parsers import Subcommands, integer
 
 if TYPE_CHECKING:
     from synth import DayCounts
@@ -26,8 +26,8 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
         "blind spots) with known routines planted in it, into a new database at --db. The same seed and "
         "arguments always give the same bytes. Ground truth: the 'synth_manifest' entry of the meta "
         "table (phantom layout) or the synth_manifest table (nocta layout).")
-    p.add_argument("--days", type=int, required=True, metavar="N", help="active days to generate (1-400)")
-    p.add_argument("--seed", type=int, default=7, help="random seed (default: 7)")
+    p.add_argument("--days", type=integer, required=True, metavar="N", help="active days to generate (1-400)")
+    p.add_argument("--seed", type=integer, default=7, help="random seed (default: 7)")
     p.add_argument("--layout", choices=("phantom", "nocta"), default="phantom",
                    help="phantom: a Phantom store; nocta: nocta/screenpipe tables for activity-frames")
     p.add_argument("--start", default="2026-03-02", metavar="YYYY-MM-DD",

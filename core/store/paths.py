@@ -15,9 +15,11 @@ import os
 import stat
 from pathlib import Path
 
+from ..private import DIR_MODE as DIR_MODE  # the modes, named too where the store's files are described
+from ..private import FILE_MODE as FILE_MODE
+from ..private import make_private_dirs
+
 DB_FILENAME = "phantom.sqlite3"
-DIR_MODE = 0o700
-FILE_MODE = 0o600
 SIDECAR_SUFFIXES = ("", "-wal", "-shm", "-journal")
 
 
@@ -113,10 +115,11 @@ def is_own_directory(directory: Path) -> bool:
 
 
 def prepare_private_dir(directory: Path) -> None:
-    """Create the store's directory 0700; if it exists and is Phantom's own,
-    remove group and other bits from it."""
+    """Create the store's directory 0700, and any parent it needs (an XDG
+    base directory among them) 0700 too, whatever the umask; if it exists
+    and is Phantom's own, remove group and other bits from it."""
     if not directory.exists():
-        directory.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
+        make_private_dirs(directory)
     elif is_own_directory(directory):
         remove_group_other(directory)
 
