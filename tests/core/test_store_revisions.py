@@ -209,3 +209,17 @@ def test_the_triggers_watch_every_column_the_compiler_reads():
                 continue
             read = {column.strip() for column in columns.split(",")}
             assert read <= watched[table], (table, read - watched[table])
+
+
+def test_a_repaired_store_counts_its_copied_rows_afresh(store):
+    from core.store.repair import repair
+
+    write = open_store(store)
+    with write:   # revisions the damaged store had are not carried over
+        write.execute("UPDATE snapshots SET title = title WHERE id = (SELECT min(id) FROM snapshots)")
+    write.close()
+    assert revisions(store) == {DAY // DAY_MS: 2}
+    result = repair(store)
+    assert result.copied
+    after = revisions(store)
+    assert set(after) == {DAY // DAY_MS} and after[DAY // DAY_MS] > 1000   # one per row copied
