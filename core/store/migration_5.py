@@ -12,8 +12,8 @@ after the change. Triggers, not the writer, keep them: every writer —
 the daemon, `phantom import`, forget, retention, repair, the replay
 telemetry, a `sqlite3` shell — bumps them without knowing they exist, in the
 same transaction as its change. An INSERT OR REPLACE deletes the old row
-without firing delete triggers, so a BEFORE INSERT trigger bumps the day of
-a row about to be replaced.
+without firing delete triggers, so the insert trigger (a BEFORE one) also
+bumps the day of a row about to be replaced.
 
 Elements carry no time: the compiler reads them by the id an input row
 names, so their changes count in `revision_marks` under `elements`, a
@@ -78,12 +78,14 @@ _BUMP_ELEMENTS = ("INSERT INTO revision_marks(name, value) VALUES ('elements', 1
 
 
 def _dated_triggers(table: str, column: str, columns: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Three per table. The insert's is a BEFORE trigger so that one
+    trigger also bumps the day of a row an INSERT OR REPLACE is about to
+    replace (found by id; none for a new row)."""
     day_new, day_old = f"NEW.{column} / {DAY_MS}", f"OLD.{column} / {DAY_MS}"
     replaced = (f"INSERT INTO day_revisions(day_utc, revision) SELECT {column} / {DAY_MS}, 1 FROM "
                 f"{table} WHERE id = NEW.id ON CONFLICT(day_utc) DO UPDATE SET revision = revision + 1;")
     return (
-        (f"{table}_revision_replace", f"BEFORE INSERT ON {table} BEGIN {replaced} END"),
-        (f"{table}_revision_insert", f"AFTER INSERT ON {table} BEGIN {_bump_day(day_new)} END"),
+        (f"{table}_revision_insert", f"BEFORE INSERT ON {table} BEGIN {replaced} {_bump_day(day_new)} END"),
         (f"{table}_revision_update", f"AFTER UPDATE OF {', '.join(columns)} ON {table} BEGIN "
                                      f"{_bump_day(day_old)} {_bump_day(day_new)} END"),
         (f"{table}_revision_delete", f"AFTER DELETE ON {table} BEGIN {_bump_day(day_old)} END"),
@@ -91,11 +93,10 @@ def _dated_triggers(table: str, column: str, columns: tuple[str, ...]) -> tuple[
 
 
 _ELEMENT_TRIGGERS = (
-    ("elements_revision_replace", "BEFORE INSERT ON elements WHEN EXISTS "
-                                  "(SELECT 1 FROM elements WHERE id = NEW.id) "
-                                  f"BEGIN {_BUMP_ELEMENTS} END"),
-    ("elements_revision_insert", "AFTER INSERT ON elements WHEN NEW.id <= coalesce((SELECT value "
+    # An id handed out again after a delete, or a row about to be replaced.
+    ("elements_revision_insert", "BEFORE INSERT ON elements WHEN NEW.id <= coalesce((SELECT value "
                                  "FROM revision_marks WHERE name = 'elements_deleted_max'), 0) "
+                                 "OR EXISTS (SELECT 1 FROM elements WHERE id = NEW.id) "
                                  f"BEGIN {_BUMP_ELEMENTS} END"),
     ("elements_revision_update", f"AFTER UPDATE OF {', '.join(ELEMENT_COLUMNS)} ON elements "
                                  f"BEGIN {_BUMP_ELEMENTS} END"),
