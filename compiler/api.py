@@ -99,20 +99,17 @@ def compile_window(db_path: str | Path, *, day: str | None = None, since: str | 
     with collector_paused():
         fetched, window, days, probe = _open_window(db_path, day, since, until, tz, now_ms, "today",
                                                     inferred if cache else None)
-        document = probe.hit() if probe is not None else None   # no row was read then
-        if document is None and days:
+        document = probe.hit()   # no row was read then
+        if document is None:
             assert fetched is not None
-            document, window = _with_rollups(fetched, window, days, db_path, inferred)
-        elif document is None:
-            assert fetched is not None  # rows are read unless the stamp matched
-            document = probe.reuse(fetched.digest) if probe is not None else None
-            if document is None:
+            if days:
+                document, window = _with_rollups(fetched, window, days, db_path, inferred)
+            elif (document := probe.reuse(fetched.digest)) is None:
                 from .frames import CompileOptions, compile_capture
 
                 document = compile_capture(_capture(fetched, db_path),
                                            CompileOptions(zone=window.zone, inferred=inferred))
-                if probe is not None:
-                    probe.keep(fetched.digest, document)
+                probe.keep(fetched.digest, document)
     return Compiled(document, window, _times(document, window, override))
 
 
@@ -199,13 +196,10 @@ def _fetch_window(db_path: str | Path, day: str | None, since: str | None, until
 
 def _open_window(db_path: str | Path, day: str | None, since: str | None, until: str | None,
                  tz: str | None, now_ms: int | None, default: Default, inferred: bool | None
-                 ) -> tuple[Fetched | None, Window, list[RolledDay], _cache.Probe | None]:
-    """`_fetch_window`, and the cache's probe when `inferred` is given (a
-    compile that may use the cache): the window is stamped before its rows
-    are read, and when the stamp is the cached entry's no row is read at all
-    (rows None)."""
+                 ) -> tuple[Fetched | None, Window, list[RolledDay], _cache.Probe]:
+    """`_fetch_window` and the cache's probe (`inferred` given: a compile that
+    may use the cache); rows None when the stamp is the cached entry's."""
     from .resolve import resolve
-    from .revisions import stamp
     from .rolled import rolled_days
 
     try:
@@ -213,13 +207,9 @@ def _open_window(db_path: str | Path, day: str | None, since: str | None, until:
             window = resolve(source, day, since, until, tz, now_ms, default=default)
             days = (rolled_days(source.connection, window.since_ms, window.until_ms)
                     if source.kind == "phantom" else [])
-            key = (_cache.entry_key(db_path, window.since_ms, window.until_ms, window.zone, inferred)
-                   if inferred is not None and not days else None)
-            probe = (_cache.Probe(key, stamp(source.connection, source.kind, db_path, window.since_ms,
-                                             window.until_ms)) if key is not None else None)
-            if probe is not None and probe.hit() is not None:
-                return None, window, days, probe
-            return source.fetch(window.since_ms, window.until_ms), window, days, probe
+            probe = _cache.Probe.of(source, db_path, window, None if days else inferred)
+            rows = None if probe.hit() is not None else source.fetch(window.since_ms, window.until_ms)
+            return rows, window, days, probe
     except (WindowError, SourceError) as exc:
         raise CompileError(str(exc), code=exc.code) from None
     except ValueError as exc:  # a malformed source table

@@ -42,9 +42,14 @@ import sys
 import tempfile
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .records import Document
+from .revisions import stamp
+
+if TYPE_CHECKING:
+    from .sources import CaptureSource
+    from .window import Window
 
 MAGIC = b"phantom-compiled 2\n"
 MAX_ENTRIES = 2000
@@ -177,11 +182,24 @@ def save(key: str, stamp: str | None, rows_digest: str, document: Document) -> N
 
 class Probe:
     """One window's visit to the cache: `hit` before the rows are read,
-    `reuse` once they are (their digest), `keep` after a compile."""
+    `reuse` once they are (their digest), `keep` after a compile. Without
+    a key (no cache for this compile) it finds and keeps nothing."""
 
-    def __init__(self, key: str, stamp: str | None) -> None:
+    def __init__(self, key: str | None, stamp: str | None) -> None:
         self.key, self.stamp = key, stamp
-        self.entry = load(key)
+        self.entry = load(key) if key is not None else None
+
+    @classmethod
+    def of(cls, source: CaptureSource, db_path: str | os.PathLike[str], window: Window,
+           inferred: bool | None) -> Probe:
+        """The probe of a window read from `source` (open, no row read yet);
+        `inferred` None: a compile that does not use the cache."""
+        if inferred is None:
+            return cls(None, None)
+        key = entry_key(db_path, window.since_ms, window.until_ms, window.zone, inferred)
+        if key is None:
+            return cls(None, None)
+        return cls(key, stamp(source.connection, source.kind, db_path, window.since_ms, window.until_ms))
 
     def hit(self) -> Document | None:
         """The entry's document when the window's stamp is the entry's."""
@@ -194,12 +212,13 @@ class Probe:
         entry = self.entry
         if entry is None or entry.digest != rows_digest:
             return None
-        if self.stamp and entry.stamp != self.stamp:
+        if self.key is not None and self.stamp and entry.stamp != self.stamp:
             save(self.key, self.stamp, rows_digest, entry.document)
         return entry.document
 
     def keep(self, rows_digest: str, document: Document) -> None:
-        save(self.key, self.stamp, rows_digest, document)
+        if self.key is not None:
+            save(self.key, self.stamp, rows_digest, document)
 
 
 def _prune(directory: Path) -> None:
