@@ -223,3 +223,14 @@ def test_a_repaired_store_counts_its_copied_rows_afresh(store):
     assert result.copied
     after = revisions(store)
     assert set(after) == {DAY // DAY_MS} and after[DAY // DAY_MS] > 1000   # one per row copied
+
+
+def test_a_writer_outside_phantom_bumps_too(store):
+    """Another SQLite build (Python's own module, as a `sqlite3` shell would
+    be) runs the store's triggers just the same."""
+    with sqlite3.connect(store) as connection:
+        connection.execute("UPDATE snapshots SET title = 'edited elsewhere' WHERE id = (SELECT min(id) "
+                           "FROM snapshots)")
+        connection.execute("DELETE FROM blind_spots WHERE id = (SELECT min(id) FROM blind_spots)")
+    connection.close()
+    assert revisions(store) == {DAY // DAY_MS: 3}
