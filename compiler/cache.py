@@ -99,9 +99,9 @@ def _usable_dir(create: bool) -> Path | None:
     directory = cache_dir()
     try:
         if create and not directory.is_dir():
-            directory.parent.parent.mkdir(parents=True, exist_ok=True)
-            for level in (directory.parent, directory):  # phantom/ and compiled/, both private
-                level.mkdir(exist_ok=True, mode=DIR_MODE)
+            from core.private import make_private_dirs
+
+            make_private_dirs(directory)  # every level it makes is 0700, whatever the umask
         info = directory.stat()
     except OSError:
         return None

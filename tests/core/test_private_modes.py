@@ -62,6 +62,13 @@ def test_the_first_config_file_and_its_directories_are_private(umask, home):
 
 
 @pytest.mark.parametrize("umask", UMASKS)
+def test_the_compiled_cache_and_the_cache_home_above_it_are_private(umask, home):
+    under_umask(umask, home, "from compiler.cache import _usable_dir; assert _usable_dir(True) is not None")
+    assert [mode(p) for p in (home / "cache", home / "cache" / "phantom", home / "cache" / "phantom" / "compiled")] \
+        == [0o700, 0o700, 0o700]
+
+
+@pytest.mark.parametrize("umask", UMASKS)
 def test_the_replay_lock_directory_is_private(umask, home):
     under_umask(umask, home, "from replay.desktop_lock import lock_directory; lock_directory()")
     assert (mode(home / "run"), mode(home / "run" / "phantom")) == (0o700, 0o700)
