@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from core.errors import PhantomError
 
-from . import cache as _cache
 from .collector import collector_paused
 from .records import Capture, Document
 from .render.compact import DEFAULT_BUDGET
@@ -96,6 +95,8 @@ def compile_window(db_path: str | Path, *, day: str | None = None, since: str | 
     if day is None and since is None and until is None and now_ms is None:
         raise CompileError("give either a day or both since and until")
     override = _override(tz)
+    if cache:   # a compile that neither reads nor writes the cache does not load it
+        from . import cache as _cache
     with collector_paused():
         fetched, window, days = _fetch_window(db_path, day, since, until, tz, now_ms, "today")
         key = (_cache.entry_key(db_path, window.since_ms, window.until_ms, window.zone, inferred)

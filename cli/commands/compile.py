@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -69,6 +68,8 @@ def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], None], *,
     """Write `data` (bytes, or a function that writes to the file) to a
     temporary file beside the target, then rename: a reader (or a crash)
     never sees half a document. `private` makes the file 0600."""
+    import tempfile   # only here: stdout, the usual target, needs none of it
+
     directory = path.resolve().parent
     if not directory.is_dir():
         raise CliError(f"cannot write {path}: {directory} is not a directory")

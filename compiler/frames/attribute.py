@@ -116,7 +116,7 @@ def nearest_snapshots(snapshots: tuple[Snapshot, ...],
     snap_monitor = np.fromiter(map(MONITOR, ordered), dtype=np.int64, count=len(ordered))
     snap_time = np.fromiter(map(TS_MS, ordered), dtype=np.int64, count=len(ordered))
     snap_id = np.fromiter(map(ID, ordered), dtype=np.int64, count=len(ordered))
-    for monitor in np.unique(event_monitor):
+    for monitor in sorted(set(event_monitor.tolist())):   # np.unique would load numpy.ma
         lo, hi = np.searchsorted(snap_monitor, [monitor, monitor + 1])
         if lo == hi:
             continue
