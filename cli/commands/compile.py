@@ -68,7 +68,7 @@ def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], None], *,
     """Write `data` (bytes, or a function that writes to the file) to a
     temporary file beside the target, then rename: a reader (or a crash)
     never sees half a document. `private` makes the file 0600."""
-    import tempfile   # only here: stdout, the usual target, needs none of it
+    import tempfile  # only here: stdout, the usual target, needs none of it
 
     directory = path.resolve().parent
     if not directory.is_dir():
