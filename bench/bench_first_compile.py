@@ -13,6 +13,8 @@ run by run:
   (`phantom synth --seed 7 --layout nocta`, built once into .bench-cache/);
 - `phantom compile --no-cache` of this checkout on that file, and on the
   Phantom store of the same day;
+- the same on the nocta day with `--no-inferred`: no routine miner, and so
+  (since the frames passes run on lists for a day) no numpy;
 - with `--baseline DIR` (an export of an older commit: `git archive C |
   tar -x -C DIR`), the same two from there: the figure before a change,
   measured in the same run;
@@ -117,6 +119,9 @@ def main() -> int:
             for layout, db in (("nocta day", nocta), ("Phantom store day", store)):
                 contenders[f"phantom compile --no-cache, {layout}, {label}"] = (
                     [sys.executable, "-c", BOOT, "compile", "--db", str(db), "--day", day, "--no-cache"], env)
+            contenders[f"phantom compile --no-cache --no-inferred, nocta day, {label}"] = (
+                [sys.executable, "-c", BOOT, "compile", "--db", str(nocta), "--day", day, "--no-cache",
+                 "--no-inferred"], env)
         contenders["python -c 'import numpy' (one BLAS thread)"] = (
             [sys.executable, "-c", "import numpy"], {**here, "OPENBLAS_NUM_THREADS": "1"})
         contenders["python -c pass (interpreter)"] = ([sys.executable, "-c", "pass"], here)

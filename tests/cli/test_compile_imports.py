@@ -53,8 +53,9 @@ core.urls core.urls.parts core.urls.reads core.urls.sanitize core.urls.sitekey
 """.split())
 
 # Everything else, by top-level name. numpy is here for the routine miner
-# (the inferred tier) and the frames passes; the standard library's entries
-# are what argparse, dataclasses, zoneinfo, hashlib and numpy bring.
+# (the inferred tier) alone: the frames passes run on lists for a day (see
+# the last test); the standard library's entries are what argparse,
+# dataclasses, zoneinfo, hashlib and numpy bring.
 OTHERS = frozenset("""
 apsw numpy orjson
 _ast _bisect _blake2 _bz2 _compat_pickle _compression _contextvars _ctypes _datetime _hashlib
@@ -143,3 +144,15 @@ def test_the_allow_list_names_a_module_that_creeps_in(tmp_path):
                                "--no-cache", "--format", "json", "--out", str(tmp_path / "day.json"))
     assert "compiler.render.json_doc" in crept_in(loaded)
     assert origin["compiler.render.json_doc"].startswith("compiler/api.py:")
+
+
+def test_a_day_without_the_inferred_tier_loads_neither_the_miner_nor_numpy(tmp_path):
+    """The frames passes run on lists for a day (numpy only from LONG_WINDOW
+    rows on); numpy comes with the routine miner alone."""
+    db = ROOT / "fixtures" / "synthetic" / "day.sqlite3"
+    origin, loaded = loaded_by(tmp_path, "compile", "--db", str(db), "--day", "2026-03-02",
+                               "--no-cache", "--no-inferred", "--out", str(tmp_path / "day.txt"))
+    heavy = [name for name in loaded if name.split(".")[0] == "numpy" or name.startswith("compiler.routines")
+             or name in ("compiler.frames.inferred", "compiler.frames.arrays")]
+    assert not heavy, "; ".join(f"{name} (first imported at {origin.get(name, '?')})" for name in heavy)
+    assert not crept_in(loaded)
