@@ -26,9 +26,12 @@ children's environment, and a warm-up run of each writes the .pyc files),
 as on an installed system; a source compile on every start would bill each
 import twice over.
 
-Then the import bill of this checkout's compile: `python -X importtime`,
-seven runs, per module the median of its cumulative time, the top entries
-as the tree nests them (numpy's insides folded into numpy).
+Then the import bill of the compile (this checkout's, and the baseline's):
+`python -X importtime`, seven runs, per module the median of its cumulative
+time, the top entries as the tree nests them (numpy's insides folded into
+numpy). Last, numpy both ways: the four frames passes that have a numpy
+version, in this process, on one day and on five, all on lists and then all
+on arrays.
 """
 
 from __future__ import annotations
@@ -98,6 +101,41 @@ def import_bill(argv: list[str], env: dict[str, str], runs: int = 7,
     return [row for row in rows if row in kept]
 
 
+def passes_both_ways(db: Path, since: str, until: str, runs: int) -> tuple[int, float, float]:
+    """(snapshots, lists ms, arrays ms): the four numpy-capable passes
+    (segment, attribute, build, coverage) over one window in this process,
+    CPU median, once with every pass on lists and once on arrays."""
+    from compiler.api import read_window
+    from compiler.frames import attribute, build, coverage, flicker, segment
+
+    capture, _ = read_window(db, since=since, until=until, tz="Europe/Berlin")
+    stream = tuple(s for s in capture.snapshots if not attribute.anchor_only(s))
+    by_id = {s.id: s for s in capture.snapshots}
+
+    def passes() -> None:
+        runs_ = segment.runs(stream)
+        attribution = attribute.attribute_linked(stream, by_id, capture.inputs)
+        build.build_frames(flicker.fold(runs_), attribution)
+        coverage.coverage(runs_, stream, capture.blind_spots)
+
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # as `phantom compile` has it
+    modules = (segment, attribute, coverage)
+    default = [module.LONG_WINDOW for module in modules]
+    medians = []
+    for threshold in (sys.maxsize, 0):          # lists, then arrays
+        for module in modules:
+            module.LONG_WINDOW = threshold
+        samples = []
+        for _ in range(runs):
+            started = time.process_time()
+            passes()
+            samples.append((time.process_time() - started) * 1000)
+        medians.append(statistics.median(samples))
+    for module, threshold in zip(modules, default):
+        module.LONG_WINDOW = threshold
+    return len(stream), medians[0], medians[1]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=7)
@@ -134,7 +172,9 @@ def main() -> int:
                 c, w = timed(argv, env)
                 cpu[name].append(c)
                 wall[name].append(w)
-        bill = import_bill(["-c", BOOT, "compile", "--db", str(nocta), "--day", day, "--no-cache"], here)
+        bills = {label: import_bill(["-c", BOOT, "compile", "--db", str(nocta), "--day", day, "--no-cache"],
+                                    environment(checkout, cache_home))
+                 for label, checkout in checkouts}
     peer = statistics.median(cpu["activity-frames 0.2.2, nocta day (peer)"])
     rows = [(f"nocta-layout day {day}, {args.runs} runs each, alternated",
              "CPU (user+sys, wait4) median / best; wall median")]
@@ -143,10 +183,18 @@ def main() -> int:
         ratio = f"   ({median / peer:.2f}x the peer)" if name.startswith("phantom") else ""
         rows.append((f"  {name}", f"{median:.1f} / {min(cpu[name]):.1f} ms; wall "
                                   f"{statistics.median(wall[name]):.1f} ms{ratio}"))
-    rows.append(("import bill, this checkout, nocta day (-X importtime, median of 7)",
-                 "cumulative / self ms"))
-    for depth, module, cumulative, own in bill:
-        rows.append((f"  {'  ' * depth}{module}", f"{cumulative:.1f} / {own:.1f}"))
+    for label, bill in bills.items():
+        rows.append((f"import bill, {label}, nocta day (-X importtime, median of 7)",
+                     "cumulative / self ms"))
+        for depth, module, cumulative, own in bill:
+            rows.append((f"  {'  ' * depth}{module}", f"{cumulative:.1f} / {own:.1f}"))
+    days = weekdays(5)
+    rows.append(("numpy both ways: the frames passes in process (CPU median of 9)", "lists / arrays"))
+    for label, db, since, until in (("one nocta day", nocta, day, days[1]),
+                                    ("five weekdays, Phantom store", corpus(5, "phantom"), days[0],
+                                     "2026-03-09")):
+        snapshots, lists, arrays_ms = passes_both_ways(db, since, until, 9)
+        rows.append((f"  {label} ({snapshots} snapshots)", f"{lists:.1f} / {arrays_ms:.1f} ms"))
     print(table(rows, "bench_first_compile: one --no-cache compile per process "
                       "(target: <= 0.85x the peer's CPU)"))
     return 0
