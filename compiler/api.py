@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from core.errors import PhantomError
 
-from . import cache as _cache
 from .collector import collector_paused
 from .records import Capture, Document
 from .render.compact import DEFAULT_BUDGET
@@ -26,6 +25,7 @@ from .window import Window, WindowError, zone_info
 if TYPE_CHECKING:
     from datetime import tzinfo
 
+    from . import cache as _cache
     from .resolve import Default
     from .rolled import RolledDay, UnreadableRollup
     from .routines import CostModel, GateDecision, Routine, RoutineReport, report_dict
@@ -199,6 +199,7 @@ def _open_window(db_path: str | Path, day: str | None, since: str | None, until:
                  ) -> tuple[Fetched | None, Window, list[RolledDay], _cache.Probe]:
     """`_fetch_window` and the cache's probe (`inferred` given: a compile that
     may use the cache); rows None when the stamp is the cached entry's."""
+    from . import cache as _cache
     from .resolve import resolve
     from .rolled import rolled_days
 
