@@ -50,7 +50,7 @@ def test_reproducible_to_the_byte_across_processes(tmp_path):
     digests = []
     for hash_seed, zone in (("1", "America/New_York"), ("2", "UTC")):
         out = tmp_path / f"{hash_seed}.sqlite3"
-        code = f"import sys; from synth import synthesize; synthesize(sys.argv[1], days=1, seed=5, live_like=True)"
+        code = "import sys; from synth import synthesize; synthesize(sys.argv[1], days=1, seed=5, live_like=True)"
         subprocess.run([sys.executable, "-c", code, str(out)], cwd=REPO, check=True, timeout=300,
                        env={**os.environ, "PYTHONHASHSEED": hash_seed, "TZ": zone})
         digests.append(sha256(out))
