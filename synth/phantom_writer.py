@@ -91,8 +91,10 @@ class PhantomSink:
             return offsets[hour]
 
         snapshots = []
+        snapshot_ids: list[int] = []
         for snap in plan.snapshots:
-            snapshots.append((ids.next("snapshots"), snap.ts_ms, offset(snap.ts_ms), tz, snap.monitor, snap.trigger,
+            snapshot_ids.append(ids.next("snapshots"))
+            snapshots.append((snapshot_ids[-1], snap.ts_ms, offset(snap.ts_ms), tz, snap.monitor, snap.trigger,
                               snap.app.app, snap.app.wm_class, snap.pid, snap.app.executable, snap.title, snap.url,
                               int(snap.idle), int(snap.focused),
                               blob_keys[snap.screenshot] if snap.screenshot is not None else None,
@@ -100,7 +102,7 @@ class PhantomSink:
                              + ((live_like.window_id(snap.window),) if live else ()))
         self._batches(SnapshotRow, snapshots)
         if live:
-            self._write_live_inputs(plan, [row[0] for row in snapshots], element_base)
+            self._write_live_inputs(plan, snapshot_ids, element_base)
         else:
             self._write_inputs(plan, blob_keys, element_base)
         spots = [(ids.next("blind_spots"), spot.start_ms, spot.end_ms, offset(spot.start_ms), tz, spot.monitor,
