@@ -32,7 +32,8 @@ PHANTOM = ("cli", "compiler", "core")
 OURS = frozenset("""
 cli cli.commands cli.commands.compile cli.commands.windows cli.errors cli.main cli.parsers
 cli.output cli.progress
-compiler compiler.api compiler.cache compiler.revisions compiler.budget compiler.collector compiler.records compiler.resolve
+compiler compiler.api compiler.cache compiler.revisions compiler.budget compiler.collector
+compiler.records compiler.resolve
 compiler.rolled compiler.timefmt compiler.when compiler.window
 compiler.frames compiler.frames.attribute compiler.frames.blind compiler.frames.build
 compiler.frames.coverage compiler.frames.flicker compiler.frames.inferred compiler.frames.pipeline
