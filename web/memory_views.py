@@ -43,11 +43,18 @@ def _day_of(query: dict[str, str]) -> str | None:
 
 
 def day_page(db: Path, query: dict[str, str]) -> str:
+    from core.store.images import screenshots_between
+
     label, document = _document(db, _day_of(query))
     day = label[:10]
+    window = document["window"]
+    shots = screenshots_between(db, _utc_ms(window["since"]), _utc_ms(window["until"]))
+    words = query.get("q", "").strip()
+    hits = _hits(db, words, day) if words else []
     coverage = document["coverage"]
     picker = (f'<form method="get" action="/"><label>Day <input type="date" name="day" value="{e(day)}">'
-              '</label> <button type="submit">Show</button></form>')
+              f'</label> <label>Mark where these words were on screen <input type="search" name="q" '
+              f'value="{e(words)}" maxlength="500"></label> <button type="submit">Show</button></form>')
     summary = (f"<p>{e(coverage['active_minutes'])} min active over {e(coverage['span_minutes'])} min; "
                f"first activity {e((coverage['first_activity'] or '—')[11:16])}, last "
                f"{e((coverage['last_activity'] or '—')[11:16])}; {len(coverage['gaps'])} gaps, "
@@ -63,7 +70,27 @@ def day_page(db: Path, query: dict[str, str]) -> str:
                   [["gap", g["start"][11:16], g["end"][11:16], g["reason"]] for g in coverage["gaps"]]
                   + [[b["kind"], (b["start"] or "")[11:16], (b["end"] or "")[11:16], b["detail"]]
                      for b in document["blind_spots"]])
-    return page(f"Day {day}", picker + summary + day_svg(document, day) + frames + blind, current="/")
+    found = f"<p>{len(hits)} stretches with {words!r} are marked in red above the lanes.</p>" if words else ""
+    picture = day_svg(document, day, shots, hits)
+    return page(f"Day {day}", picker + summary + found + picture + frames + blind, current="/")
+
+
+def _utc_ms(iso: str) -> int:
+    from datetime import datetime
+
+    return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def _hits(db: Path, words: str, day: str) -> list[tuple[str, str, str]]:
+    """The search stretches of this day, for the timeline's strip."""
+    from compiler.api import search
+    from compiler.search import search_dict
+    from core.store.search_index import update_index
+
+    update_index(db)
+    result, window = search(db, words, day=day, now_ms=_now(), limit=200)
+    return [(s["start"], s["end"], f"{s['app']}: {s['matched']} {s['text']}")
+            for s in search_dict(result, window)["stretches"]]
 
 
 def frame_page(db: Path, query: dict[str, str]) -> str:
@@ -114,7 +141,8 @@ def search_page(db: Path, query: dict[str, str]) -> str:
     warning = update_index(db)
     result, window = search(db, text, now_ms=_now(), limit=100)
     answer = search_dict(result, window)
-    rows = [[f'<a href="/?day={quote(s["start"][:10])}">{e(s["start"][:16])}</a>', e(s["end"][11:16]),
+    rows = [[f'<a href="/?day={quote(s["start"][:10])}&amp;q={quote(text)}">{e(s["start"][:16])}</a>',
+             e(s["end"][11:16]),
              e(s["app"]), e(s["matched"]), e(s["text"])] for s in answer["stretches"]]
     found = table(f"{answer['stretches_found']} stretches for {text!r}", ["from", "until", "app", "matched",
                                                                           "text"], rows, raw=True)

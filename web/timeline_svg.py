@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 from .html import e
 
-__all__ = ["day_svg"]
+__all__ = ["day_svg", "first_shot"]
 
 WIDTH, LEFT, LANE, TOP = 1100, 190, 22, 24
 
@@ -22,12 +22,27 @@ def _ms(iso: str) -> int:
     return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
 
 
-def day_svg(document: dict[str, Any], day: str) -> str:
+def first_shot(ranges: str, shots: dict[int, str]) -> str | None:
+    """The first snapshot of an evidence range list ("12-40,44") that has a
+    screenshot, by its sha256."""
+    for part in filter(None, ranges.split(",")):
+        low, _, high = part.partition("-")
+        for snapshot in range(int(low), int(high or low) + 1):
+            if snapshot in shots:
+                return shots[snapshot]
+    return None
+
+
+def day_svg(document: dict[str, Any], day: str, shots: dict[int, str] | None = None,
+            hits: list[tuple[str, str, str]] | None = None) -> str:
+    """The picture; `shots` (snapshot id → screenshot) adds each frame's first
+    screenshot, shown while the bar is hovered or focused; `hits` (start,
+    end, what matched) marks search results in a strip above the lanes."""
     since, until = _ms(document["window"]["since"]), _ms(document["window"]["until"])
     span = max(1, until - since)
     frames = document["frames"]
     lanes = sorted({(f["monitor"], f["app"]) for f in frames})
-    height = TOP + LANE * max(1, len(lanes)) + 8
+    height = max(TOP + LANE * max(1, len(lanes)) + 8, 130)
 
     def x(ms: int) -> float:
         return LEFT + (WIDTH - LEFT - 10) * min(max(ms - since, 0), span) / span
@@ -48,6 +63,10 @@ def day_svg(document: dict[str, Any], day: str) -> str:
     for index, (monitor, app) in enumerate(lanes):
         parts.append(f'<text x="4" y="{TOP + index * LANE + 14}">{e(app)} (monitor {monitor})</text>')
     lane_of = {lane: index for index, lane in enumerate(lanes)}
+    for start, end, label in hits or []:
+        left, right = x(_ms(start)), x(_ms(end))
+        parts.append(f'<rect class="hit" x="{left:.1f}" y="17" width="{max(right - left, 3):.1f}" height="5">'
+                     f"<title>{e(label)}</title></rect>")
     for frame in frames:
         row = lane_of[(frame["monitor"], frame["app"])]
         left, right = x(_ms(frame["start"])), x(_ms(frame["end"]))
@@ -55,8 +74,15 @@ def day_svg(document: dict[str, Any], day: str) -> str:
         title = (f"{what}, {frame['start'][11:16]}–{frame['end'][11:16]}, "
                  f"{frame['active_minutes']} min active")
         href = f"/frame?day={quote(day)}&amp;id={quote(str(frame['id']))}"
+        shot = first_shot(frame["evidence"]["snapshots"], shots or {})
+        preview = ""
+        if shot is not None:   # above the lanes' top, or below when the bar is high up
+            top = TOP + row * LANE
+            y = top - 92 if top > 100 else top + LANE
+            preview = (f'<image class="preview" href="/image/{e(shot)}" x="{min(left, WIDTH - 160):.1f}" '
+                       f'y="{y}" width="150" height="90" preserveAspectRatio="xMinYMin meet"/>')
         parts.append(f'<a href="{href}"><rect class="frame" x="{left:.1f}" y="{TOP + row * LANE}" '
                      f'width="{max(right - left, 2):.1f}" height="{LANE - 6}"><title>{e(title)}</title>'
-                     "</rect></a>")
+                     f"</rect>{preview}</a>")
     parts.append("</svg>")
     return "".join(parts)

@@ -8,7 +8,7 @@ import os
 
 from .connection import open_readonly
 
-__all__ = ["first_thumbnail", "read_image"]
+__all__ = ["first_thumbnail", "read_image", "screenshots_between"]
 
 
 def first_thumbnail(db: str | os.PathLike[str], first_snapshot: int, last_snapshot: int) -> str | None:
@@ -33,3 +33,16 @@ def read_image(db: str | os.PathLike[str], sha256: str) -> tuple[str, bytes] | N
     finally:
         connection.close()
     return (str(row[0]), bytes(row[1])) if row else None
+
+
+def screenshots_between(db: str | os.PathLike[str], since_ms: int, until_ms: int) -> dict[int, str]:
+    """Snapshot id → screenshot sha256 for every snapshot in [since, until)
+    that has one: one query for a whole day's frames."""
+    connection = open_readonly(db)
+    try:
+        rows = connection.execute(
+            "SELECT id, screenshot FROM snapshots WHERE ts_ms >= ? AND ts_ms < ? AND screenshot IS NOT NULL",
+            (since_ms, until_ms)).fetchall()
+    finally:
+        connection.close()
+    return {int(row[0]): str(row[1]) for row in rows}

@@ -218,6 +218,69 @@ def test_a_synthetic_day_its_frames_and_thumbnails_are_served(tmp_path):
                 assert image.read()[:4] in (b"RIFF", b"\x89PNG")
                 images += 1
         assert images > 0
+        previews = re.findall(r'<image class="preview" href="/image/([0-9a-f]{64})"', page)
+        assert previews   # a bar whose snapshots have a screenshot shows it on hover and focus
+        marked = view.request("GET", "/?day=2026-03-02&q=inbox", {"Cookie": cookie}).read().decode()
+        assert 'class="hit"' in marked and "marked in red" in marked
         assert view.request("GET", "/image/" + "0" * 64, {"Cookie": cookie}).status == 404
     finally:
         view.stop()
+
+
+PROBE = """
+import sys, time
+import pyatspi
+deadline = time.monotonic() + 60
+found = {}
+while time.monotonic() < deadline and len(found) < 4:
+    desktop = pyatspi.Registry.getDesktop(0)
+    for i in range(desktop.childCount):
+        app = desktop.getChildAtIndex(i)
+        if app is None or "hrom" not in (app.name or ""):
+            continue
+        stack = [app]
+        while stack:
+            node = stack.pop()
+            if node is None:
+                continue
+            role, name = node.getRoleName(), node.name or ""
+            if role == "landmark" and name == "Phantom":
+                found["navigation"] = name
+            if role == "heading" and name.startswith("Day "):
+                found["heading"] = name
+            if role == "link" and name == "Search":
+                found["link"] = name
+            if role == "table" and name.startswith("Frames of"):
+                found["table"] = name
+            stack.extend(node.getChildAtIndex(j) for j in range(min(node.childCount, 400)))
+    time.sleep(1)
+print(sorted(found.items()))
+"""
+
+
+@pytest.mark.desktop
+def test_the_pages_are_readable_through_at_spi(web, tmp_path):
+    """What a screen reader (and Phantom itself) reads: the browser's
+    accessibility tree on a real desktop has the navigation landmark, the
+    page's heading, its links and its tables by name."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    from testbed.harness import VirtualDesktop
+
+    with VirtualDesktop() as desktop:
+        options = webdriver.ChromeOptions()
+        options.binary_location = executable("chromium")
+        for argument in ("--no-sandbox", "--disable-gpu", "--force-renderer-accessibility",
+                         f"--user-data-dir={tmp_path / 'profile'}"):
+            options.add_argument(argument)
+        driver = webdriver.Chrome(service=Service(executable("chromedriver"), env=desktop.env), options=options)
+        try:
+            driver.get(web.address)
+            driver.get(f"http://127.0.0.1:{web.port}/?day=2026-11-29")
+            probe = desktop.run([sys.executable, "-c", PROBE], timeout=120)
+        finally:
+            driver.quit()
+    assert probe.returncode == 0, probe.stderr
+    found = dict(eval(probe.stdout.strip()))   # noqa: S307 - our own probe's printed list
+    assert set(found) == {"navigation", "heading", "link", "table"}, found
