@@ -25,6 +25,14 @@ MAX_MESSAGE_CHARS = 500
 
 
 def tool_error(exc: PhantomError) -> ToolError:
+    """One line that starts with the code. A request in words that ran
+    nothing also carries the ranked shortlist (`replay.shortlist`) as JSON
+    after the line, whole: the record bounds it, and an agent that gets
+    half of it cannot choose."""
+    from replay.compatibility import NoCompatibleProgram
+
+    if isinstance(exc, NoCompatibleProgram):
+        return ToolError(f"{exc.code}: {exc.shortlist.message()}")
     return ToolError(clip(f"{exc.code}: {exc}"))
 
 

@@ -30,7 +30,7 @@ from dbus_fast.service import ServiceInterface, dbus_method, dbus_property, dbus
 from core.bus import REPLAY
 from core.errors import PhantomError, kind_of
 
-from .dbus_errors import check_arguments, clip_message, dbus_error, named_error
+from .dbus_errors import check_arguments, clip_message, dbus_error, named_error, replay_error
 
 if TYPE_CHECKING:
     from compiler.programs.records import Program
@@ -95,7 +95,8 @@ class ReplayInterface(ServiceInterface):
         every gate on the screen as it is, with a compatibility of at least
         0.75 and no close second — and wait: (status, run id, result JSON).
         Its parameters must all be given. No such program:
-        org.phantom.Error.NoCompatibleProgram, and nothing is sent."""
+        org.phantom.Error.NoCompatibleProgram (with the ranked shortlist as
+        JSON after " shortlist: "), and nothing is sent."""
         result = await self._service.replay("", parameters, wait=True, intent=intent)
         return (result["status"], result["run_id"] or 0, json.dumps(result, sort_keys=True))
 
@@ -104,7 +105,8 @@ class ReplayInterface(ServiceInterface):
         """The active program the words describe that can run now, as JSON:
         id, name, its parameters (name, field, shape — never recorded
         values), the compatibility score and terms, and the other candidates
-        with the gate each failed. None fits: NoCompatibleProgram."""
+        with the gate each failed. None fits: NoCompatibleProgram, its message
+        the verdict then, after " shortlist: ", the ranked candidates as JSON."""
         return await self._service.find(intent)
 
     @dbus_method()
@@ -246,7 +248,7 @@ class ReplayService:
             try:
                 return json.dumps(choice_dict(find(self.db, intent, matcher=matcher)), sort_keys=True)
             except (PhantomError, apsw.Error) as exc:
-                raise dbus_error(exc, self.db) from None
+                raise replay_error(exc, self.db) from None
         return await self._running_loop.run_in_executor(None, work)
 
     @overload
@@ -271,7 +273,7 @@ class ReplayService:
             prepared = await self._running_loop.run_in_executor(
                 None, partial(prepare, self.db, request, matcher=self.engine().matcher))
         except (PhantomError, apsw.Error) as exc:
-            raise dbus_error(exc, self.db) from None
+            raise replay_error(exc, self.db) from None
         with self._lock:
             if self._busy:
                 raise named_error("Busy", "a replay is already running; wait for RunFinished; nothing was sent")
