@@ -207,7 +207,7 @@ def _offline(db: str | os.PathLike[str], hit: Hit, request: Request) -> Assessme
     if standing.state != memory.ACTIVE:
         return Assessment(hit, "lifecycle", f"it is {standing.state}, not active")
     try:
-        program = memory.load(db, hit.program_id)
+        program = _body(db, hit.program_id)
     except PhantomError as exc:
         return Assessment(hit, "validation", str(exc))
     if not standing.verified_by:
@@ -221,6 +221,23 @@ def _offline(db: str | os.PathLike[str], hit: Hit, request: Request) -> Assessme
     terms = {"intent": hit.intent, "lifecycle": 1.0 if not standing.failure_streak else 0.5,
              "validation": 1.0 if standing.verified_by == "end_state" else 0.5}
     return Assessment(hit, None, "to be looked at on the screen", terms, None, program, gate)
+
+
+# Program bodies this process has read and checked, by store and id: an id
+# is the digest of its body, so a body read once never changes.
+_bodies: dict[tuple[str, str], Program] = {}
+MAX_BODIES = 4096
+
+
+def _body(db: str | os.PathLike[str], program_id: str) -> Program:
+    key = (os.fspath(db), program_id)
+    program = _bodies.get(key)
+    if program is None:
+        program = memory.load(db, program_id)
+        if len(_bodies) >= MAX_BODIES:
+            _bodies.clear()
+        _bodies[key] = program
+    return program
 
 
 def _ceiling(assessment: Assessment) -> Assessment:

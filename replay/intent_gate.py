@@ -56,7 +56,7 @@ GATE_VERBS = {
     "download": "download", "upload": "upload", "sync": "sync", "compress": "compress",
     "sort": "sort", "tag": "tag", "duplicate": "duplicate", "reopen": "reopen",
     "assign": "assign", "change": "change", "write": "write", "count": "count", "vote": "vote",
-    "set": "set", "file": "file", "summarise": "summarise", "summarize": "summarise",
+    "set": "set", "summarise": "summarise", "summarize": "summarise",
 }
 VERBS = {**CONSEQUENTIAL, **GATE_VERBS}
 # Operator symbols between operands in a program's labels or name ("4x9+2",
