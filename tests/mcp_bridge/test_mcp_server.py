@@ -304,6 +304,9 @@ def test_a_request_no_program_does_gets_the_shortlist_and_nothing_runs(program_s
     shutil.copy(db, copy)
     calc = save_program(copy, calculator_program(), created_ms=1_796_000_000_002)
     lifecycle_store.promote(copy, calc, 1_796_000_000_003)
+    about = ("the calculator routine mined from the capture: four times nine plus two, pressed on the "
+             "calculator's buttons every morning to check the till's float")   # a shortlist over 500 characters
+    lifecycle_store.describe(copy, calc, about, 1_796_000_000_004)
     with McpServer(copy, env=server_env(DBUS_SESSION_BUS_ADDRESS=NO_BUS)) as server:
         for tool, arguments in (("phantom_replay", {"intent": "divide 100 by 7"}),
                                 ("phantom_find_program", {"intent": "divide 100 by 7"})):
@@ -317,6 +320,7 @@ def test_a_request_no_program_does_gets_the_shortlist_and_nothing_runs(program_s
                 calc, "calc 4x9+2", "gnome-calculator", "intent")
             assert first["why"].startswith("intent gate: the request asks to divide")
             assert first["parameters"] == [] and first["compatibility"] is None
+            assert first["description"] == about and len(text) > 500      # whole, not clipped
             assert {c["id"] for c in candidates} <= {calc, saved}
         # What the routine does still finds it (and then needs the screen, which is not there).
         assert "DISPLAY" in error_text(server.call("phantom_replay", {"intent": "multiply 4 by 9 then add 2 "
