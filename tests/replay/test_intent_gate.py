@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from compiler.programs.records import Parameter
 from replay.compatibility import Assessment, Choice
@@ -157,3 +159,12 @@ def test_the_shortlist_ranks_what_was_refused_and_travels_as_one_line_then_json(
     assert lines[0].startswith(f"1. fill form ({form.id}) in phantom-form — register a member; takes P0 (Name:)")
     assert lines[2].startswith(f"2. calc 4x9+2 ({calc.id}) in gnome-calculator; takes no parameters; "
                                "failed the intent gate")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=300))
+def test_any_request_gets_a_verdict(text):
+    """Whatever the words, digits or scripts, the gate answers (it never raises)."""
+    request = read_request(text)
+    for program, description in ((calculator_program(), ""), task("pay invoice"), task("request leave")):
+        assert isinstance(judge(request, program, description).passed, bool)
