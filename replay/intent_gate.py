@@ -59,15 +59,17 @@ GATE_VERBS = {
     "set": "set", "summarise": "summarise", "summarize": "summarise",
 }
 VERBS = {**CONSEQUENTIAL, **GATE_VERBS}
-# Operator symbols between operands in a program's labels or name ("4x9+2",
-# a "÷" button) stand for the arithmetic verb.
+# Operator symbols stand for the arithmetic verb: between two numbers in a
+# program's name or labels ("4x9+2"), or alone as a button's label (a "÷"
+# button). "/" and "-" count only alone: between numbers they are mostly
+# dates, codes and ranges ("2026-03-02", "INV-4471").
 OPERATORS = {"÷": "divide", "/": "divide", "×": "multiply", "*": "multiply", "x": "multiply",
              "−": "subtract", "-": "subtract"}
 
 _WORD = re.compile(r"[a-z]+")
 _NOUN_BEFORE = {"the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "this", "that",
                 "these", "those", "some", "any", "of", "for", "about", "with", "from", "on", "in"}
-_OPERATOR = re.compile(r"(?<=[\d\s])([÷/×*x−-])(?=\s*\d)")
+_OPERATOR = re.compile(r"(?<=\d)\s*([÷×*x−])(?=\s*\d)")
 # Values, most specific first; each match is blanked before the next pattern looks.
 _VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("quoted", re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<!\w)'([^']{2,})'(?!\w)|‘([^’]+)’")),
@@ -86,7 +88,7 @@ _VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$")
 _TIME = re.compile(r"^\d{1,2}:\d{2}$|^\d{1,2}\s?(am|pm)$", re.IGNORECASE)
 _DAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
-_DATE_FIELDS = ("date", "day", "from", "to", "when", "due", "publish at")
+_DATE_FIELDS = {"date", "day", "from", "to", "when", "due", "at", "time"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,23 +222,20 @@ def _normal(value: Value) -> str:
 
 def fits(value: Value, parameter: Parameter) -> bool:
     """Whether a parameter whose recorded values are `parameter.samples`
-    could take this value: the same kind of thing, by the samples' shape."""
+    could take this value: the same kind of thing, by the samples' shape (a
+    date or a time also fits a field whose label says it takes one)."""
     samples = parameter.samples
-    field = parameter.field.casefold()
-    has_digits = any(c.isdigit() for s in samples for c in s)
-    has_letters = any(c.isalpha() for s in samples for c in s)
     if value.kind == "email":
         return any("@" in s for s in samples)
     if value.kind == "address":
-        return any("." in s and any(c.isalpha() for c in s) for s in samples) and "@" not in "".join(samples)
+        return "@" not in "".join(samples) and any("." in s and any(c.isalpha() for c in s) for s in samples)
     if value.kind in ("date", "time"):
-        dated = any(_DATE.match(s) or _TIME.match(s) or s.casefold() in _DAYS for s in samples)
-        return dated or any(word in field for word in _DATE_FIELDS)
-    if value.kind in ("number", "phone"):
-        return has_digits
-    if value.kind == "code":
-        return has_digits
-    return has_letters            # a quoted text
+        field = set(_WORD.findall(parameter.field.casefold()))
+        return bool(field & _DATE_FIELDS) or any(
+            _DATE.match(s) or _TIME.match(s) or s.casefold() in _DAYS for s in samples)
+    if value.kind == "quoted":
+        return any(c.isalpha() for s in samples for c in s)
+    return any(c.isdigit() for s in samples for c in s)   # a number, a phone number, a code
 
 
 def judge(request: Request, program: Program, description: str) -> Verdict:
