@@ -29,7 +29,9 @@ to check). A program runs only when its score is at least θ = 0.75 and no
 other program that passed every gate is within 0.05 of it: two close
 candidates are a guess, and replay never guesses.
 
-Nothing here sends input: the gates read X and AT-SPI only.
+The gates that need no screen run first, for every shortlisted program
+(`prescreen`, which reads the store only); only when a candidate is left
+does anything look at X and AT-SPI (`choose`). Nothing here sends input.
 """
 
 from __future__ import annotations
