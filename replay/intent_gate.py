@@ -241,10 +241,11 @@ def fits(value: Value, parameter: Parameter) -> bool:
 def judge(request: Request, program: Program, description: str) -> Verdict:
     """Does the program do what the request asks, as far as its words and
     values tell? Refused with the reason otherwise."""
-    missing = sorted(request.verbs - program_verbs(program, description))
+    named_verbs = program_verbs(program, description)
+    missing = sorted(request.verbs - named_verbs)
     if missing:
         return Verdict(False, f"the request asks to {', '.join(missing)}; {program.name} does not "
-                       f"(its own words name {_listed(program_verbs(program, description))})", failed="verbs")
+                       f"(its own words name {_listed(named_verbs)})", failed="verbs")
     known = constants(program, description)
     loose = [v for v in request.values if _normal(v) not in known]
     bound = [(v.text, "constant") for v in request.values if _normal(v) in known]
@@ -269,7 +270,11 @@ def judge(request: Request, program: Program, description: str) -> Verdict:
 
 def _assign(values: list[Value], parameters: tuple[Parameter, ...]) -> list[str] | None:
     """Each value to a distinct parameter it fits (a small bipartite match
-    by backtracking: requests carry a handful of values), or None."""
+    by backtracking: requests carry a handful of values), or None. More
+    values than parameters, or one that fits none, fail at once, so the
+    search only runs where an assignment may exist."""
+    if len(values) > len(parameters) or not all(any(fits(v, p) for p in parameters) for v in values):
+        return None
     chosen: list[str] = []
 
     def place(i: int, taken: frozenset[str]) -> bool:

@@ -168,3 +168,14 @@ def test_any_request_gets_a_verdict(text):
     request = read_request(text)
     for program, description in ((calculator_program(), ""), task("pay invoice"), task("request leave")):
         assert isinstance(judge(request, program, description).passed, bool)
+
+
+def test_many_values_for_many_parameters_are_decided_at_once():
+    """Twelve numbers for a program that takes eleven: refused by counting, not by trying every order."""
+    form = form_program()
+    numeric = tuple(Parameter(f"P{n}", n, f"Field {n}", ("12",), 0.9) for n in range(11))
+    program = form.__class__("many", "demonstration", "x", (), numeric, form.guard, 2)
+    request = read_request(" ".join(str(n) for n in range(100, 112)))
+    refused = judge(request, program, "")
+    assert not refused.passed and refused.failed == "values"
+    assert judge(read_request(" ".join(str(n) for n in range(100, 111))), program, "").passed
