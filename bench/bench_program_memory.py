@@ -123,13 +123,15 @@ def bench_retrieval(tasks, sizes: tuple[int, ...], scratch: Path) -> tuple[list,
 ADVERSARIAL = Path(__file__).resolve().parents[1] / "fixtures" / "program_memory" / "adversarial.toml"
 
 
-def load_adversarial(path: Path = ADVERSARIAL) -> tuple[list[str], list[tuple[str, str]]]:
-    """The no-match requests, and the opposite-action ones with the program each must not run."""
+def load_adversarial(path: Path = ADVERSARIAL) -> tuple[list[str], list[tuple[str, str]], list[str]]:
+    """The no-match requests, the opposite-action ones with the program each
+    must not run, and the fresh no-match ones (the out-of-sample check)."""
     import tomllib
 
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     return ([item["request"] for item in data["nomatch"]],
-            [(item["request"], item["not"]) for item in data["opposite"]])
+            [(item["request"], item["not"]) for item in data["opposite"]],
+            [item["request"] for item in data["fresh"]])
 
 
 def gated(db: Path, index, intent: str):
@@ -181,7 +183,7 @@ def bench_intent_gate(db: Path, tasks) -> list:
         other += bool(left) and left[0] != task.name
         if task.name not in left:
             misses.append(f"{task.intent!r} → {', '.join(left) or 'nothing'}")
-    nomatch, opposite = load_adversarial()
+    nomatch, opposite, fresh = load_adversarial()
     wrong_nomatch, wrong_opposite, named = [], [], 0
     for request, forbidden in [(r, None) for r in nomatch] + opposite:
         began = time.perf_counter()
@@ -191,6 +193,11 @@ def bench_intent_gate(db: Path, tasks) -> list:
             (wrong_nomatch if forbidden is None else wrong_opposite).append(f"{request!r} → {', '.join(left)}")
             named += forbidden in left
     wrong = wrong_nomatch + wrong_opposite
+    wrong_fresh = []
+    for request in fresh:
+        left, _ = gated(db, index, request)
+        if left:
+            wrong_fresh.append(f"{request!r} → {', '.join(left)}")
     total = len(tasks)
     return [
         (f"{size} programs: held-out recall@5 (goal ≥ 47/50) / top-1", f"{recall}/{total} / {top1}/{total}"),
@@ -201,6 +208,8 @@ def bench_intent_gate(db: Path, tasks) -> list:
          f"{len(wrong)}/{len(nomatch) + len(opposite)}: no-match {len(wrong_nomatch)}/{len(nomatch)}, "
          f"opposite action {len(wrong_opposite)}/{len(opposite)} (the very program named: {named})"),
         ("adversarial that would run", "; ".join(wrong) or "none"),
+        ("fresh no-match (out of sample) that would run a program", f"{len(wrong_fresh)}/{len(fresh)}: "
+         + ("; ".join(wrong_fresh) or "none")),
         (f"{size} programs: lookup + intent gate (embed, rank, gate the shortlist; "
          f"{len(times)} requests)",
          f"mean {statistics.mean(times):.1f} ms, median {statistics.median(times):.1f} ms, p95 "
