@@ -67,7 +67,7 @@ def build_store(db: Path, tasks, distractors) -> None:
 
 
 # -- 1. retrieval ------------------------------------------------------------------------------
-def bench_retrieval(tasks, sizes: tuple[int, ...], scratch: Path) -> tuple[list, Path]:
+def bench_retrieval(tasks, sizes: tuple[int, ...], scratch: Path) -> tuple[list, Path, Path]:
     from replay.embedding import LabelMatcher
     from replay.intent import SHORTLIST, IntentIndex, clear_caches
     from testbed.program_catalog import distractor_programs
@@ -116,7 +116,107 @@ def bench_retrieval(tasks, sizes: tuple[int, ...], scratch: Path) -> tuple[list,
             rows.append(("wrong first (largest memory)", "; ".join(wrong) or "none"))
         if distractors == 200:
             kept = db
-    return rows, kept
+    return rows, kept, db
+
+
+# -- 1b. the intent gate ---------------------------------------------------------------------
+ADVERSARIAL = Path(__file__).resolve().parents[1] / "fixtures" / "program_memory" / "adversarial.toml"
+
+
+def load_adversarial(path: Path = ADVERSARIAL) -> tuple[list[str], list[tuple[str, str]], list[str]]:
+    """The no-match requests, the opposite-action ones with the program each
+    must not run, and the fresh no-match ones (the out-of-sample check)."""
+    import tomllib
+
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return ([item["request"] for item in data["nomatch"]],
+            [(item["request"], item["not"]) for item in data["opposite"]],
+            [item["request"] for item in data["fresh"]])
+
+
+def gated(db: Path, index, intent: str):
+    """What the gates that need no screen leave for a request: the programs
+    that would be looked at on the screen (any of them runs if its window
+    is open and its plan fits), best first; and the ranking."""
+    from replay.compatibility import prescreen
+
+    ranking = index.rank(intent)
+    began = time.perf_counter()
+    screened = prescreen(db, ranking)
+    GATE_MS.append((time.perf_counter() - began) * 1000)
+    left = () if screened.refusal else tuple(a.hit.name for a in screened.pending)
+    return left, ranking
+
+
+GATE_MS: list[float] = []     # the gates without a screen, per request (the rest of a lookup is the ranking)
+
+
+def bench_intent_gate(db: Path, tasks) -> list:
+    """The held-out requests and the adversarial ones on the largest memory:
+    recall@5 and top-1 of the ranking; how many held-out requests would
+    still run their own program with its window open (it is left for the
+    screen); how many adversarial ones would run any program with that
+    program's window open (any is left — counted strictly, whatever the
+    windows); the lookup's time (embed, rank, the gates without a screen)."""
+    from programs.api import active_intents
+    from replay.embedding import LabelMatcher
+    from replay.intent import IntentIndex, clear_caches
+
+    matcher = LabelMatcher()
+    matcher.embed(["load the model"])
+    clear_caches()
+    index = IntentIndex(db, matcher)
+    index.rank("read the intent vectors")
+    size = len(active_intents(db))
+    GATE_MS.clear()
+    top1 = recall = own = other = 0
+    times = []
+    misses = []
+    for task in tasks:
+        began = time.perf_counter()
+        left, ranking = gated(db, index, task.intent)
+        times.append((time.perf_counter() - began) * 1000)
+        names = [hit.name for hit in ranking.hits]
+        top1 += bool(names) and names[0] == task.name
+        recall += task.name in names
+        own += task.name in left
+        other += bool(left) and left[0] != task.name
+        if task.name not in left:
+            misses.append(f"{task.intent!r} → {', '.join(left) or 'nothing'}")
+    nomatch, opposite, fresh = load_adversarial()
+    wrong_nomatch, wrong_opposite, named = [], [], 0
+    for request, forbidden in [(r, None) for r in nomatch] + opposite:
+        began = time.perf_counter()
+        left, _ = gated(db, index, request)
+        times.append((time.perf_counter() - began) * 1000)
+        if left:
+            (wrong_nomatch if forbidden is None else wrong_opposite).append(f"{request!r} → {', '.join(left)}")
+            named += forbidden in left
+    wrong = wrong_nomatch + wrong_opposite
+    wrong_fresh = []
+    for request in fresh:
+        left, _ = gated(db, index, request)
+        if left:
+            wrong_fresh.append(f"{request!r} → {', '.join(left)}")
+    total = len(tasks)
+    return [
+        (f"{size} programs: held-out recall@5 (goal ≥ 47/50) / top-1", f"{recall}/{total} / {top1}/{total}"),
+        ("held-out that would run their own program (goal ≥ 34/50)",
+         f"{own}/{total}; another program left first: {other}/{total}"),
+        ("held-out that would not run their own", "; ".join(misses) or "none"),
+        (f"adversarial that would run a program (goal 0/{len(nomatch) + len(opposite)})",
+         f"{len(wrong)}/{len(nomatch) + len(opposite)}: no-match {len(wrong_nomatch)}/{len(nomatch)}, "
+         f"opposite action {len(wrong_opposite)}/{len(opposite)} (the very program named: {named})"),
+        ("adversarial that would run", "; ".join(wrong) or "none"),
+        ("fresh no-match (out of sample) that would run a program", f"{len(wrong_fresh)}/{len(fresh)}: "
+         + ("; ".join(wrong_fresh) or "none")),
+        (f"{size} programs: lookup + intent gate (embed, rank, gate the shortlist; "
+         f"{len(times)} requests)",
+         f"mean {statistics.mean(times):.1f} ms, median {statistics.median(times):.1f} ms, p95 "
+         f"{percentile(times, 95):.1f} ms, max {max(times):.1f} ms (goal p95 ≤ 50 ms); of it the "
+         f"gates without a screen: median {statistics.median(GATE_MS):.1f} ms, p95 "
+         f"{percentile(GATE_MS, 95):.1f} ms; load average {os.getloadavg()[0]:.1f}"),
+    ]
 
 
 # -- 2. flexible inputs ------------------------------------------------------------------------
@@ -285,8 +385,10 @@ def main() -> int:
     tasks = load_tasks()[:args.tasks]
     with tempfile.TemporaryDirectory(prefix="phantom-bench-memory-") as scratch:
         scratch_dir = Path(scratch)
-        rows, store = bench_retrieval(tasks, (200, 600, 109, 609), scratch_dir)
+        rows, store, largest = bench_retrieval(tasks, (200, 600, 109, 609), scratch_dir)
         print(table(rows, "bench_program_memory: retrieval"), flush=True)
+        print()
+        print(table(bench_intent_gate(largest, tasks), "bench_program_memory: intent gate"), flush=True)
         print()
         print(table(bench_flexible(store, tasks), "bench_program_memory: flexible inputs"), flush=True)
         if not args.skip_desktop:

@@ -24,7 +24,21 @@ F = TypeVar("F", bound=Callable[..., Any])
 MAX_MESSAGE_CHARS = 500
 
 
+class ShortlistError(ToolError):
+    """A request in words that ran nothing: the one-line verdict, then the
+    ranked shortlist as JSON. Never clipped — `replay.shortlist` bounds it,
+    and a cut shortlist is not JSON."""
+
+
 def tool_error(exc: PhantomError) -> ToolError:
+    """One line that starts with the code. A request in words that ran
+    nothing also carries the ranked shortlist (`replay.shortlist`) as JSON
+    after the line, whole: the record bounds it, and an agent that gets
+    half of it cannot choose."""
+    from replay.compatibility import NoCompatibleProgram
+
+    if isinstance(exc, NoCompatibleProgram):
+        return ShortlistError(f"{exc.code}: {exc.shortlist.message()}")
     return ToolError(clip(f"{exc.code}: {exc}"))
 
 
@@ -41,6 +55,8 @@ def translated(raised: ToolError, db: Any) -> ToolError:
         store_error = from_sqlite(cause, db)
         if store_error is not None:
             return tool_error(store_error)
+    if isinstance(cause, ShortlistError):
+        return cause
     if isinstance(cause, ToolError) and not isinstance(raised, UnexpectedToolError):
         return plain(cause)
     return plain(raised)

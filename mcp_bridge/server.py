@@ -210,10 +210,13 @@ def build_server(db_path: str | Path) -> MCPServer[Any]:
         """Find the active program that does this task and can run on the screen as it is now:
         programs are ranked by how well their name, description and step labels fit the words,
         then must pass every gate (its window is open, its whole plan fits the screen) with a
-        compatibility score of at least 0.75 and no close second. Returns the program, each
-        parameter's name, field and shape (never recorded values), the score and the other
-        candidates; an error listing the candidates and the gate each failed when none fits.
-        Sends no input."""
+        compatibility score of at least 0.75 and no close second; a program is a candidate only if
+        the request asks for no act its own words do not name and each value in the request fits
+        one of its parameters or constants. Returns the program, each parameter's name, field and
+        shape (never recorded values), the score and the other candidates. When none fits, an
+        error: the verdict, then ' shortlist: ' and the ranked candidates as JSON (id, name,
+        description, app, parameters, compatibility, failed_gate, why) — choose one and replay it
+        by id. Sends no input."""
         return programs.find(db, intent)
 
     @server.tool(name="phantom_record", title="Start recording a demonstration",
@@ -280,7 +283,9 @@ def build_server(db_path: str | Path) -> MCPServer[Any]:
         """Replay an active program on the live desktop, step by step, only where the screen
         still matches. The result has status success, escalated or refused (with the step,
         policy, reason and on-screen candidates in `escalation`: take over from that step) or
-        failed. Sends real input to the user's applications."""
+        failed. By intent, when no program clearly fits, nothing runs and the error carries the
+        ranked shortlist as phantom_find_program's does. Sends real input to the user's
+        applications."""
         return programs.replay(db, program, parameters, dry_run, intent)
 
     @server.resource("phantom://context/today", name="today", title="Today's activity",

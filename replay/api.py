@@ -21,9 +21,12 @@ all replay through here, so every rule holds for all of them at once:
    person anything not deprecated.
 
 A request may name a program or say what to do in words (`intent`): then
-`find` ranks the active programs by their intent keys (`intent.py`) and
-gates them on the live desktop (`compatibility.py`), and the chosen one goes
-through the same steps — its parameters still given, never guessed.
+`find` ranks the active programs by their intent keys (`intent.py`), keeps
+only those that do what the request asks (`intent_gate.py`), gates them on
+the live desktop (`compatibility.py`), and the one clearly compatible
+program goes through the same steps — its parameters still given, never
+guessed. Otherwise nothing runs and the caller gets the ranked shortlist
+(`shortlist.py`) to choose from by id.
 
 Errors before a run starts are `PhantomError`s with a code; a run that
 starts ends as a `RunResult` (success, escalated, refused, failed, dry run),
@@ -48,7 +51,7 @@ from core.errors import PhantomError
 from programs import api as memory
 
 from . import live
-from .compatibility import Choice, NoCompatibleProgram, choose
+from .compatibility import Choice, NoCompatibleProgram, choose, prescreen
 from .desktop_lock import Busy, DesktopLock
 from .embedding import LabelMatcher
 from .engine import ReplayEngine
@@ -130,15 +133,15 @@ def find(db: str | os.PathLike[str], intent: str, *, window: str | None = None,
     failed when there is none. Reads X and AT-SPI; sends nothing."""
     intent = check_intent(intent)
     matcher = matcher or LabelMatcher()
-    ranking = IntentIndex(db, matcher).rank(intent)
-    if not ranking.hits:
-        choice = choose(db, ranking, matcher, None)   # nothing to look at on the screen
+    screened = prescreen(db, IntentIndex(db, matcher).rank(intent))
+    if screened.refusal:
+        choice = screened.choice()       # nothing on the screen could change the answer
     else:
         _display(None, "finding a program by intent looks at")
         live.init()
         session = XSession()
         try:
-            choice = choose(db, ranking, matcher, session, window=window)
+            choice = choose(screened, matcher, session, window=window)
         finally:
             session.close()
     if choice.chosen is None:
@@ -226,7 +229,8 @@ def run(db: str | os.PathLike[str], prepared: Prepared, request: ReplayRequest, 
         if prepared.choice is not None:
             chosen = prepared.choice.chosen
             assert chosen is not None, "a prepared choice comes from find, which chose one"
-            result = replace(result, intent=prepared.choice.intent, compatibility=chosen.score)
+            result = replace(result, intent=prepared.choice.intent, compatibility=chosen.score,
+                             intent_gate=chosen.gate.reason if chosen.gate is not None else "")
         if telemetry is not None and run_id is not None:
             done = sum(1 for s in result.steps if s.outcome == "ok")
             telemetry.finish_run(run_id, now_ms(), result.status, done,

@@ -6,15 +6,18 @@ with the capture daemon's service (`core.dbus_errors`)."""
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from core.bus import REPLAY
 from core.dbus_errors import clip_message, dbus_error, named_error
+from core.errors import PhantomError
 
 if TYPE_CHECKING:
-    from dbus_fast import Message
+    import apsw
+    from dbus_fast import DBusError, Message
 
-__all__ = ["SIGNATURES", "check_arguments", "clip_message", "dbus_error", "named_error"]
+__all__ = ["SIGNATURES", "check_arguments", "clip_message", "dbus_error", "named_error", "replay_error"]
 
 
 SIGNATURES = {"ListPrograms": "", "Describe": "s", "Replay": "sa{ss}", "ReplayChecked": "sa{ss}",
@@ -36,3 +39,17 @@ def check_arguments(message: Message) -> bool:
         raise named_error("InvalidArguments", f"{message.member} takes ({expected}), "
                           f"not ({message.signature or 'nothing'}); nothing was sent")
     return False
+
+
+def replay_error(exc: PhantomError | apsw.Error, db: str | os.PathLike[str] | None = None) -> DBusError:
+    """The reply for an error from replay: as `dbus_error`, except that a
+    request in words that ran nothing (org.phantom.Error.NoCompatibleProgram)
+    carries the ranked shortlist as JSON after its one-line verdict
+    (`replay.shortlist`), whole — the record bounds its size."""
+    from dbus_fast import DBusError
+
+    from .compatibility import NoCompatibleProgram
+
+    if isinstance(exc, NoCompatibleProgram):
+        return DBusError(exc.kind.dbus_error, exc.shortlist.message())
+    return dbus_error(exc, db)

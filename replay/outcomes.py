@@ -68,6 +68,7 @@ class RunResult:
     lifecycle: tuple[str, ...] = ()   # the state changes the run caused, described
     intent: str = ""                  # the request in words that chose the program, if any
     compatibility: float | None = None  # its compatibility score
+    intent_gate: str = ""             # why the intent gate let the request run this program
 
 
 def broken_off(program_id: str, program: str, reason: str, intent: str = "") -> RunResult:

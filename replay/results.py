@@ -30,6 +30,7 @@ def result_dict(result: RunResult) -> dict[str, Any]:
         "lifecycle": list(result.lifecycle),
         "intent": result.intent or None,
         "compatibility": result.compatibility,
+        "intent_gate": result.intent_gate or None,
         "steps": [{"index": s.index, "action": s.action, "target": s.target, "policy": s.policy,
                    "outcome": s.outcome, "dispatch": s.dispatch,
                    "score": None if s.score is None else round(s.score, 4),
@@ -63,6 +64,8 @@ def result_lines(result: RunResult) -> list[str]:
     if result.intent:
         lines.append(f"intent {result.intent!r} → {result.program} ({result.program_id}), "
                      f"compatibility {result.compatibility:.3f}")
+        if result.intent_gate:
+            lines.append(f"intent gate: passed — {result.intent_gate}")
     for step in result.steps:
         score = f" {step.score:.3f}" if step.score is not None and step.policy != Policy.DIRECT else ""
         lines.append(f"step {step.index:>2} {step.action:<6} {step.target[:40]:<40} "
@@ -119,6 +122,7 @@ def choice_dict(choice: "Choice") -> dict[str, Any]:
             "parameters": [{"name": p.name, "field": p.field, "step": p.step, "shape": shape_of(p.samples)}
                            for p in program.parameters],
             "compatibility": chosen.score, "terms": dict(chosen.terms),
+            "intent_gate": chosen.gate.reason if chosen.gate is not None else None,
         },
         "candidates": [candidate_dict(item) for item in choice.assessed],
     }

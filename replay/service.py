@@ -27,7 +27,7 @@ from dbus_fast.aio import MessageBus
 from core.bus import REPLAY
 from core.errors import PhantomError, kind_of
 
-from .dbus_errors import check_arguments, clip_message, dbus_error, named_error
+from .dbus_errors import check_arguments, clip_message, dbus_error, named_error, replay_error
 from .service_interface import ReplayInterface
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ class ReplayService:
             try:
                 return json.dumps(choice_dict(find(self.db, intent, matcher=matcher)), sort_keys=True)
             except (PhantomError, apsw.Error) as exc:
-                raise dbus_error(exc, self.db) from None
+                raise replay_error(exc, self.db) from None
         return await self._running_loop.run_in_executor(None, work)
 
     @overload
@@ -180,7 +180,7 @@ class ReplayService:
             prepared = await self._running_loop.run_in_executor(
                 None, partial(prepare, db, request, matcher=self.engine().matcher))
         except (PhantomError, apsw.Error) as exc:
-            raise dbus_error(exc, db) from None
+            raise replay_error(exc, db) from None
         with self._lock:
             if self._busy:
                 raise named_error("Busy", "a replay is already running; wait for RunFinished; nothing was sent")

@@ -88,7 +88,8 @@ class ReplayInterface(ServiceInterface):
         every gate on the screen as it is, with a compatibility of at least
         0.75 and no close second — and wait: (status, run id, result JSON).
         Its parameters must all be given. No such program:
-        org.phantom.Error.NoCompatibleProgram, and nothing is sent."""
+        org.phantom.Error.NoCompatibleProgram (with the ranked shortlist as
+        JSON after " shortlist: "), and nothing is sent."""
         result = await self._service.replay("", parameters, wait=True, intent=intent)
         return (result["status"], result["run_id"] or 0, json.dumps(result, sort_keys=True))
 
@@ -97,7 +98,8 @@ class ReplayInterface(ServiceInterface):
         """The active program the words describe that can run now, as JSON:
         id, name, its parameters (name, field, shape — never recorded
         values), the compatibility score and terms, and the other candidates
-        with the gate each failed. None fits: NoCompatibleProgram."""
+        with the gate each failed. None fits: NoCompatibleProgram, its message
+        the verdict then, after " shortlist: ", the ranked candidates as JSON."""
         return await self._service.find(intent)
 
     @dbus_method()

@@ -28,3 +28,19 @@ def form_program() -> Program:
                    (Parameter("P0", 1, "Name:", ("Ada Lovelace", "Alan Turing"), 0.846),),
                    Guard("phantom-form", start_path=name.path), 2,
                    origin=("recording:1", "recording:2")).with_id()
+
+
+def calculator_program() -> Program:
+    """A routine mined from the capture: 4 × 9 + 2 = on gnome-calculator (no
+    parameters: every button it presses is a constant of it)."""
+    app = "gnome-calculator"
+    resolves = Condition("aria_path_resolves")
+
+    def button(index: int, label: str) -> ProgramStep:
+        path = f"{app}/frame[@name='Calculator']/panel/push button[@name='{label}']"
+        return ProgramStep(index, "click", Target(app, path, "push button", label, "", None),
+                           precondition=resolves)
+
+    steps = tuple(button(n, label) for n, label in enumerate(("4", "×", "9", "+", "2", "=")))
+    return Program("calc 4x9+2", "routine", app, steps, (), Guard(app, title_tokens=("Calculator",)), 3,
+                   origin=("routine:r-0123456789ab",)).with_id()

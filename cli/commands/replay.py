@@ -26,8 +26,11 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
         "recording holds the desktop). With --intent instead of a program, the active programs "
         "are ranked by how well their name, description and step labels fit the words, and the "
         "best one runs only if it passes every gate (its window is there, its whole plan fits "
-        "the screen) with a compatibility score of at least 0.75 and no close second; otherwise "
-        "nothing runs and the candidates are listed with the gate each failed.")
+        "the screen) with a compatibility score of at least 0.75 and no close second; a program "
+        "is a candidate only if the request asks for no act its own words do not name and each "
+        "value in the request binds to one of its parameters or constants. Otherwise nothing "
+        "runs: the ranked shortlist (id, description, app, parameters, compatibility, why) is "
+        "printed, to choose from by id; --dry-run shows the intent gate's verdict.")
     p.add_argument("program", nargs="?", default="",
                    help="program name (the newest with that name that is not deprecated) or id (p-…)")
     p.add_argument("--intent", metavar="WORDS",
@@ -56,6 +59,7 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
 def run_replay(args: argparse.Namespace) -> int:
     from core.store.paths import resolve_db_path
     from replay.api import ReplayRequest, replay
+    from replay.compatibility import NoCompatibleProgram
     from replay.params import parse_assignments
     from replay.results import EXIT_CODES, result_dict, result_lines
 
@@ -63,7 +67,18 @@ def run_replay(args: argparse.Namespace) -> int:
         raise CliError("phantom replay: give a program or --intent WORDS (one of them)", EXIT_USAGE)
     request = ReplayRequest(args.program, parse_assignments(args.param), dry_run=args.dry_run,
                             trigger="cli", window=args.window, intent=args.intent)
-    result = replay(resolve_db_path(args.db), request)
+    try:
+        result = replay(resolve_db_path(args.db), request)
+    except NoCompatibleProgram as exc:
+        # Nothing ran: the ranked shortlist on stdout to choose from by id,
+        # the refusal as the one line on stderr (and its exit status).
+        shortlist = exc.shortlist
+        if args.format == "json":
+            print(json.dumps(shortlist.to_dict(), sort_keys=True, indent=2))
+        else:
+            for line in shortlist.lines():
+                print(line)
+        raise
     if args.format == "json":
         print(json.dumps(result_dict(result), sort_keys=True, indent=2))
     else:

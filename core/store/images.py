@@ -45,4 +45,4 @@ def screenshots_between(db: str | os.PathLike[str], since_ms: int, until_ms: int
             (since_ms, until_ms)).fetchall()
     finally:
         connection.close()
-    return {int(row[0]): str(row[1]) for row in rows}
+    return {row[0]: row[1] for row in rows if isinstance(row[0], int) and isinstance(row[1], str)}

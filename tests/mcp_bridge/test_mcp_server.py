@@ -317,6 +317,46 @@ def test_intent_schema_violations_are_tool_errors(program_server):
     assert program_server.call("phantom_find_program", {"intent": "x" * 301}).is_error
 
 
+def test_a_request_no_program_does_gets_the_shortlist_and_nothing_runs(program_store, tmp_path):
+    """"divide 100 by 7" with the mined routine "calc 4x9+2" active: the
+    intent gate refuses it (divide is not in the routine, 100 and 7 bind to
+    nothing), so nothing looks at the screen — no DISPLAY is needed — no run
+    starts, and the agent gets the ranked shortlist to choose from by id."""
+    from programs import lifecycle_store
+    from programs.store import save_program
+    from replay.shortlist import SHORTLIST_MARK
+    from replay.telemetry import read_runs
+    from testbed.fixture_programs import calculator_program
+
+    db, saved = program_store
+    copy = tmp_path / "calculator.sqlite3"
+    shutil.copy(db, copy)
+    calc = save_program(copy, calculator_program(), created_ms=1_796_000_000_002)
+    lifecycle_store.promote(copy, calc, 1_796_000_000_003)
+    about = ("the calculator routine mined from the capture: four times nine plus two, pressed on the "
+             "calculator's buttons every morning to check the till's float")   # a shortlist over 500 characters
+    lifecycle_store.describe(copy, calc, about, 1_796_000_000_004)
+    with McpServer(copy, env=server_env(DBUS_SESSION_BUS_ADDRESS=NO_BUS)) as server:
+        for tool, arguments in (("phantom_replay", {"intent": "divide 100 by 7"}),
+                                ("phantom_find_program", {"intent": "divide 100 by 7"})):
+            text = error_text(server.call(tool, arguments))
+            assert text.startswith("no_compatible_program: no compatible program for 'divide 100 by 7'")
+            verdict, listed = text.split(SHORTLIST_MARK, 1)
+            assert "nothing was sent" in verdict and "DISPLAY" not in text and "\n" not in text
+            candidates = json.loads(listed)
+            first = candidates[0]
+            assert (first["id"], first["name"], first["app"], first["failed_gate"]) == (
+                calc, "calc 4x9+2", "gnome-calculator", "intent")
+            assert first["why"].startswith("intent gate: the request asks to divide")
+            assert first["parameters"] == [] and first["compatibility"] is None
+            assert first["description"] == about and len(text) > 500      # whole, not clipped
+            assert {c["id"] for c in candidates} <= {calc, saved}
+        # What the routine does still finds it (and then needs the screen, which is not there).
+        assert "DISPLAY" in error_text(server.call("phantom_replay", {"intent": "multiply 4 by 9 then add 2 "
+                                                                                "on the calculator"}))
+    assert read_runs(copy, limit=10) == []
+
+
 # -- stdout is the protocol, logs are on stderr ------------------------------------------------
 class _Lines:
     """Lines of a pipe, read on a thread, so the test can wait with a timeout."""

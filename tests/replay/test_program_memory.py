@@ -259,3 +259,42 @@ def test_replay_by_intent_refusals_are_one_line(tmp_path, capsys, argv, status, 
     save_program(db, program_of("sign up"), created_ms=1000)
     code, out, err = run_cli(capsys, *argv, "--db", db)
     assert code == status and message in err and len(err.strip().splitlines()) == 1 and not out
+
+
+def test_replay_by_intent_that_no_program_does_prints_the_shortlist_and_runs_nothing(tmp_path, capsys):
+    """The CLI's side of the intent gate: one line on stderr, exit 4, the
+    ranked shortlist on stdout (as text or JSON), no run and no DISPLAY
+    needed — the gate refused before anything looked at the screen."""
+    from replay.telemetry import read_runs
+    from testbed.fixture_programs import calculator_program
+
+    db = str(tmp_path / "phantom.sqlite3")
+    calc = save_program(db, calculator_program(), created_ms=1000)
+    lifecycle_store.promote(db, calc, 2000)
+    for dry in ((), ("--dry-run",)):
+        code, out, err = run_cli(capsys, "replay", "--intent", "divide 100 by 7", *dry, "--db", db)
+        assert code == 4 and len(err.strip().splitlines()) == 1
+        assert err.startswith("phantom: no compatible program for 'divide 100 by 7': none of the 1 closest "
+                              "programs does what the request asks (intent gate)")
+        assert out.splitlines() == [
+            f"1. calc 4x9+2 ({calc}) in gnome-calculator; takes no parameters; failed the intent gate",
+            "   why: intent gate: the request asks to divide; calc 4x9+2 does not (its own words name "
+            "multiply)"]
+    code, out, _ = run_cli(capsys, "replay", "--intent", "divide 100 by 7", "--format", "json", "--db", db)
+    shortlist = json.loads(out)
+    assert code == 4 and shortlist["intent"] == "divide 100 by 7"
+    assert [(c["id"], c["failed_gate"]) for c in shortlist["candidates"]] == [(calc, "intent")]
+    assert read_runs(db, limit=10) == []
+
+
+def test_a_dry_run_by_intent_shows_the_gates_verdict():
+    from replay.outcomes import RunResult
+    from replay.results import result_dict, result_lines
+
+    result = RunResult(None, "p-0123456789ab", "calc 4x9+2", "dry_run", (), None, 12, False,
+                       intent="multiply 4 by 9 and add 2", compatibility=0.9,
+                       intent_gate="values bind: '4' → constant")
+    lines = result_lines(result)
+    assert lines[:2] == ["intent 'multiply 4 by 9 and add 2' → calc 4x9+2 (p-0123456789ab), compatibility 0.900",
+                         "intent gate: passed — values bind: '4' → constant"]
+    assert result_dict(result)["intent_gate"] == "values bind: '4' → constant"

@@ -29,6 +29,7 @@ pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 EMAIL = "team@example.org"
 GEOMETRY = ("--geometry", "320x230+20+20")
 INTENT = "sign Grace up as a new member"
+OPPOSITE = "cancel the sign-up of Grace as a new member"   # what the program does not do
 
 
 @pytest.fixture(scope="module")
@@ -179,14 +180,24 @@ def described(desktop, db):
 
 def test_a_request_in_words_runs_only_a_compatible_program_with_every_parameter(desktop, apps, described):
     db, program = described
-    code, result, stderr = replay(desktop, db, "--intent", "water the office plants")
-    assert code == 4 and result is None and "no compatible program" in stderr
-    code, _, stderr = replay(desktop, db, "--intent", INTENT, "--param", "P0=Grace Hopper")
+    code, shortlist, stderr = replay(desktop, db, "--intent", "water the office plants")
+    assert code == 4 and shortlist["candidates"] == [] and "no compatible program" in stderr
+    code, shortlist, stderr = replay(desktop, db, "--intent", INTENT, "--param", "P0=Grace Hopper")
     assert code == 4 and "application gate" in stderr and "phantom-form is not running" in stderr
+    assert [(c["id"], c["failed_gate"]) for c in shortlist["candidates"]] == [(program["id"], "application")]
     form = apps("form", *GEOMETRY)
     settle(1.0)
     code, _, stderr = replay(desktop, db, "--intent", INTENT)
     assert code == 2 and f"the intent chose sign up ({program['id']}): missing P0" in stderr
+    assert form_state() == ("", "", "Ready")
+    # The opposite of what it does, its window open: the intent gate refuses, the shortlist comes back.
+    code, shortlist, stderr = replay(desktop, db, "--intent", OPPOSITE, "--param", "P0=Grace Hopper")
+    assert code == 4 and len(stderr.strip().splitlines()) == 1 and "intent gate" in stderr
+    assert [(c["id"], c["failed_gate"]) for c in shortlist["candidates"]] == [(program["id"], "intent")]
+    assert shortlist["candidates"][0]["why"].startswith("intent gate: the request asks to cancel")
+    assert form_state() == ("", "", "Ready")
+    code, result, stderr = replay(desktop, db, "--intent", INTENT, "--param", "P0=Grace Hopper", "--dry-run")
+    assert code == 0 and result["status"] == "dry_run" and result["intent_gate"] == "its words name sign"
     assert form_state() == ("", "", "Ready")
     code, result, stderr = replay(desktop, db, "--intent", INTENT, "--param", "P0=Grace Hopper")
     assert code == 0, (result, stderr)
@@ -213,6 +224,12 @@ def test_agents_find_a_program_by_intent_with_parameter_shapes(desktop, apps, de
         assert missing.startswith("invalid_parameter: the intent chose sign up") and "missing P0" in missing
         nothing = error_text(server.call("phantom_find_program", {"intent": "water the office plants"}))
         assert nothing.startswith("no_compatible_program:")
+        refused = error_text(server.call("phantom_replay", {"intent": OPPOSITE,
+                                                            "parameters": {"P0": "Edsger Dijkstra"}}))
+        assert refused.startswith("no_compatible_program:") and "nothing was sent" in refused
+        (candidate,) = json.loads(refused.split(" shortlist: ", 1)[1])
+        assert (candidate["id"], candidate["failed_gate"], candidate["app"]) == (
+            program["id"], "intent", "phantom-form")
         assert form_state() == ("", "", "Ready")
         ran = server.call("phantom_replay", {"intent": INTENT, "parameters": {"P0": "Edsger Dijkstra"}})
         assert not ran.is_error and ran.structured_content["status"] == "success", ran
@@ -245,6 +262,10 @@ def test_a_shortcut_asks_in_words_over_dbus(desktop, apps, described):
         assert "application gate" in closed.stderr
         apps("form", *GEOMETRY)
         settle(1.0)
+        refused = gdbus(desktop, "ReplayIntent", f"'{OPPOSITE}'", "{'P0': 'Barbara Liskov'}")
+        assert refused.returncode != 0 and "org.phantom.Error.NoCompatibleProgram" in refused.stderr
+        assert " shortlist: " in refused.stderr and program["id"] in refused.stderr
+        assert "intent gate" in refused.stderr and form_state()[2] == "Ready"
         found = gdbus(desktop, "FindProgram", f"'{INTENT}'")
         assert found.returncode == 0, found.stderr
         assert program["id"] in found.stdout and '\\"shape\\"' in found.stdout
