@@ -191,9 +191,11 @@ def run_export_skill(args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(skill.text)
         return 0
+    from core.private import make_private_dirs
+
     folder = args.out / skill.name
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(folder)   # 0700 whatever the umask, like every directory Phantom makes
     except OSError as exc:
         raise CliError(f"phantom programs export-skill: cannot create {folder}: "
                        f"{exc.strerror or exc}") from None

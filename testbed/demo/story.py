@@ -197,6 +197,10 @@ class Demo:
             f"Email={text_of(find(form, 'text', label='Email:'))!r}, "
             f"status={text_of(find(form, 'label', name='Status'))!r}")
         indent(self.phantom("runs", "--last", "--db", str(self.db)).stdout)
+        # The person's verified run made the program active: any agent that reads skills may use it.
+        written = self.phantom("programs", "export-skill", "sign up", "--db", str(self.db),
+                               "--out", str(self.out / "skills")).stdout.strip()
+        say(f"as an Agent Skill: {written}")
 
     def _capture_day(self) -> str:
         from datetime import datetime, timedelta, timezone
