@@ -360,10 +360,17 @@ class CaptureSession:
         return self.a11y.forget_trees()
 
     def forget_rows(self, since_ms: int, until_ms: int, now: int) -> Future[ForgetReport]:
+        """Queued on the writer before anything submitted after this call;
+        what was captured after `now` is kept, and no row written from here
+        on names a snapshot of the window (the writer's fence clears what
+        was built before)."""
         writer = self.writer
+        until_ms = min(until_ms, now)
+        self.snapshots.forget(since_ms, until_ms)
         return cast(Future[ForgetReport], writer.perform(
             lambda connection: forget_window(connection, writer.path, since_ms, until_ms, now_ms=now,
-                                             next_blind_spot_id=lambda: writer.ids.next("blind_spots"))))
+                                             next_blind_spot_id=lambda: writer.ids.next("blind_spots"),
+                                             on_forgotten=writer.forgotten)))
 
     def figures(self) -> SessionFigures:
         daemon = self.daemon

@@ -18,6 +18,7 @@ from .observations import (
     DisplayBack,
     DisplayGone,
     FocusMoved,
+    Forgot,
     InputSeen,
     Observation,
     Pause,
@@ -306,6 +307,17 @@ def _source_failed(d: _Decision, seen: SourceFailed) -> None:
     d.close_spot("capture_error", seen.now_ms)
 
 
+def _forgot(d: _Decision, seen: Forgot) -> None:
+    """After a forget no window is known to have a snapshot: the focused one
+    gets one now, before any later input names it, and any other gets one
+    with its first input."""
+    d.change(seen=())
+    state = d.state
+    if state.paused or not state.display_up or state.focus is None or state.excluded_by is not None:
+        return
+    d.snapshot(state.focus, "forget", True, seen.now_ms)
+
+
 def _apply(d: _Decision, seen: Observation) -> None:
     """The one rule for this kind of observation."""
     match seen:
@@ -337,5 +349,7 @@ def _apply(d: _Decision, seen: Observation) -> None:
             _window_gone(d, seen)
         case SourceFailed():
             _source_failed(d, seen)
+        case Forgot():
+            _forgot(d, seen)
         case _:
             assert_never(seen)

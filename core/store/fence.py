@@ -81,12 +81,11 @@ def _admit(f: Forgotten, op: object) -> object | None:
     if isinstance(op, InputEventRow):
         if op.id in f.inputs or _inside(f, op.ts_ms, op.end_ms):
             return None
-        changes: dict[str, None] = {}
         if op.snapshot_id in f.snapshots:
-            changes["snapshot_id"] = None
+            op = replace(op, snapshot_id=None)
         if op.element_id in f.elements:
-            changes["element_id"] = None
-        return replace(op, **changes) if changes else op
+            op = replace(op, element_id=None)
+        return op
     if isinstance(op, ClickEvidenceRow):
         return None if op.input_id in f.inputs else op
     if isinstance(op, TreeRow):
