@@ -22,7 +22,7 @@ APT_BASE := xvfb xauth x11-utils xdotool dbus dbus-x11 at-spi2-core \
 # `make test` and `make bench` drive (minutes and hundreds of MB on a fresh
 # machine, so the demo and the checks do not wait for them).
 APT_TEST := gtk-3-examples gtk-4-examples openbox mousepad gnome-calculator firefox-esr \
-	python3-pyqt5 python3-gi-cairo tesseract-ocr tesseract-ocr-eng systemd bubblewrap util-linux
+	python3-pyqt5 python3-gi-cairo tesseract-ocr tesseract-ocr-eng systemd bubblewrap util-linux faketime
 
 .PHONY: demo test test-load lint bench bootstrap bootstrap-test apt-base apt-test clean help
 

@@ -141,6 +141,13 @@ class Forgot:
     now_ms: int
 
 
+@dataclass(frozen=True, slots=True)
+class ClockJumped:
+    """The wall clock was set: times the rules remember are of the old one."""
+
+    now_ms: int
+
+
 Observation = Union[Started, FocusMoved, TitleSeen, Tick, InputSeen, Pause, Resume, DisplayGone,
                     DisplayBack, AccessibilityBus, AccessibilityAnswer, AccessibilityAnswered, WindowGone,
-                    SourceFailed, Forgot]
+                    SourceFailed, Forgot, ClockJumped]
