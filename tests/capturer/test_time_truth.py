@@ -4,6 +4,7 @@ jump of the wall clock, its size in the reason."""
 
 from __future__ import annotations
 
+from capturer.sources.input_listener import MAX_QUEUED_MS, source_age_ms
 from capturer.time_truth import CLOCK_JUMP, NOT_RUNNING, Reading, Stretch, gap_after_ms, judge, jump_reason
 
 T = 1_772_438_400_000
@@ -35,3 +36,11 @@ def test_the_gap_follows_the_heartbeat_within_bounds_and_the_reason_reads():
     assert [gap_after_ms(ms) for ms in (500, 3_000, 30_000)] == [2_000, 3_000, 10_000]
     assert [jump_reason(ms) for ms in (-2_500, 90_000, -5_400_000)] == [
         "clock moved back 2.5 s", "clock moved forward 1.5 min", "clock moved back 1.5 h"]
+
+
+def test_an_x_server_stamp_is_an_age_on_the_monotonic_clock_across_its_32_bit_wrap():
+    assert source_age_ms(9_000, 10_000) == 1_000
+    assert source_age_ms((1 << 32) - 500, 1_500) == 2_000          # wrapped in between
+    assert source_age_ms(10_004, 10_000) == 0                      # a coarse clock's jiffy ahead
+    assert source_age_ms(20_000, 10_000) is None                   # not this clock
+    assert source_age_ms(0, MAX_QUEUED_MS + 1) == MAX_QUEUED_MS + 1   # too old: the caller refuses it

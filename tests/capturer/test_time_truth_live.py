@@ -1,7 +1,7 @@
 """Time tells the truth on the real daemon (issue 28): a clean stop leaves an
 open `not_running` stretch that the next start closes; a daemon stopped
 (SIGSTOP) for a few heartbeats leaves a `not_running` stretch over the
-stop; a wall clock set back under the daemon (libfaketime reading a
+stop, and what was typed meanwhile keeps the time it was typed at; a wall clock set back under the daemon (libfaketime reading a
 timestamp file the test rewrites mid-run; the boot clock left real, the
 machine's clock never touched) is a `clock_jump` with its size, and no row
 ends before it starts."""
@@ -57,7 +57,10 @@ def test_a_stopped_daemon_and_a_clean_stop_leave_their_stretches(desktop, apps, 
         assert reason == "capture was suspended"
         assert stopped - 1_500 <= start <= stopped and continued <= end <= continued + 1_500, (start, end)
         settle(3.0)                         # the queued burst closes
-        assert query(db, "SELECT sum(count) FROM input_events WHERE kind = 'text'") == [(6,)]
+        # Typed during the stop, stamped when it was typed (the X server's time), not at SIGCONT.
+        [(count, typed_at, typed_until)] = query(db, "SELECT count, ts_ms, end_ms FROM input_events "
+                                                     "WHERE kind = 'text'")
+        assert count == 6 and stopped <= typed_at <= typed_until < continued, (stopped, typed_at, continued)
         assert capture.stop() == 0
         ended = now_ms()
     finally:
