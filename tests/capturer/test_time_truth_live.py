@@ -1,10 +1,11 @@
 """Time tells the truth on the real daemon (issue 28): a clean stop leaves an
 open `not_running` stretch that the next start closes; a daemon stopped
 (SIGSTOP) for a few heartbeats leaves a `not_running` stretch over the
-stop, and what was typed meanwhile keeps the time it was typed at; a wall clock set back under the daemon (libfaketime reading a
-timestamp file the test rewrites mid-run; the boot clock left real, the
-machine's clock never touched) is a `clock_jump` with its size, and no row
-ends before it starts."""
+stop, and what was typed meanwhile keeps the time it was typed at; a wall
+clock set back under the daemon (libfaketime reading a timestamp file the
+test rewrites mid-run; the boot clock left real, the machine's clock never
+touched) is a `clock_jump` with its size, and no row ends before it
+starts."""
 
 from __future__ import annotations
 
