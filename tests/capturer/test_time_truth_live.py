@@ -4,7 +4,7 @@ open `not_running` stretch that the next start closes; a daemon stopped
 stop, and what was typed meanwhile keeps the time it was typed at; a wall
 clock set back under the daemon (libfaketime reading a timestamp file the
 test rewrites mid-run; the boot clock left real, the machine's clock never
-touched) is a `clock_jump` with its size, and no row ends before it
+touched), and then forward, is a `clock_jump` with its size, and no row ends before it
 starts."""
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def test_a_stopped_daemon_and_a_clean_stop_leave_their_stretches(desktop, apps, 
     no_row_ends_before_it_starts(db)
 
 
-def test_a_wall_clock_set_back_is_a_clock_jump_and_no_row_runs_across_it(desktop, apps, user, tmp_path):
+def test_a_wall_clock_set_back_or_forward_is_a_clock_jump_and_no_row_runs_across_it(desktop, apps, user, tmp_path):
     apps("form", "--geometry", "300x220+0+0")
     form = app_named("phantom-form")
     db = tmp_path / "store.sqlite3"
@@ -97,12 +97,19 @@ def test_a_wall_clock_set_back_is_a_clock_jump_and_no_row_runs_across_it(desktop
         jump = wait_for_rows(db, "SELECT start_ms, end_ms, reason FROM blind_spots WHERE kind = 'clock_jump'",
                              lambda r: len(r) == 1, timeout=10, what="the clock jump")
         settle(3.0)
+        offset.write_text("+2d\n")          # and forward, past where it was
+        user.type("later")
+        jumps = wait_for_rows(db, "SELECT start_ms, end_ms, reason FROM blind_spots WHERE kind = 'clock_jump' "
+                                  "ORDER BY id", lambda r: len(r) == 2, timeout=10, what="the second jump")
+        settle(3.0)
         assert capture.stop() == 0
     [(start, end, reason)] = jump
+    forward = jumps[1]
+    assert forward[2] == "clock moved forward 2.1 d" and forward[1] - forward[0] >= 51 * 3_600_000 - 2_000
     assert reason == "clock moved back 3 h"
     assert set_back - 2_000 <= start <= set_back + 2_000 and end - start >= 3 * 3_600_000 - 2_000
     no_row_ends_before_it_starts(db)
-    assert query(db, "SELECT sum(count) FROM input_events WHERE kind = 'text'") == [(11,)]
-    # What came after the jump is stamped by the new clock, from a fresh snapshot.
-    assert query(db, "SELECT count(*) FROM snapshots WHERE trigger = 'clock' AND ts_ms >= ?", (start,)) == [(1,)]
+    assert query(db, "SELECT sum(count) FROM input_events WHERE kind = 'text'") == [(16,)]
+    # What came after each jump is stamped by the new clock, from a fresh snapshot.
+    assert query(db, "SELECT count(*) FROM snapshots WHERE trigger = 'clock' AND ts_ms >= ?", (start,)) == [(2,)]
     assert "Traceback" not in capture.log() and os.path.exists(db)
