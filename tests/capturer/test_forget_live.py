@@ -78,6 +78,7 @@ def test_typing_right_after_a_forget_is_all_counted_and_the_forgotten_title_is_g
         assert capture.stop() == 0, capture.log()[-800:]
     log = capture.log()
     assert "FOREIGN KEY" not in log and "could not be saved" not in log and "commit failed" not in log, log
+    assert IN_TITLE not in log
     end = query(db, "SELECT max(end_ms) FROM blind_spots WHERE kind = 'forgotten'")[0][0]
     typed = sum(len(text) for _, text in AFTER)
     assert query(db, "SELECT sum(count) FROM input_events WHERE kind = 'text' AND ts_ms >= ?", (end,)) == [
