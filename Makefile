@@ -22,7 +22,8 @@ APT_BASE := xvfb xauth x11-utils xdotool dbus dbus-x11 at-spi2-core \
 # `make test` and `make bench` drive (minutes and hundreds of MB on a fresh
 # machine, so the demo and the checks do not wait for them).
 APT_TEST := gtk-3-examples gtk-4-examples openbox mousepad gnome-calculator firefox-esr \
-	python3-pyqt5 python3-gi-cairo tesseract-ocr tesseract-ocr-eng systemd bubblewrap util-linux faketime
+	python3-pyqt5 python3-gi-cairo tesseract-ocr tesseract-ocr-eng systemd bubblewrap util-linux \
+	chromium chromium-driver faketime
 
 .PHONY: demo test test-load lint bench bootstrap bootstrap-test apt-base apt-test clean help
 
@@ -48,7 +49,7 @@ test-load: bootstrap-test
 # Seconds, not minutes: ruff over the tree, mypy on the store, the
 # compiler and program memory (strict: pyproject.toml), the import contracts (docs/LINT.md).
 # Every shipped package; mypy checks each strictly (docs/LINT.md).
-PY_PACKAGES := core compiler programs capturer cli testbed synth replay mcp_bridge
+PY_PACKAGES := core compiler programs capturer cli testbed synth replay mcp_bridge web
 
 lint: bootstrap
 	$(VENV)/bin/ruff check .

@@ -1,21 +1,27 @@
 """The activity-frames compiler on a synthetic corpus at the published scale.
 
-    python bench/bench_compile.py [--days 51] [--runs 20]
+    python bench/bench_compile.py [--days 51] [--runs 20] [--window-days 20] [--window-runs 3]
+    python bench/bench_compile.py --windows-only       # just the window-length table
 
 Builds (once, cached in .bench-cache/) a synthetic store with `phantom synth`
-in both layouts, then measures, in the same run:
-- one day compiled to the compact block, ours (Phantom store, and the nocta
-  layout too) next to activity-frames 0.2.2 compiling the same day from the
-  nocta layout; compiled afresh (no cache) and, apart, served from the
-  compiled-document cache (rows read and digested, the entry loaded, the
-  block rendered);
+in both layouts, and as `phantom synth --live-like` writes it (input linked
+to snapshots, clicks' evidence: what the daemon writes), then measures, in
+the same run:
+- one day compiled to the compact block, ours (Phantom store, live-like
+  store, and the nocta layout too) next to activity-frames 0.2.2 compiling
+  the same day from the nocta layout; compiled afresh (no cache) and, apart,
+  served from the compiled-document cache (rows read and digested, the entry
+  loaded, the block rendered);
 - SQLite alone reading and decoding that day's rows (no Python objects):
   the floor under any compiler of this store on this machine;
 - every day of the corpus compiled, one document per day, with no cache
   and then with the cache warm (a private cache folder, made for the run),
   and the whole corpus compiled as one window;
 - the context reduction: cl100k_base tokens of the day's raw snapshot and
-  input rows over tokens of the compact block.
+  input rows over tokens of the compact block;
+- windows of 1, 5 and `--window-days` days of the nocta layout, the Phantom
+  store and the live-like store, each compiled with the switch placement of
+  today and of before issue 27's fix (`bench/window_scaling.py`).
 """
 
 from __future__ import annotations
@@ -40,14 +46,14 @@ ZONE = "Europe/Berlin"
 START = date(2026, 3, 2)
 
 
-def corpus(days: int, layout: str) -> Path:
-    path = CACHE / f"synth-{days}d-{layout}.sqlite3"
+def corpus(days: int, layout: str, live_like: bool = False) -> Path:
+    path = CACHE / f"synth-{days}d-{layout}{'-live' if live_like else ''}.sqlite3"
     if not path.exists():
         CACHE.mkdir(exist_ok=True)
         print(f"building {path.name} with phantom synth (once)…", file=sys.stderr, flush=True)
-        subprocess.run([str(Path(sys.executable).with_name("phantom")), "synth", "--days", str(days),
-                        "--seed", "7", "--db", str(path), "--layout", layout], check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run([sys.executable, "-m", "cli.main", "synth", "--days", str(days),
+                        "--seed", "7", "--db", str(path), "--layout", layout, *(["--live-like"] if live_like else [])],
+                       check=True, stdout=subprocess.DEVNULL, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     return path
 
 
@@ -159,25 +165,36 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--days", type=int, default=51, help="corpus size for the all-days figure")
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--window-days", type=int, default=20,
+                        help="longest window of the window-length table (0: no table)")
+    parser.add_argument("--window-runs", type=int, default=3)
+    parser.add_argument("--windows-only", action="store_true", help="only the window-length table")
     args = parser.parse_args()
     os.environ["TZ"] = ZONE
     time.tzset()  # activity-frames cuts days in the process zone
     os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="phantom-bench-cache-")
+    if args.windows_only:
+        print(table(window_table(args.window_days, args.window_runs), "bench_compile: compile time by window"))
+        return 0
 
     day1 = corpus(1, "phantom")
     day1_nocta = corpus(1, "nocta")
+    day1_live = corpus(1, "phantom", live_like=True)
     day = weekdays(1)[0]
     ours(day1, day, cache=True)
     ours(day1_nocta, day, cache=True)
+    ours(day1_live, day, cache=True)
     theirs(day1_nocta, day)  # warm imports, page caches and our document cache
     timings = interleaved(args.runs, ours=lambda: ours(day1, day),
                           measured=lambda: ours(day1, day, inferred=False),
+                          live=lambda: ours(day1_live, day),
                           nocta=lambda: ours(day1_nocta, day),
                           warm=lambda: ours(day1, day, cache=True),
                           nocta_warm=lambda: ours(day1_nocta, day, cache=True),
                           theirs=lambda: theirs(day1_nocta, day))
     ours_ms, ours_best, block = timings["ours"]
     ours_measured_ms, measured_best, _ = timings["measured"]
+    live_ms, live_best, _ = timings["live"]
     nocta_ms, nocta_best, _ = timings["nocta"]
     warm_ms, warm_best, warm_block = timings["warm"]
     nocta_warm_ms, nocta_warm_best, _ = timings["nocta_warm"]
@@ -196,6 +213,8 @@ def main() -> int:
                                                        "(budget 40 ms)"),
         ("  Phantom store, measured tier only (--no-inferred)", f"median {ours_measured_ms:.1f} ms, "
                                                                 f"best {measured_best:.1f} ms"),
+        ("  live-like Phantom store (linked input, click evidence)", f"median {live_ms:.1f} ms, "
+                                                                    f"best {live_best:.1f} ms"),
         ("  Phantom, the nocta-layout day", f"median {nocta_ms:.1f} ms, best {nocta_best:.1f} ms   "
                                             f"(budget 20 ms)"),
         ("  activity-frames 0.2.2, same day, nocta layout", f"median {theirs_ms:.1f} ms, best {theirs_best:.1f} ms"
@@ -225,8 +244,24 @@ def main() -> int:
                      f"{warm_s:.2f} s in all, {warm_s * 1000 / len(days):.1f} ms per day   (budget 0.3 s)"))
         whole_s = whole_window(many, days)
         rows.append((f"all {args.days} days as one window, one compact block", f"{whole_s:.2f} s"))
+    if args.window_days > 1:
+        rows += window_table(args.window_days, args.window_runs)
     print(table(rows, "bench_compile: deterministic activity frames"))
     return 0
+
+
+def window_table(window_days: int, runs: int) -> list[tuple[str, str]]:
+    """Windows of 1, 5 and `window_days` days on linked and unlinked stores,
+    with the switch placement before and after issue 27's fix."""
+    from bench.window_scaling import measure
+    from bench.window_scaling import rows as scaling_rows
+
+    stores = {"nocta layout": corpus(window_days, "nocta"), "Phantom store": corpus(window_days, "phantom"),
+              "live-like store": corpus(window_days, "phantom", live_like=True)}
+    windows = tuple(sorted({1, min(5, window_days), window_days}))
+    figures = measure(stores, weekdays(window_days), windows, runs, ZONE)
+    return [(f"windows of {', '.join(map(str, windows))} days, no cache, CPU s, median of {runs}", ""),
+            *scaling_rows(figures, list(stores), windows, linked="live-like store", unlinked="Phantom store")]
 
 
 if __name__ == "__main__":

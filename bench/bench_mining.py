@@ -3,6 +3,7 @@
 Run from the repository root:
 
     python bench/bench_mining.py [--actions 200000] [--seed 1] [--slice 1000] [--repeats 3]
+    python bench/bench_mining.py --linked-days 20     # also the stores, linked and unlinked
 
 Generates, in memory and deterministically from the seed, an action stream
 shaped like a desktop corpus: sessions of 5–200 actions drawn from a Zipf-ish
@@ -18,6 +19,11 @@ As the baseline, in the same run, it times the brute-force reference miner
 from tests/compiler/test_mining.py (every window enumerated and counted) on
 the first `--slice` actions, and `mine` on the same slice, and prints the
 ratio. The brute force is quadratic in the slice, so the slice is small.
+With `--linked-days N` it also mines, end to end, N days of the synthetic
+corpus as the default `phantom synth` writes them (input not linked to
+snapshots) and as `phantom synth --live-like` writes them (linked, as the
+daemon links them), each with today's switch placement and with the one
+before issue 27's fix (`bench/window_scaling.py`), in the same run.
 Timings go to stdout only; nothing here is asserted.
 """
 
@@ -173,6 +179,20 @@ def corpus_end_to_end(path: Path) -> None:
     print()
 
 
+def linked_and_unlinked(days: int) -> None:
+    """`corpus_end_to_end` on an unlinked and a linked store of the same
+    days, with the switch placement after and before issue 27's fix."""
+    from bench.bench_compile import corpus
+    from bench.window_scaling import naive_pass, switch_pass
+
+    naive = naive_pass()
+    for path in (corpus(days, "phantom"), corpus(days, "phantom", live_like=True)):
+        for label, replacement in (("after the fix", None), ("before the fix", naive)):
+            print(f"switch placement {label}:")
+            with switch_pass(replacement):
+                corpus_end_to_end(path)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=200_000)
@@ -181,9 +201,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--corpus", type=Path, help="also mine this store end to end (e.g. the "
                         "51-day `phantom synth` corpus in .bench-cache/)")
+    parser.add_argument("--linked-days", type=int, default=0, metavar="N",
+                        help="also mine N synthetic days, unlinked and live-like (linked), end to end")
     args = parser.parse_args(argv)
     if args.corpus is not None:
         corpus_end_to_end(args.corpus)
+    if args.linked_days:
+        linked_and_unlinked(args.linked_days)
 
     start = time.perf_counter()
     sessions = generate(args.actions, args.seed)

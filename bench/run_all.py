@@ -14,10 +14,10 @@ from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 ORDER = ("bench_capture.py", "bench_click_capture.py", "bench_hit_test.py", "bench_startup.py",
-         "bench_compile.py", "bench_gittins.py", "bench_mining.py",
+         "bench_first_compile.py", "bench_compile.py", "bench_gittins.py", "bench_mining.py",
          "bench_program_compile.py", "bench_replay.py", "bench_program_memory.py",
          "bench_visual.py", "bench_interfaces.py", "bench_search.py", "bench_timeline.py",
-         "bench_retention.py")
+         "bench_retention.py", "bench_web.py")
 
 
 def main() -> int:

@@ -17,6 +17,7 @@ from typing import Any, NoReturn, TypeVar
 
 from core.capture_timing import HEARTBEAT_MS, IDLE_AFTER_MS
 from core.errors import PhantomError
+from core.inputs import not_a_file
 
 from .privacy import DEFAULT_EXCLUSIONS, ExclusionRule
 
@@ -163,6 +164,9 @@ def load_config(path: Path | None = None) -> Config:
     the person's exclusion rules)."""
     explicit = path is not None
     path = path or config_path()
+    kind = not_a_file(path)
+    if kind is not None:   # a FIFO would be waited on forever, a device read without end
+        raise ConfigError(f"{path}: is {kind}, not a config file")
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

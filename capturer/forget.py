@@ -62,3 +62,35 @@ def forget_directly(db: Path, windows: list[tuple[int, int]]) -> list[ForgetRepo
         lock.release()
     reports[-1] = replace(reports[-1], caches=drop_caches())
     return reports
+
+
+FORGET_TIMEOUT_S = 3600.0  # a VACUUM of a large store takes a while
+
+
+def forget_windows(db: Path, windows: list[tuple[int, int]]) -> list[dict[str, object]]:
+    """Forget each window, through the capture daemon when it writes to this
+    store (over D-Bus, so nothing it holds in memory outlives the window),
+    else directly (`forget_directly`). Reports as plain data."""
+    import json
+
+    from core.bus import CAPTURE, BusCallFailed, BusUnavailable, call
+
+    try:
+        status = json.loads(call(CAPTURE, "Status", timeout=3)[0])
+    except (BusUnavailable, BusCallFailed):
+        status = None
+    if status is not None and Path(status.get("db", "")).resolve() == db.resolve():
+        reports = []
+        for since, until in windows:
+            # Confirmed: every caller asked first (the CLI's y/N or --yes, the web view's box).
+            body = call(CAPTURE, "ForgetConfirmed", "ss", [_iso(since), _iso(until)],
+                        timeout=FORGET_TIMEOUT_S)
+            reports.append({**json.loads(body[0]), "nothing": False})
+        return reports
+    return [{**report.as_dict(), "nothing": False} for report in forget_directly(db, windows)]
+
+
+def _iso(ms: int) -> str:
+    from datetime import datetime, timezone
+
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).isoformat(timespec="milliseconds")

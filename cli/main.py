@@ -43,6 +43,7 @@ COMMANDS: dict[str, str] = {
     "replay": "replay", "runs": "replay",
     "replay-service": "service", "shortcut": "service",
     "mcp": "mcp",
+    "web": "web",
     "install": "install", "uninstall": "install",
     "demo": "demo",
     "doctor": "doctor",

@@ -14,3 +14,19 @@ from typing import TypeAlias
 # the class is not subscriptable at run time).
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 ExclusiveGroup: TypeAlias = argparse._MutuallyExclusiveGroup
+
+
+def integer(text: str) -> int:
+    """An option's integer, in the digits 0-9: Python's `int` also reads
+    `٣` and `３` as three, which a person did not mean to type."""
+    if not text.isascii():
+        raise argparse.ArgumentTypeError(f"not a number written in the digits 0-9: {text[:40]!r}")
+    return int(text)   # a ValueError: argparse says "invalid integer value"
+
+
+def number(text: str) -> float:
+    """An option's number (`integer`'s rule, for decimals); its range is the
+    command's to check (`cli.errors.bounded`)."""
+    if not text.isascii():
+        raise argparse.ArgumentTypeError(f"not a number written in the digits 0-9: {text[:40]!r}")
+    return float(text)

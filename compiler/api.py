@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from core.errors import PhantomError
 
-from . import cache as _cache
 from .collector import collector_paused
 from .records import Capture, Document
 from .render.compact import DEFAULT_BUDGET
@@ -26,6 +25,7 @@ from .window import Window, WindowError, zone_info
 if TYPE_CHECKING:
     from datetime import tzinfo
 
+    from . import cache as _cache
     from .resolve import Default
     from .rolled import RolledDay, UnreadableRollup
     from .routines import CostModel, GateDecision, Routine, RoutineReport, report_dict
@@ -97,19 +97,19 @@ def compile_window(db_path: str | Path, *, day: str | None = None, since: str | 
         raise CompileError("give either a day or both since and until")
     override = _override(tz)
     with collector_paused():
-        fetched, window, days = _fetch_window(db_path, day, since, until, tz, now_ms, "today")
-        key = (_cache.entry_key(db_path, window.since_ms, window.until_ms, window.zone, inferred)
-               if cache and not days else None)
-        document = _cache.load(key, fetched.digest) if key is not None else None
-        if days:
-            document, window = _with_rollups(fetched, window, days, db_path, inferred)
-        elif document is None:
-            from .frames import CompileOptions, compile_capture
+        fetched, window, days, probe = _open_window(db_path, day, since, until, tz, now_ms, "today",
+                                                    inferred if cache else None)
+        document = probe.hit()   # no row was read then
+        if document is None:
+            assert fetched is not None
+            if days:
+                document, window = _with_rollups(fetched, window, days, db_path, inferred)
+            elif (document := probe.reuse(fetched.digest)) is None:
+                from .frames import CompileOptions, compile_capture
 
-            document = compile_capture(_capture(fetched, db_path),
-                                       CompileOptions(zone=window.zone, inferred=inferred))
-            if key is not None:
-                _cache.save(key, fetched.digest, document)
+                document = compile_capture(_capture(fetched, db_path),
+                                           CompileOptions(zone=window.zone, inferred=inferred))
+                probe.keep(fetched.digest, document)
     return Compiled(document, window, _times(document, window, override))
 
 
@@ -189,6 +189,17 @@ def _fetch_window(db_path: str | Path, day: str | None, since: str | None, until
                   tz: str | None, now_ms: int | None,
                   default: Default) -> tuple[Fetched, Window, list[RolledDay]]:
     """(rows, window, rolled-up days inside it) — see rolled.py for the last."""
+    fetched, window, days, _ = _open_window(db_path, day, since, until, tz, now_ms, default, None)
+    assert fetched is not None  # without the cache, rows are always read
+    return fetched, window, days
+
+
+def _open_window(db_path: str | Path, day: str | None, since: str | None, until: str | None,
+                 tz: str | None, now_ms: int | None, default: Default, inferred: bool | None
+                 ) -> tuple[Fetched | None, Window, list[RolledDay], _cache.Probe]:
+    """`_fetch_window` and the cache's probe (`inferred` given: a compile that
+    may use the cache); rows None when the stamp is the cached entry's."""
+    from . import cache as _cache
     from .resolve import resolve
     from .rolled import rolled_days
 
@@ -197,7 +208,9 @@ def _fetch_window(db_path: str | Path, day: str | None, since: str | None, until
             window = resolve(source, day, since, until, tz, now_ms, default=default)
             days = (rolled_days(source.connection, window.since_ms, window.until_ms)
                     if source.kind == "phantom" else [])
-            return source.fetch(window.since_ms, window.until_ms), window, days
+            probe = _cache.Probe.of(source, db_path, window, None if days else inferred)
+            rows = None if probe.hit() is not None else source.fetch(window.since_ms, window.until_ms)
+            return rows, window, days, probe
     except (WindowError, SourceError) as exc:
         raise CompileError(str(exc), code=exc.code) from None
     except ValueError as exc:  # a malformed source table

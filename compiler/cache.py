@@ -8,12 +8,20 @@ An entry holds one window's `Document` and is found by a key made of
 - the window (bounds and zone), whether the inferred tier is in, and
 - a fingerprint of the compiler's own source files (size and mtime of each),
   so an upgraded or edited compiler never reads an older one's output.
-Inside, the entry records the sha256 of exactly the rows it was compiled
-from, as the source read them (`sources.Fetched.digest`). A compile reads
-the rows anyway, in one read transaction; the entry is used only when that
-digest is equal, so a hit is byte for byte what a fresh compile would make
-and a changed, added or removed row can never serve stale output. The
-entry is then rewritten, so an open day simply replaces its own entry.
+Inside, the entry records two things about what it was compiled from:
+- the window's stamp (revisions.py): for a Phantom store, the per-UTC-day
+  revisions its triggers keep; for any other file, its size and mtime and
+  its WAL's. A hit checks the stamp first, before any row is read: a warm
+  window costs what it takes to read a few counters, not its rows.
+- the sha256 of exactly the rows it was compiled from, as the source read
+  them (`sources.Fetched.digest`). When the stamp differs (or there is
+  none: a file written a moment ago), the rows are read and the entry is
+  still used when their digest is equal — then it is re-stamped, so the
+  next hit is cheap again. A changed, added or removed row can therefore
+  never serve stale output: its day's revision (or the file) moved, and its
+  digest differs.
+The entry is rewritten after a compile, so an open day simply replaces its
+own entry.
 
 Entries live in `$XDG_CACHE_HOME/phantom/compiled/` (`~/.cache` without it):
 the directory 0700, each file 0600, written to a temporary file and renamed.
@@ -34,10 +42,16 @@ import sys
 import tempfile
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from .records import Document
+from .revisions import stamp
 
-MAGIC = b"phantom-compiled 1\n"
+if TYPE_CHECKING:
+    from .sources import CaptureSource
+    from .window import Window
+
+MAGIC = b"phantom-compiled 2\n"
 MAX_ENTRIES = 2000
 DIR_MODE = 0o700
 FILE_MODE = 0o600
@@ -85,9 +99,9 @@ def _usable_dir(create: bool) -> Path | None:
     directory = cache_dir()
     try:
         if create and not directory.is_dir():
-            directory.parent.parent.mkdir(parents=True, exist_ok=True)
-            for level in (directory.parent, directory):  # phantom/ and compiled/, both private
-                level.mkdir(exist_ok=True, mode=DIR_MODE)
+            from core.private import make_private_dirs
+
+            make_private_dirs(directory)  # every level it makes is 0700, whatever the umask
         info = directory.stat()
     except OSError:
         return None
@@ -101,9 +115,16 @@ def _usable_dir(create: bool) -> Path | None:
     return directory
 
 
-def load(key: str, rows_digest: str) -> Document | None:
-    """The cached document for `key` if it was compiled from rows with this
-    digest; None on any miss or damage."""
+class Entry(NamedTuple):
+    """A cached document and what it was compiled from."""
+
+    stamp: str          # "" when the window had no stamp
+    digest: str
+    document: Document
+
+
+def load(key: str) -> Entry | None:
+    """The entry for `key`; None on any miss or damage."""
     directory = _usable_dir(create=False)
     if directory is None:
         return None
@@ -115,27 +136,33 @@ def load(key: str, rows_digest: str) -> Document | None:
             data = handle.read()
     except OSError:
         return None
-    header = MAGIC + f"{key}\n{rows_digest}\n".encode()
+    header = MAGIC + f"{key}\n".encode()
     if not data.startswith(header):
         return None
-    checksum, payload = data[len(header):len(header) + 64], data[len(header) + 65:]
-    if hashlib.sha256(payload).hexdigest().encode() != checksum:
+    try:
+        stamp, digest, checksum, payload = data[len(header):].split(b"\n", 3)
+    except ValueError:
+        return None
+    if hashlib.sha256(b"%s\n%s\n%s" % (stamp, digest, payload)).hexdigest().encode() != checksum:
         return None
     try:
         document = pickle.loads(payload)
     except Exception:  # noqa: BLE001 - a damaged entry is a miss, whatever it raises
         return None
-    return document if isinstance(document, Document) else None
+    if not isinstance(document, Document):
+        return None
+    return Entry(stamp.decode("ascii", "replace"), digest.decode("ascii", "replace"), document)
 
 
-def save(key: str, rows_digest: str, document: Document) -> None:
+def save(key: str, stamp: str | None, rows_digest: str, document: Document) -> None:
     """Write (or replace) an entry; a cache that cannot be written is skipped."""
     directory = _usable_dir(create=True)
     if directory is None:
         return
     payload = pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL)
-    data = b"".join((MAGIC, f"{key}\n{rows_digest}\n".encode(),
-                     hashlib.sha256(payload).hexdigest().encode(), b"\n", payload))
+    signed = f"{stamp or ''}\n{rows_digest}\n".encode() + payload
+    data = b"".join((MAGIC, f"{key}\n{stamp or ''}\n{rows_digest}\n".encode(),
+                     hashlib.sha256(signed).hexdigest().encode(), b"\n", payload))
     try:
         fd, temporary = tempfile.mkstemp(prefix=".entry-", dir=directory)
     except OSError:
@@ -151,6 +178,47 @@ def save(key: str, rows_digest: str, document: Document) -> None:
             pass
         return
     _prune(directory)
+
+
+class Probe:
+    """One window's visit to the cache: `hit` before the rows are read,
+    `reuse` once they are (their digest), `keep` after a compile. Without
+    a key (no cache for this compile) it finds and keeps nothing."""
+
+    def __init__(self, key: str | None, stamp: str | None) -> None:
+        self.key, self.stamp = key, stamp
+        self.entry = load(key) if key is not None else None
+
+    @classmethod
+    def of(cls, source: CaptureSource, db_path: str | os.PathLike[str], window: Window,
+           inferred: bool | None) -> Probe:
+        """The probe of a window read from `source` (open, no row read yet);
+        `inferred` None: a compile that does not use the cache."""
+        if inferred is None:
+            return cls(None, None)
+        key = entry_key(db_path, window.since_ms, window.until_ms, window.zone, inferred)
+        if key is None:
+            return cls(None, None)
+        return cls(key, stamp(source.connection, source.kind, db_path, window.since_ms, window.until_ms))
+
+    def hit(self) -> Document | None:
+        """The entry's document when the window's stamp is the entry's."""
+        entry = self.entry
+        return entry.document if entry and self.stamp and entry.stamp == self.stamp else None
+
+    def reuse(self, rows_digest: str) -> Document | None:
+        """The entry's document when the rows are those it was compiled
+        from (re-stamped, so the next visit is a `hit`)."""
+        entry = self.entry
+        if entry is None or entry.digest != rows_digest:
+            return None
+        if self.key is not None and self.stamp and entry.stamp != self.stamp:
+            save(self.key, self.stamp, rows_digest, entry.document)
+        return entry.document
+
+    def keep(self, rows_digest: str, document: Document) -> None:
+        if self.key is not None:
+            save(self.key, self.stamp, rows_digest, document)
 
 
 def _prune(directory: Path) -> None:

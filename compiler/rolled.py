@@ -7,6 +7,10 @@ wholly before it. A window that is exactly such a day is its roll-up
 with the roll-ups of the whole days it covers; routines count the rolled
 days' kept actions. Windows clear of rolled days never come here, so their
 bytes are the same as before retention ran.
+
+Only a store retention has run on needs the roll-up codec and retention's
+meta key: they load when a day is found rolled up, so a compile of a store
+that never rolled one up (every nocta/screenpipe file) does not pay for them.
 """
 
 from __future__ import annotations
@@ -15,10 +19,7 @@ from typing import NamedTuple
 
 import apsw
 
-from core.store.retention import RAW_BEFORE_KEY
-
 from .records import Action, Capture, Document
-from .rollup import decode_actions, decode_document, merge
 
 NOTE_DAY = "from the roll-up: this day's raw rows were removed by retention"
 
@@ -37,6 +38,8 @@ def raw_before(connection: apsw.Connection) -> int | None:
     """The instant before which retention removed raw rows, if it ran."""
     if connection.execute("SELECT 1 FROM sqlite_master WHERE name = 'rollup_days'").fetchone() is None:
         return None
+    from core.store.retention import RAW_BEFORE_KEY
+
     row = connection.execute("SELECT value FROM meta WHERE key = ?", (RAW_BEFORE_KEY,)).fetchone()
     return int(row[0]) if row else None
 
@@ -59,11 +62,15 @@ def exact_day(days: list[RolledDay], since_ms: int, until_ms: int, zone: str) ->
 
 
 def day_document(day: RolledDay, inferred: bool) -> Document:
+    from .rollup import decode_document
+
     document = decode_document(day.document, day.format)
     return document if inferred else document._replace(inferred=None)
 
 
 def actions_of(days: list[RolledDay]) -> tuple[Action, ...]:
+    from .rollup import decode_actions
+
     found: list[Action] = []
     for day in days:
         found += decode_actions(day.actions, day.format)
@@ -74,6 +81,8 @@ def merged(raw: Document, capture: Capture, days: list[RolledDay], since_ms: int
            zone: str, inferred: bool) -> Document:
     """The raw stretch and the rolled days as one document; the inferred
     tier mined over the rolled days' actions and the raw ones together."""
+    from .rollup import merge
+
     parts = sorted([raw, *(day_document(d, False) for d in days)],
                    key=lambda d: d.coverage.first_activity_ms or d.provenance.since_ms)
     document = merge(parts, since_ms, until_ms, zone, None)
@@ -99,7 +108,7 @@ def unreadable_rollups(connection: apsw.Connection) -> tuple[UnreadableRollup, .
     (SQLite's own checks never look inside a blob, so `doctor --repair`
     asks here). A roll-up of a newer format is not damaged, only unread
     by this Phantom, and is left out."""
-    from .rollup import FORMAT, RollupError
+    from .rollup import FORMAT, RollupError, decode_actions, decode_document
 
     if connection.execute("SELECT 1 FROM sqlite_master WHERE name = 'rollup_days'").fetchone() is None:
         return ()

@@ -27,8 +27,8 @@ _UNITS = {"s": 1_000, "m": 60_000, "h": 3_600_000, "d": 86_400_000, "w": 604_800
 _UNIT_WORDS = {"sec": "s", "secs": "s", "second": "s", "seconds": "s", "min": "m", "mins": "m",
                "minute": "m", "minutes": "m", "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
                "day": "d", "days": "d", "week": "w", "weeks": "w"}
-_OFFSET = re.compile(r"^(-\s*)?(\d{1,6})\s*([a-z]+)(\s+ago)?$")
-_CLOCK = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2}))?$")
+_OFFSET = re.compile(r"^(-\s*)?(\d{1,6})\s*([a-z]+)(\s+ago)?$", re.ASCII)
+_CLOCK = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2}))?$", re.ASCII)
 _DAY_WORDS = {"today": 0, "yesterday": -1}
 HINT = ("use now, today, yesterday, a date (2026-03-02), a time today (14:00), an offset "
         "(-2h, 90m ago) or an ISO 8601 time (2026-03-02T09:00)")
@@ -61,8 +61,18 @@ def _noon_utc_ms(day: date) -> int:
     return int(datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc).timestamp() * 1000)
 
 
+def _ascii(text: str) -> None:
+    """Times are written in ASCII. Python reads `２` and `٢` as the digit
+    two, so `２h` would pass for two hours ago; a person who typed a
+    full-width or Arabic-Indic digit is told, not guessed at."""
+    if not text.isascii():
+        raise WindowError(f"not a time: {text[:40]!r} (write times with the digits 0-9 and plain "
+                          f"ASCII letters); {HINT}")
+
+
 def resolve_day(text: str, now_ms: int | None, zone_at: ZoneAt) -> date:
     """`today`, `yesterday` (in the zone recorded nearest now) or YYYY-MM-DD."""
+    _ascii(text)
     word = text.strip().lower()
     if word in _DAY_WORDS:
         now = _need_now(now_ms, text)
@@ -72,6 +82,7 @@ def resolve_day(text: str, now_ms: int | None, zone_at: ZoneAt) -> date:
 
 def resolve_instant(text: str, now_ms: int | None, zone_at: ZoneAt) -> Instant:
     """The UTC milliseconds `text` names (see the module docstring)."""
+    _ascii(text)
     raw = text.strip()
     word = " ".join(raw.lower().split())
     if not word:

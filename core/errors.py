@@ -84,6 +84,10 @@ ERROR_KINDS: dict[str, ErrorKind] = {kind.code: kind for kind in (
     ErrorKind("guard_mismatch", 4, "GuardMismatch", "the program's application or window is not on the screen"),
     ErrorKind("ambiguous_window", 4, "AmbiguousWindow", "several windows match the program; name one"),
     ErrorKind("busy", 5, "Busy", "another replay, or a recording, holds the desktop"),
+    ErrorKind("escalated", 3, "Escalated", "the replay stopped at a step it could not do safely "
+              "(ReplayChecked); the run says where and why"),
+    ErrorKind("refused", 4, "Refused", "the replay was refused before it could act "
+              "(ReplayChecked); the run says why"),
     ErrorKind("not_active", 4, "NotActive", "agents run only active programs; this one is not yet"),
     ErrorKind("quarantined", 4, "Quarantined", "the program failed twice in a row; a verified run the "
               "person starts brings it back"),
@@ -93,6 +97,8 @@ ERROR_KINDS: dict[str, ErrorKind] = {kind.code: kind for kind in (
     ErrorKind("invalid_intent", 2, "InvalidIntent", "an intent that is empty, too long or not text"),
     ErrorKind("no_compatible_program", 4, "NoCompatibleProgram", "no active program fits the intent "
               "and the screen clearly enough"),
+    ErrorKind("confirmation_required", 4, "ConfirmationRequired", "a request this wide (forgetting more "
+              "than a day) is done only after the person confirms it"),
 )}
 
 

@@ -87,6 +87,19 @@ def argument_error(tool: str, error: Any) -> ToolError:
     return ToolError(f"usage: {message[:MAX_MESSAGE_CHARS]}")
 
 
+def unknown_arguments(tool: str, arguments: dict[str, Any] | None, schema: dict[str, Any]) -> ToolError | None:
+    """A call naming an argument the tool does not take is refused by name:
+    `phantom_replay {"name": …}` would otherwise run with `program` unset
+    and answer something else entirely ("give either program or intent")."""
+    known = set(schema.get("properties") or {})
+    unknown = sorted(set(arguments or {}) - known)
+    if not unknown:
+        return None
+    names = ", ".join(repr(name[:40]) for name in unknown[:5]) + (" …" if len(unknown) > 5 else "")
+    takes = ", ".join(sorted(known)) or "no arguments"
+    return ToolError(clip(f"usage: {tool} takes no argument {names}; it takes {takes}"))
+
+
 def reports_errors(function: F) -> F:
     """Wrap a tool's implementation so that its PhantomErrors become tool
     errors — and so do SQLite's own (damage, a full or read-only disk met

@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 
+from compiler.programs.outline import step_outline
 from core.errors import PhantomError, quoted
 
 from .errors import check_text, reports_errors
 
 if TYPE_CHECKING:
-    from compiler.programs.records import Program, ProgramStep
+    from compiler.programs.records import Program
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ def describe(program: Program) -> dict[str, Any]:
     return {
         "app": program.app,
         "steps": len(program.steps),
-        "outline": [_outline(step) for step in program.steps],
+        "outline": [step_outline(step) for step in program.steps],
         "parameters": [{"name": p.name, "field": p.field, "step": p.step, "shape": shape_of(p.samples)}
                        for p in program.parameters],
     }
@@ -79,15 +80,26 @@ def find(db: Path, intent: str) -> dict[str, Any]:
 
 
 @reports_errors
-def compile_recordings(db: Path, name: str) -> dict[str, Any]:
-    """Align the finished recordings with this name, compile, store —
-    through program memory's front door, as `phantom compile-program NAME`
-    does; `state` is where the program stands after saving (a recompile of
-    an active body stays active)."""
+def compile_recordings(db: Path, name: str, *, routine: str | None = None, since: str | None = None,
+                       until: str | None = None) -> dict[str, Any]:
+    """Align the finished recordings with this name (or the occurrences of
+    the mined routine `routine` in since..until), compile, store — through
+    program memory's front door, as `phantom compile-program NAME
+    [--routine r-ID]` does; `state` is where the program stands after
+    saving (a recompile of an active body stays active)."""
     from compiler.programs.variance import DELTA
-    from programs.api import compile_program
+    from programs.api import MinedRoutine, compile_program
 
-    compiled = compile_program(db, check_text(name.strip(), "the program name"))
+    if routine is None and (since is not None or until is not None):
+        raise ToolError("usage: since and until choose where to find a routine's occurrences; "
+                        "recordings are found by name")
+    mined = None
+    if routine is not None:
+        from core.clock import now_ms
+
+        mined = MinedRoutine(check_text(routine.strip(), "the routine id"), since=since, until=until,
+                             now_ms=now_ms())
+    compiled = compile_program(db, check_text(name.strip(), "the program name"), routine=mined)
     program, report = compiled.program, compiled.report
     return {"id": program.id, "name": program.name, "traces": program.traces, **describe(program),
             "state": compiled.standing.state, "next": NEXT[compiled.standing.state],
@@ -134,21 +146,6 @@ def replay(db: Path, name_or_id: str | None, parameters: dict[str, str], dry_run
         log.exception("replay of %s failed", quoted(what))
         raise ToolError(f"failed: replay of {quoted(what)} failed: {exc.__class__.__name__}: "
                         f"{' '.join(str(exc).split())[:200]}") from None
-
-
-def _outline(step: ProgramStep) -> str:
-    target = step.target
-    what = ""
-    if target is not None:
-        what = f"{target.role} {target.display!r}" if target.display else (target.role or target.path)
-    if step.action == "switch":
-        return f"switch to {step.app}"
-    if step.action == "key":
-        return f"key {step.key}"
-    if step.action == "type":
-        value = f"${step.parameter}" if step.parameter else repr(step.text or "")
-        return f"type {value} into {what or 'the focused field'}"
-    return f"click {what or '(no target)'}"
 
 
 def _utc_iso(ms: int) -> str:

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field
 
 from . import memory, programs, recording
-from .errors import argument_error, translated
+from .errors import argument_error, translated, unknown_arguments
 from .logs import configure_logging
+from .paging import page_list, page_text
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import Context, MCPServer
@@ -40,15 +41,53 @@ INSTRUCTIONS = (
     "live desktop and, where the screen no longer matches, stops with the step, the reason and "
     "the candidates so you can take over from there. Parameters are never guessed: pass every "
     "one. Times are ISO 8601; without an offset they are in the zone the capture recorded; "
-    "words such as today, yesterday, now and -2h work too.")
+    "words such as today, yesterday, now and -2h work too. The resource phantom://guide says "
+    "which tool to call first, and how pages and errors work.")
 
 FORMS = ("now, today, yesterday, a date (2026-03-02), a time today (14:00), an offset back from "
          "now (-2h, 90m ago) or ISO 8601 (2026-03-02T09:00, or with an offset; without one, in the "
          "zone the capture recorded)")
+GUIDE = f"""# Phantom for agents
+
+Start with **phantom_context** (no arguments: today) for what the user did; it is
+the same deterministic block `phantom compile` prints. Then, as the question needs:
+
+- **phantom_frames**: the same window as measured data (frames, coverage, blind spots).
+- **phantom_search**: when words were on screen (titles, URLs, labels), newest first.
+- **phantom_routines**: what the user repeats, and whether it is worth automating.
+- **phantom_programs**: the active programs you may run, with their parameters.
+- **phantom_find_program**: which program does a task described in words, on the
+  screen as it is now — or why none does. Then **phantom_replay** with that program's
+  id and every parameter. A replay that cannot go on stops with the step and the
+  reason: take over from there; never retry it blindly.
+- To automate something new: **phantom_record**, the user does it, **phantom_stop_record**,
+  twice or more, then **phantom_compile_program** (or compile a mined routine by its
+  `routine` id). A new program is a candidate until the user's own verified run or
+  promotion makes it active.
+
+## Time windows
+`since` and `until` take {FORMS}. `until` is exclusive; omit both for today
+(the whole history for routines and search).
+
+## Pages
+An answer over 20,000 tokens comes in pages: it carries `page.next_cursor` (or, for
+text, a last line naming the cursor); call the same tool with the same arguments and
+`cursor` set to it. No cursor: the first page.
+
+## Errors
+A failed call is a tool error whose text starts with its code (`usage:`,
+`unknown_program:`, `no_compatible_program:` …) on one line; nothing was sent to the
+desktop unless the result says it was.
+"""
+
+
 Since = Annotated[str | None, Field(description=f"window start: {FORMS}. Omit both since and "
                                     "until for today")]
 Until = Annotated[str | None, Field(description="window end (exclusive), in the same forms; "
                                     "default now")]
+Cursor = Annotated[str | None, Field(max_length=12, description="an answer over 20,000 tokens "
+                                     "comes in pages: pass the next_cursor a page gave (same "
+                                     "other arguments) for the next one; omit for the first")]
 
 
 def _server_class(db: Path) -> type[MCPServer[Any]]:
@@ -65,6 +104,11 @@ def _server_class(db: Path) -> type[MCPServer[Any]]:
         async def call_tool(self, name: str, arguments: dict[str, Any],
                             context: Context[Any, Any] | None = None,
                             ) -> CallToolResult | InputRequiredResult:
+            tool = self._tool_manager.get_tool(name)
+            if tool is not None:
+                refused = unknown_arguments(name, arguments, tool.parameters)
+                if refused is not None:
+                    raise refused
             try:
                 return await super().call_tool(name, arguments, context)
             except ToolError as exc:
@@ -99,19 +143,20 @@ def build_server(db_path: str | Path) -> MCPServer[Any]:
                         "document; markdown: for people")] = "compact",
         budget: Annotated[int, Field(ge=100, le=100_000, description="token budget of the compact "
                                      "block (cl100k_base, estimated)")] = 2000,
+        cursor: Cursor = None,
     ) -> str:
         """What the user did in a window of time, compiled from the local capture: activity
         frames (app, site, document, active minutes, input counts, interruptions), coverage gaps
         and blind spots. Deterministic: the same window gives the same text as `phantom compile`."""
-        return memory.context_text(db, since, until, format, budget)
+        return page_text(memory.context_text(db, since, until, format, budget), cursor, "phantom_context")
 
     @server.tool(name="phantom_frames", title="Measured activity frames",
                  annotations=annotations("Measured activity frames", read))
-    def phantom_frames(since: Since = None, until: Until = None) -> dict[str, Any]:
+    def phantom_frames(since: Since = None, until: Until = None, cursor: Cursor = None) -> dict[str, Any]:
         """The measured activity frames of a window as data, with coverage (active minutes,
         gaps), blind spots (what the capture could not or would not see) and provenance (a digest
         of the input rows). No inferred interpretation."""
-        return memory.measured_frames(db, since, until)
+        return page_list(memory.measured_frames(db, since, until), "frames", cursor)
 
     @server.tool(name="phantom_routines", title="Recurring routines",
                  annotations=annotations("Recurring routines", read))
@@ -122,12 +167,13 @@ def build_server(db_path: str | Path) -> MCPServer[Any]:
                                            "forms; default now")] = None,
         limit: Annotated[int, Field(ge=0, le=1000, description="at most this many routines "
                                     "(0: all)")] = 20,
+        cursor: Cursor = None,
     ) -> dict[str, Any]:
         """Action sequences the user repeats (3-60 steps, 3+ times), each with its measures
         (support, days seen, UI and task entropy, overhead ratios, timing variation) and the
         crystallization verdicts: the structural gates, then a Gittins index against the
         break-even threshold."""
-        return memory.routine_candidates(db, since, until, limit)
+        return page_list(memory.routine_candidates(db, since, until, limit), "routines", cursor)
 
     @server.tool(name="phantom_search", title="Search what was on screen",
                  annotations=annotations("Search what was on screen", read))
@@ -140,19 +186,20 @@ def build_server(db_path: str | Path) -> MCPServer[Any]:
         until: Annotated[str | None, Field(description="window end (exclusive), in the same "
                                            "forms; default now")] = None,
         limit: Annotated[int, Field(ge=1, le=200, description="at most this many stretches")] = 20,
+        cursor: Cursor = None,
     ) -> dict[str, Any]:
         """When something was on screen: stretches of time (one monitor, one app, hits at most
         five minutes apart), newest first, each with its local start and end, what matched (title,
         url, label or clicked) and the rows it rests on. Reads only what the store already holds."""
-        return memory.search_text(db, text, since, until, limit)
+        return page_list(memory.search_text(db, text, since, until, limit), "stretches", cursor)
 
     @server.tool(name="phantom_programs", title="Stored programs",
                  annotations=annotations("Stored programs", read))
-    def phantom_programs() -> dict[str, Any]:
+    def phantom_programs(cursor: Cursor = None) -> dict[str, Any]:
         """The active programs in the store (the only ones you may run): id, name, description,
         app, what each step does, and the parameters to pass to phantom_replay (name, the field
         it fills, and the shape of the values recorded: kinds of characters and length range)."""
-        return programs.list_stored(db)
+        return page_list(programs.list_stored(db), "programs", cursor)
 
     @server.tool(name="phantom_find_program", title="Find a program for a task",
                  annotations=annotations("Find a program for a task", read))
@@ -197,11 +244,21 @@ def build_server(db_path: str | Path) -> MCPServer[Any]:
     def phantom_compile_program(
         name: Annotated[str, Field(min_length=1, max_length=200, description="the recording name "
                                    "(at least two finished recordings); also the program's name")],
+        routine: Annotated[str | None, Field(max_length=40, description="instead of recordings: a "
+                                             "mined routine's id (r-..., see phantom_routines), "
+                                             "compiled from its occurrences and named `name`")] = None,
+        since: Annotated[str | None, Field(description=f"with routine: where to find its "
+                                           f"occurrences, from ({FORMS}); default the whole "
+                                           "history")] = None,
+        until: Annotated[str | None, Field(description="with routine: until (exclusive); default "
+                                           "now")] = None,
     ) -> dict[str, Any]:
-        """Align the finished recordings with this name, keep the steps they share, turn typed
-        fields that vary into parameters P0, P1, ... and store the program. Returns its id, steps,
-        parameters, every typed field's distance (parameter when > delta) and warnings."""
-        return programs.compile_recordings(db, name)
+        """Align the finished recordings with this name (or the occurrences of a mined routine),
+        keep the steps they share, turn typed fields that vary into parameters P0, P1, ... and
+        store the program. Returns its id, steps, parameters, every typed field's distance
+        (parameter when > delta) and warnings. A routine's typed text was never captured, so
+        each of its typed fields becomes a parameter."""
+        return programs.compile_recordings(db, name, routine=routine, since=since, until=until)
 
     @server.tool(name="phantom_replay", title="Replay a program on the desktop",
                  annotations=ToolAnnotations(title="Replay a program on the desktop",
@@ -231,6 +288,12 @@ def build_server(db_path: str | Path) -> MCPServer[Any]:
                      "TODAY` prints it)", mime_type="text/plain")
     def today() -> str:
         return memory.today_text(db)
+
+    @server.resource("phantom://guide", name="guide", title="How to use Phantom's tools",
+                     description="Which tool to call first, how time windows are written, how "
+                     "pages and errors work", mime_type="text/markdown")
+    def guide() -> str:
+        return GUIDE
 
     if db.exists():
         log.info("serving store %s", db)

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 __all__ = ["SIGNATURES", "check_arguments", "clip_message", "dbus_error", "named_error"]
 
 
-SIGNATURES = {"ListPrograms": "", "Describe": "s", "Replay": "sa{ss}", "ReplayAsync": "sa{ss}",
+SIGNATURES = {"ListPrograms": "", "Describe": "s", "Replay": "sa{ss}", "ReplayChecked": "sa{ss}",
+              "ReplayAsync": "sa{ss}",
               "ReplayIntent": "sa{ss}", "FindProgram": "s", "Cancel": "", "Context": "sss",
               "ListRoutines": ""}
 

@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 from core.errors import PhantomError
+from core.private import make_private_dirs
 
 
 class Busy(PhantomError):
@@ -38,7 +39,7 @@ def display_key(display: str) -> str:
 def lock_directory() -> Path:
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     base = Path(runtime) / "phantom" if runtime else Path(tempfile.gettempdir()) / f"phantom-{os.getuid()}"
-    base.mkdir(mode=0o700, parents=True, exist_ok=True)
+    make_private_dirs(base)
     return base
 
 

@@ -2,27 +2,18 @@
 pressed a key and looked away, so an escalation, a refusal or a failure must
 say so on the screen, not only in a D-Bus reply nobody reads.
 
-Sent through `org.freedesktop.Notifications` on the session bus the service
-already holds. A desktop without a notification server (a bare window
-manager) simply shows nothing: a missing server, a slow one or an error
-reply never fails or delays the replay beyond a short timeout.
+Sent by `core.desktop_notify.notify` on the session bus the service already
+holds (a desktop without a notification server shows nothing, and the
+replay is never failed or delayed for it).
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from core.bus import NOTIFICATIONS
+from core.desktop_notify import notify
 
-if TYPE_CHECKING:
-    from dbus_fast.aio import MessageBus
-
-log = logging.getLogger(__name__)
-
-NOTIFY_TIMEOUT_S = 2.0
-APP_NAME = "Phantom"
+__all__ = ["message_for", "notify"]
 
 _SUMMARIES = {
     "escalated": "Phantom stopped: {program}",
@@ -47,21 +38,3 @@ def message_for(result: dict[str, Any]) -> tuple[str, str] | None:
         body += " Nothing was sent."
     return template.format(program=result.get("program", "?")), body[:500]
 
-
-async def notify(bus: MessageBus, summary: str, body: str, *, critical: bool = False) -> bool:
-    """Post one notification; True when a server accepted it."""
-    from dbus_fast import Message, MessageType, Variant
-
-    message = Message(destination=NOTIFICATIONS.name, path=NOTIFICATIONS.path,
-                      interface=NOTIFICATIONS.interface, member="Notify", signature="susssasa{sv}i",
-                      body=[APP_NAME, 0, "", summary, body, [],
-                            {"urgency": Variant("y", 2 if critical else 1)}, -1])
-    try:
-        reply = await asyncio.wait_for(bus.call(message), NOTIFY_TIMEOUT_S)
-    except Exception as exc:  # noqa: BLE001 - no server, a slow one, a closed bus: show nothing
-        log.info("no desktop notification (%s)", exc.__class__.__name__)
-        return False
-    if reply is None or reply.message_type == MessageType.ERROR:
-        log.info("no desktop notification (%s)", getattr(reply, "error_name", "no reply"))
-        return False
-    return True

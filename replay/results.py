@@ -84,6 +84,23 @@ def result_lines(result: RunResult) -> list[str]:
     return lines
 
 
+def unsuccessful_run(result: dict[str, Any]) -> tuple[str, str] | None:
+    """For ReplayChecked: a run that did not succeed as (error code, one-line
+    message naming the program, the step and why, and the run to look at);
+    None for a success. A shortcut runner sees only the exit status of
+    `gdbus call`, so every outcome but success must be an error."""
+    status = result["status"]
+    if status in ("success", "dry_run"):
+        return None
+    code = {"escalated": "escalated", "refused": "refused"}.get(status, "failed")
+    escalation = result.get("escalation") or {}
+    where = f" at step {escalation['step']}" if escalation.get("step") else ""
+    reason = escalation.get("reason") or "no reason was recorded"
+    sent = "" if result.get("sent_input") else "; no input was sent"
+    run = f"; `phantom runs --last` shows run {result['run_id']}" if result.get("run_id") else ""
+    return code, f"{result['program']} {status}{where}: {reason}{sent}{run}"
+
+
 def choice_dict(choice: "Choice") -> dict[str, Any]:
     """What a request in words found, as plain data: the program with what
     a caller needs to run it (its parameters' names, fields and shapes —

@@ -18,19 +18,17 @@ import logging
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import apsw
 from dbus_fast import BusType, DBusError, NameFlag, RequestNameReply
 from dbus_fast.aio import MessageBus
-from dbus_fast.annotations import DBusBool, DBusSignature, DBusStr, DBusUInt32
-from dbus_fast.constants import PropertyAccess
-from dbus_fast.service import ServiceInterface, dbus_method, dbus_property, dbus_signal
 
 from core.bus import REPLAY
 from core.errors import PhantomError, kind_of
 
 from .dbus_errors import check_arguments, clip_message, dbus_error, named_error
+from .service_interface import ReplayInterface
 
 if TYPE_CHECKING:
     from compiler.programs.records import Program
@@ -46,116 +44,11 @@ log = logging.getLogger(__name__)
 BUS_NAME, OBJECT_PATH, INTERFACE = REPLAY.name, REPLAY.path, REPLAY.interface
 DEFAULT_IDLE_TIMEOUT_S = 120.0
 
-StrDict = Annotated[dict[str, str], DBusSignature("a{ss}")]
-ProgramList = Annotated[list[tuple[str, str, int, int]], DBusSignature("a(ssuu)")]
-RunReply = Annotated[tuple[str, int, str], DBusSignature("sus")]
-
-
-class ReplayInterface(ServiceInterface):
-    def __init__(self, service: "ReplayService") -> None:
-        super().__init__(INTERFACE)
-        self._service = service
-
-    # -- programs ------------------------------------------------------------------------
-    @dbus_method()
-    def ListPrograms(self) -> ProgramList:
-        """(id, name, steps, parameters) of every stored program."""
-        self._service.touch()
-        from programs.api import list_programs
-
-        if not self._service.db.exists():
-            return []  # nothing captured or compiled yet
-        try:
-            programs = list_programs(self._service.db)
-        except (PhantomError, apsw.Error) as exc:
-            raise dbus_error(exc, self._service.db) from None
-        return [(p.id, p.name, p.steps or 0, p.parameters or 0) for p in programs]
-
-    @dbus_method()
-    def Describe(self, program: DBusStr) -> DBusStr:
-        """A program's steps, parameter map and guard, as JSON."""
-        self._service.touch()
-        loaded = self._service.load(program)
-        from compiler.programs.records import to_json
-
-        body = json.loads(to_json(loaded))
-        body["id"] = loaded.id
-        return json.dumps(body, sort_keys=True)
-
-    # -- replay ----------------------------------------------------------------------------
-    @dbus_method()
-    async def Replay(self, program: DBusStr, parameters: StrDict) -> RunReply:
-        """Replay and wait: (status, run id, result JSON)."""
-        result = await self._service.replay(program, parameters, wait=True)
-        return (result["status"], result["run_id"] or 0, json.dumps(result, sort_keys=True))
-
-    @dbus_method()
-    async def ReplayIntent(self, intent: DBusStr, parameters: StrDict) -> RunReply:
-        """Replay the active program the words describe — the one that passes
-        every gate on the screen as it is, with a compatibility of at least
-        0.75 and no close second — and wait: (status, run id, result JSON).
-        Its parameters must all be given. No such program:
-        org.phantom.Error.NoCompatibleProgram, and nothing is sent."""
-        result = await self._service.replay("", parameters, wait=True, intent=intent)
-        return (result["status"], result["run_id"] or 0, json.dumps(result, sort_keys=True))
-
-    @dbus_method()
-    async def FindProgram(self, intent: DBusStr) -> DBusStr:
-        """The active program the words describe that can run now, as JSON:
-        id, name, its parameters (name, field, shape — never recorded
-        values), the compatibility score and terms, and the other candidates
-        with the gate each failed. None fits: NoCompatibleProgram."""
-        return await self._service.find(intent)
-
-    @dbus_method()
-    async def ReplayAsync(self, program: DBusStr, parameters: StrDict) -> DBusUInt32:
-        """Start a replay and return its token at once; follow StepFinished,
-        Escalated and RunFinished signals."""
-        return await self._service.replay(program, parameters, wait=False)
-
-    @dbus_method()
-    def Cancel(self) -> DBusBool:
-        """Stop the running replay before its next step."""
-        return self._service.cancel()
-
-    # -- memory ----------------------------------------------------------------------------
-    @dbus_method()
-    async def Context(self, since: DBusStr, until: DBusStr, format: DBusStr) -> DBusStr:
-        """The compiled window in compact, json or markdown format. Times: ISO 8601,
-        now, today, yesterday, 14:00 or -2h; since='' and until='' for today, a
-        since alone runs until now."""
-        return await self._service.context(since, until, format)
-
-    @dbus_method()
-    async def ListRoutines(self) -> DBusStr:
-        """Routine candidates with measures and gate verdicts, as JSON."""
-        return await self._service.routines()
-
-    @dbus_property(access=PropertyAccess.READ)
-    def Busy(self) -> DBusBool:
-        return self._service.busy
-
-    # -- signals -----------------------------------------------------------------------------
-    @dbus_signal()
-    def StepFinished(self, token: int, step: int, policy: str, outcome: str) -> Annotated[
-            tuple[int, int, str, str], DBusSignature("uuss")]:
-        return (token, step, policy, outcome)
-
-    @dbus_signal()
-    def Escalated(self, token: int, step: int, reason: str, candidates: str) -> Annotated[
-            tuple[int, int, str, str], DBusSignature("uuss")]:
-        return (token, step, reason, candidates)
-
-    @dbus_signal()
-    def RunFinished(self, token: int, status: str, result: str) -> Annotated[
-            tuple[int, str, str], DBusSignature("uss")]:
-        return (token, status, result)
-
 
 class ReplayService:
-    def __init__(self, db: Path, idle_timeout: float = DEFAULT_IDLE_TIMEOUT_S, *,
+    def __init__(self, db: Path | None, idle_timeout: float = DEFAULT_IDLE_TIMEOUT_S, *,
                  notify_success: bool = False) -> None:
-        self.db = db
+        self._db = db
         self.idle_timeout = idle_timeout
         self.notify_success = notify_success
         self.interface = ReplayInterface(self)
@@ -167,7 +60,18 @@ class ReplayService:
         self._token = 0
         self._engine: ReplayEngine | None = None
         self._telemetry: Telemetry | None = None
+        self._telemetry_db: Path | None = None
         self._stop = threading.Event()
+
+    @property
+    def db(self) -> Path:
+        """The store of this call: the one the service was started with, else
+        the one the CLI would use now (`PHANTOM_DB`, the store `phantom
+        install --db` recorded, the default). Read on every call, so a store
+        chosen after the service started is the one the next call reaches."""
+        from core.store.paths import default_db_path
+
+        return self._db if self._db is not None else default_db_path()
 
     @property
     def busy(self) -> bool:
@@ -228,10 +132,14 @@ class ReplayService:
         from replay.engine import ReplayEngine
         from replay.telemetry import Telemetry
 
+        db = self.db
         with self._lock:
             if self._engine is None:
                 self._engine = ReplayEngine()
-                self._telemetry = Telemetry(self.db)
+            if self._telemetry is None or self._telemetry_db != db:
+                if self._telemetry is not None:
+                    self._telemetry.close()
+                self._telemetry, self._telemetry_db = Telemetry(db), db
             return self._engine
 
     async def find(self, intent: str) -> str:
@@ -266,12 +174,13 @@ class ReplayService:
         from replay.api import ReplayRequest, claim, prepare
 
         self.touch()
+        db = self.db   # one store for the whole call
         request = ReplayRequest(name_or_id, parameters, trigger="dbus", intent=intent)
         try:
             prepared = await self._running_loop.run_in_executor(
-                None, partial(prepare, self.db, request, matcher=self.engine().matcher))
+                None, partial(prepare, db, request, matcher=self.engine().matcher))
         except (PhantomError, apsw.Error) as exc:
-            raise dbus_error(exc, self.db) from None
+            raise dbus_error(exc, db) from None
         with self._lock:
             if self._busy:
                 raise named_error("Busy", "a replay is already running; wait for RunFinished; nothing was sent")
@@ -284,14 +193,18 @@ class ReplayService:
             if not wait:
                 # ReplayAsync answers at once, so the window is looked for before it does.
                 await self._running_loop.run_in_executor(None, _check_window, prepared.program)
-        except (PhantomError, apsw.Error) as exc:
+        except BaseException as exc:
+            # Whatever went wrong before the run started, the desktop is free
+            # again: a flag left set would answer Busy until the idle exit.
             self._busy = False
             if lock is not None:
                 lock.release()
-            raise dbus_error(exc, self.db) from None
+            if isinstance(exc, (PhantomError, apsw.Error)):
+                raise dbus_error(exc, db) from None
+            raise
         self._stop.clear()
         self.interface.emit_properties_changed({"Busy": True})
-        future = self._running_loop.run_in_executor(None, self._run, prepared, request, lock, token)
+        future = self._running_loop.run_in_executor(None, self._run, db, prepared, request, lock, token)
         if not wait:
             return token
         result = await future
@@ -301,7 +214,7 @@ class ReplayService:
                             clip_message(result["escalation"]["reason"]))
         return result
 
-    def _run(self, prepared: Prepared, request: ReplayRequest, lock: DesktopLock,
+    def _run(self, db: Path, prepared: Prepared, request: ReplayRequest, lock: DesktopLock,
              token: int) -> dict[str, Any]:
         """Runs in a worker thread; signals go back through the loop."""
         from replay.api import run
@@ -318,7 +231,7 @@ class ReplayService:
                 emit(self.interface.StepFinished, token, outcome.index, outcome.policy, outcome.outcome)
 
             engine.on_step = on_step
-            result = result_dict(run(self.db, prepared, request, engine=engine,
+            result = result_dict(run(db, prepared, request, engine=engine,
                                      telemetry=self._telemetry))
         except Exception as exc:  # noqa: BLE001 - reported as a failed run, never a dead service
             log.exception("replay failed")

@@ -12,6 +12,10 @@ generators derived from (seed, day), no clock is read, and transaction
 boundaries do not depend on timing. At about 2,500 snapshots, 4,200 input
 rows and 157,000 element rows per day, 51 days reach the published corpus
 scale (activity-frames §6: ~128k snapshots, 214k input events, 8M elements).
+With `live_like=True` the Phantom store also holds what only the live daemon
+writes — input linked to its window's snapshot, clicks' targets and visual
+evidence (`synth.live_like`) — from the same plan, so the two stores of one
+seed hold the same activity.
 """
 
 from __future__ import annotations
@@ -87,6 +91,7 @@ class SynthSummary:
     blind_spots: int
     blobs: int
     routine_occurrences: int
+    live_like: bool = False
 
 
 def planted_routines(seed: int = DEFAULT_SEED, days: int = 1) -> tuple[PlantedRoutine, ...]:
@@ -118,12 +123,17 @@ def _remove(path: Path) -> None:
 
 def synthesize(db_path: str | os.PathLike[str], *, days: int, seed: int = DEFAULT_SEED,
                start: date = DEFAULT_START, tz: str = DEFAULT_TZ, layout: str = "phantom",
-               overwrite: bool = False, progress: Callable[[DayCounts, int], None] | None = None) -> SynthSummary:
+               overwrite: bool = False, progress: Callable[[DayCounts, int], None] | None = None,
+               live_like: bool = False) -> SynthSummary:
     """Write the corpus to `db_path` (refusing an existing file unless
-    `overwrite`) and return its totals."""
+    `overwrite`) and return its totals; `live_like` adds the rows only the
+    live daemon writes (Phantom layout only: a nocta-layout database links
+    every event to a frame already)."""
     _check_days(days)
     if layout not in LAYOUTS:
         raise SynthError(f"unknown layout {layout!r} (choose {' or '.join(LAYOUTS)})")
+    if live_like and layout != "phantom":
+        raise SynthError("--live-like writes a Phantom store: the nocta layout links its events to frames already")
     try:
         zone(tz)
         calendar = active_days(start, days, tz)
@@ -139,7 +149,7 @@ def synthesize(db_path: str | os.PathLike[str], *, days: int, seed: int = DEFAUL
     sink: _Sink
     if layout == "phantom":
         from .phantom_writer import PhantomSink
-        sink = PhantomSink(partial)
+        sink = PhantomSink(partial, live_seed=seed if live_like else None)
     else:
         from .nocta_writer import NoctaSink
         sink = NoctaSink(partial)
@@ -163,7 +173,7 @@ def synthesize(db_path: str | os.PathLike[str], *, days: int, seed: int = DEFAUL
                                 "variant": o.variant} for o in plan.occurrences)
             if progress is not None:
                 progress(counts, days)
-        sink.write_manifest(manifest(seed, days, calendar, layout, totals, occurrences))
+        sink.write_manifest(manifest(seed, days, calendar, layout, totals, occurrences, live_like=live_like))
         sink.close()
     except BaseException:
         try:
@@ -178,7 +188,7 @@ def synthesize(db_path: str | os.PathLike[str], *, days: int, seed: int = DEFAUL
     os.replace(partial, path)
     return SynthSummary(str(path), layout, seed, days, calendar[0].iso, calendar[-1].iso, tz, totals["snapshots"],
                         totals["input_events"], totals["elements"], totals["trees"], totals["blind_spots"],
-                        totals["blobs"], totals["occurrences"])
+                        totals["blobs"], totals["occurrences"], live_like)
 
 
 def _verify_day(plan: DayPlan, seed: int, days: int) -> None:
@@ -194,8 +204,9 @@ def _verify_day(plan: DayPlan, seed: int, days: int) -> None:
 
 
 def manifest(seed: int, days: int, calendar: tuple[Day, ...], layout: str, totals: dict[str, int],
-             occurrences: list[dict[str, str | int]]) -> str:
-    """Canonical JSON describing the corpus and its ground truth."""
+             occurrences: list[dict[str, str | int]], *, live_like: bool = False) -> str:
+    """Canonical JSON describing the corpus and its ground truth (a
+    live-like store says so; the default document is as it always was)."""
     routines = []
     for routine in planted(seed, days):
         routines.append({
@@ -210,4 +221,6 @@ def manifest(seed: int, days: int, calendar: tuple[Day, ...], layout: str, total
         "start": calendar[0].iso, "end": calendar[-1].iso, "tz": calendar[0].tz,
         "dates": [d.iso for d in calendar], "totals": totals, "routines": routines, "occurrences": occurrences,
     }
+    if live_like:
+        document["live_like"] = True
     return orjson.dumps(document, option=orjson.OPT_SORT_KEYS).decode("utf-8")

@@ -1,15 +1,13 @@
 """A simulated desktop session as the capture daemon sees it.
 
-`Desk` keeps the state the daemon keeps (focused window, last snapshot per
-monitor, idle flag, open blind spots, cached accessibility trees) and turns
-what a synthetic user does — focus a window, click, type, press keys,
-scroll, wait — into the records the daemon would write, with the daemon's
-timing rules at their defaults (`core.capture_timing`): a heartbeat per
-monitor 30 s after its last snapshot (150 s while idle), an 'idle' snapshot
-120 s after the last input and an 'active' one at the next input, focused
-snapshots with the cached tree, unfocused ones without tree or URL, clicks
-resolved against the focused window's tree.
-Time only moves forward; everything random comes from the day's generator.
+`Desk` keeps the state the daemon keeps (focused window, last snapshot per monitor, idle flag, open blind
+spots, cached accessibility trees) and turns what a synthetic user does — focus a window, click, type, press
+keys, scroll, wait — into the records the daemon would write, with the daemon's timing rules at their defaults
+(`core.capture_timing`): a heartbeat per monitor 30 s after its last snapshot (150 s while idle), an 'idle'
+snapshot 120 s after the last input and an 'active' one at the next input, focused snapshots with the cached
+tree, unfocused ones without tree or URL, clicks resolved against the focused window's tree. Snapshots and
+inputs name their window by a number for the day (a live-like store links input to its window's snapshot).
+Time only moves forward; all randomness comes from the day's generator.
 """
 
 from __future__ import annotations
@@ -84,6 +82,8 @@ class Desk:
         self._layouts = Layouts()
         self._thumbs = THUMBNAILS_PER_DAY
         self._crops = CROPS_PER_DAY
+        # each window's number for the day, in order of first appearance (drawn from no generator)
+        self._serials: dict[Window, int] = {}
 
     # -- time --------------------------------------------------------------------------------
     def wait(self, ms: int) -> None:
@@ -157,7 +157,8 @@ class Desk:
             self._thumbs -= 1
         self.snapshots.append(PlannedSnapshot(
             ts, window.monitor, trigger, window.app, window.pid, window.view.title,
-            window.view.url if focused else None, self.idle, focused, tree, shot, window.view.url))
+            window.view.url if focused else None, self.idle, focused, tree, shot, window.view.url,
+            self._serials.setdefault(window, len(self._serials))))
         self.mon_window[window.monitor] = window
         self.mon_last[window.monitor] = ts
         if focused and trigger in ("focus", "title", "resume", "active"):
@@ -225,7 +226,8 @@ class Desk:
         elif via == "click" and old is not None and self.excluded_since is None:
             x0, y0, w, h = window.rect
             self._record("click", 1, button=1, x=x0 + self.rng.randint(40, w - 40),
-                         y=y0 + self.rng.randint(60, h - 40), resolution="none", monitor=window.monitor)
+                         y=y0 + self.rng.randint(60, h - 40), resolution="none", monitor=window.monitor,
+                         receiver=window)
             self.wait(self.rng.randint(80, 250))
         self._close_blind("no_accessibility")
         if window.app.excluded_by:
@@ -325,7 +327,8 @@ class Desk:
 
     def _record(self, kind: str, count: int, *, key: str | None = None, button: int | None = None,
                 x: int | None = None, y: int | None = None, element: tuple[int, int] | None = None,
-                resolution: str | None = None, monitor: int | None = None, duration: int = 0) -> None:
+                resolution: str | None = None, monitor: int | None = None, duration: int = 0,
+                receiver: Window | None = None) -> None:   # receiver: a window a click brings forward
         window = self._context()
         crop = None
         if kind == "click" and self._crops and self.rng.random() < 0.01:
@@ -334,7 +337,8 @@ class Desk:
         start, end = self.t, self.t + duration
         self.inputs.append(PlannedInput(start, end, window.monitor if monitor is None else monitor, kind, count,
                                         key, button, x, y, element, resolution, crop, window.app,
-                                        window.view.title, window.view.url))
+                                        window.view.title, window.view.url,
+                                        self._serials.setdefault(receiver or window, len(self._serials))))
         self._input_happened(start, end)
         if kind != "scroll" and not (kind == "key" and key in NAVIGATION_KEYS):
             self.last_action_ms = max(self.last_action_ms, end)

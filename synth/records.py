@@ -42,6 +42,7 @@ class PlannedSnapshot:
     tree: int | None          # index into DayPlan.trees
     screenshot: int | None    # index into DayPlan.blobs
     browser_url: str | None   # the page shown, also when unfocused (nocta keeps it)
+    window: int = -1          # which window (the day's serial number), for live-like links
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,7 @@ class PlannedInput:
     app: App                  # context, for layouts that store it per event
     title: str
     url: str | None
+    window: int = -1          # the window that received it (serial), for live-like links
 
 
 @dataclass(frozen=True, slots=True)

@@ -74,6 +74,9 @@ EXECUTABLES: dict[str, Executable] = _table(
     Executable("mousepad", "mousepad", "test"),
     Executable("firefox-esr", "firefox-esr", "test"),
     Executable("xmessage", "x11-utils", "test"),
+    # The browser the web view's tests drive (Selenium; Debian 12 has no geckodriver).
+    Executable("chromium", "chromium", "test"),
+    Executable("chromedriver", "chromium-driver", "test"),
     # Tools the tests use to look at what Phantom did, or to put it in a corner.
     Executable("tesseract", "tesseract-ocr", "test"),
     Executable("systemd-analyze", "systemd", "test"),

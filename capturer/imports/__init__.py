@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from core.errors import PhantomError
+from core.inputs import not_a_file
 
 from .records import Capture, History
 from .store import Written
@@ -124,7 +125,13 @@ class _Reader:
 
 
 def _reader(path: Path, host: str | None, read_capture: ReadCapture) -> _Reader:
-    """What kind of history `path` holds; refused in one line when none."""
+    """What kind of history `path` holds; refused in one line when none
+    (a FIFO or a device before it is opened: reading one may never end)."""
+    kind = not_a_file(path)
+    if kind == "a directory":
+        raise HistoryError(f"{path} is a directory; give the database or export file")
+    if kind is not None:
+        raise HistoryError(f"{path} is {kind}, not a database or export file")
     try:
         with path.open("rb") as handle:
             head = handle.read(len(SQLITE_HEADER))

@@ -137,12 +137,13 @@ def _ensure_config_file(explicit: Path | None) -> None:
     """Write the commented default config on first run, so users find it:
     0600 in a 0700 directory, whatever the umask."""
     from capturer.config import DEFAULT_CONFIG_TEXT, config_path
+    from core.private import make_private_dirs
 
     path = explicit or config_path()
     if explicit is not None or path.exists():
         return
     try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        make_private_dirs(path.parent)   # $XDG_CONFIG_HOME too, when this makes it
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             os.fchmod(fd, 0o600)
@@ -207,7 +208,9 @@ def _format_status(daemon: dict[str, Any] | None, store: dict[str, Any]) -> str:
         lines.append(f"  since {_local(daemon['since_ms'])}; this run: {daemon['snapshots']} snapshots, "
                      f"{daemon['input_events']} input rows; accessibility {daemon['accessibility']}")
         if daemon.get("recording"):
-            lines.append(f"  recording demonstration {daemon['recording']!r}")
+            by = daemon.get("recording_started_by")
+            lines.append(f"  recording demonstration {daemon['recording']!r} (typed text is kept)"
+                         + (f", started by {by}" if by else ""))
         if daemon.get("accessibility") not in ("ok", "disabled", None):
             error = daemon.get("accessibility_error")
             lines.append(f"  accessibility {daemon['accessibility']}: no element is read (a no_accessibility "

@@ -6,13 +6,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
 
-from ..errors import CliError, bounded
-from ..parsers import Subcommands
+from ..errors import bounded
+from ..parsers import Subcommands, integer
 from .windows import add_window_arguments, window_of
 
 MAX_BUDGET = 100_000
@@ -28,12 +25,13 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     add_window_arguments(p, nothing="today")
     p.add_argument("--format", choices=("compact", "json", "markdown"), default="compact",
                    help="output format (default: compact)")
-    p.add_argument("--budget", type=int, default=2000,
+    p.add_argument("--budget", type=integer, default=2000,
                    help=f"token budget of the compact block (cl100k_base, estimated; 100–{MAX_BUDGET}, "
                    "default 2000)")
     p.add_argument("--no-inferred", action="store_true",
                    help="leave out the inferred tier; the measured tier is unchanged")
-    p.add_argument("--out", type=Path, help="write here (atomically) instead of stdout")
+    p.add_argument("--out", type=Path,
+                   help="write here instead of stdout (a file atomically; a device or FIFO as it is)")
     p.add_argument("--no-cache", action="store_true",
                    help="compile afresh, without reading or writing the compiled-document cache "
                    "($XDG_CACHE_HOME/phantom/compiled; an entry is used only when the window's rows "
@@ -49,6 +47,7 @@ def run_compile(args: argparse.Namespace) -> int:
     from compiler.api import compile_window, render
     from core.store.paths import resolve_db_path
 
+    from ..output import write_output
     from ..progress import busy
 
     bounded(args.budget, 100, MAX_BUDGET, "--budget", "compile")
@@ -60,28 +59,6 @@ def run_compile(args: argparse.Namespace) -> int:
         sys.stdout.buffer.write(output)
         sys.stdout.flush()
     else:
-        write_atomically(args.out, output)
+        write_output(args.out, output)
     return 0
 
-
-def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], None], *,
-                     private: bool = False) -> None:
-    """Write `data` (bytes, or a function that writes to the file) to a
-    temporary file beside the target, then rename: a reader (or a crash)
-    never sees half a document. `private` makes the file 0600."""
-    directory = path.resolve().parent
-    if not directory.is_dir():
-        raise CliError(f"cannot write {path}: {directory} is not a directory")
-    try:
-        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
-    except OSError as exc:
-        raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        if private:
-            os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            data(handle) if callable(data) else handle.write(data)
-        os.replace(temporary, path)
-    except OSError as exc:
-        os.unlink(temporary)
-        raise CliError(f"cannot write {path}: {exc.strerror}") from None

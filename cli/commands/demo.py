@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
+from ..errors import EXIT_USAGE, CliError
 from ..parsers import Subcommands
 
 
@@ -21,4 +23,8 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
 def run_demo(args: argparse.Namespace) -> int:
     from testbed.demo.story import Demo
 
+    if os.path.lexists(args.out) and (args.out.is_symlink() or not args.out.is_dir()):
+        # The directory is replaced whole: only a directory is taken for one.
+        raise CliError(f"phantom demo: --out {args.out} is not a directory; name a directory "
+                       "(it is replaced) or a new path", EXIT_USAGE)
     return Demo(args.out).run()

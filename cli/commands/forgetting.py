@@ -20,10 +20,8 @@ from typing import Any, BinaryIO, TypeAlias
 import orjson
 
 from ..errors import EXIT_USAGE, CliError
+from ..output import write_output
 from ..parsers import ExclusiveGroup, Subcommands
-from .compile import write_atomically
-
-FORGET_TIMEOUT_S = 3600.0  # a VACUUM of a large store takes a while
 
 # What goes (or went) from one window: `ForgetReport.as_dict()`, or the
 # daemon's JSON of it, with "nothing" added.
@@ -140,26 +138,9 @@ def confirm(yes: bool, question: str, command: str) -> None:
 def forget_windows(db: Path, windows: list[tuple[int, int]]) -> list[Report]:
     """Forget each window, through the capture daemon when it writes to this
     store, else directly (holding its lock, so none starts meanwhile)."""
-    from capturer.forget import forget_directly
+    from capturer.forget import forget_windows as forget
 
-    if _daemon_writes_to(db):
-        return [_forget_through_daemon(since, until) for since, until in windows]
-    return [{**report.as_dict(), "nothing": False} for report in forget_directly(db, windows)]
-
-
-def _daemon_writes_to(db: Path) -> bool:
-    from .capture import daemon_status
-
-    status = daemon_status()
-    return status is not None and Path(status.get("db", "")).resolve() == db.resolve()
-
-
-def _forget_through_daemon(since: int, until: int) -> Report:
-    from core.bus import CAPTURE, call
-
-    body = call(CAPTURE, "Forget", "ss", [_iso(since), _iso(until)], timeout=FORGET_TIMEOUT_S)
-    report = json.loads(body[0])
-    return {**report, "nothing": False}
+    return forget(db, windows)
 
 
 def _iso(ms: int) -> str:
@@ -222,16 +203,20 @@ def run_export(args: argparse.Namespace) -> int:
     db = resolve_db_path(args.db)
     since, until, _ = _window(args, db)
     connection = open_readonly(db)
+    rows = export_rows(connection, since, until, images=args.images)
     try:
         header = {"export": "phantom", "db": str(db), "since": _iso(since), "until": _iso(until),
                   "schema_version": int(connection.pragma("user_version"))}
-        lines = itertools.chain([header], export_rows(connection, since, until, images=args.images))
+        lines = itertools.chain([header], rows)
         if args.out is None:
             _write(sys.stdout.buffer, lines)
             sys.stdout.flush()
         else:
-            write_atomically(args.out, lambda handle: _write(handle, lines), private=True)
+            write_output(args.out, lambda handle: _write(handle, lines), private=True)
     finally:
+        # The rows' read transaction ends before its connection does, also when
+        # the reader went away mid-stream (`phantom export | head`).
+        rows.close()
         connection.close()
     return 0
 

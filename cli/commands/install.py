@@ -40,6 +40,10 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
                        "pointing at this phantom executable. Then: systemctl --user daemon-reload "
                        "&& systemctl --user enable --now phantom-capture phantom-retention.timer")
     p.add_argument("--executable", type=Path, help="phantom executable to run (default: this one)")
+    p.add_argument("--db", type=Path, metavar="PATH",
+                   help="the store the units, the replay service and the CLI use from now on "
+                   "(recorded in $XDG_CONFIG_HOME/phantom/store; PHANTOM_DB and --db still win). "
+                   "Without it, an earlier choice stays")
     p.set_defaults(handler=run_install)
     p = sub.add_parser("uninstall", help="remove the installed units and D-Bus activation file",
                        description="Remove the files `phantom install` wrote (the systemd user "
@@ -73,10 +77,18 @@ def phantom_executable() -> Path:
     raise CliError("cannot find the phantom executable; pass --executable")
 
 
-def render(template: str, executable: Path) -> str:
+def render(template: str, executable: Path, store_dir: Path | None = None) -> str:
+    """A unit or activation file pointing at `executable`; a store outside
+    the default directory is added to the units' writable paths (the
+    sandbox is read-only elsewhere)."""
     text = (SYSTEMD_DIR / template).read_text(encoding="utf-8")
     quote = dbus_exec_word if template.startswith("org.") else systemd_exec_word
-    return text.replace(PLACEHOLDER, quote(str(executable)))
+    text = text.replace(PLACEHOLDER, quote(str(executable)))
+    if store_dir is not None:
+        extra = " " + systemd_exec_word(f"-{store_dir}")
+        text = "\n".join(line + extra if line.startswith("ReadWritePaths=") else line
+                         for line in text.split("\n"))
+    return text
 
 
 def systemd_exec_word(path: str) -> str:
@@ -114,15 +126,32 @@ def write_public(path: Path, text: str) -> None:
 
 
 def run_install(args: argparse.Namespace) -> int:
+    from core.store.paths import chosen_store, default_db_path, record_chosen_store
+
     executable = (args.executable or phantom_executable()).resolve()
     if not executable.exists():
         raise CliError(f"{executable} does not exist")
+    if args.db is not None:
+        store = args.db.expanduser().absolute()
+        if store.is_dir():
+            raise CliError(f"--db {store} is a directory; name the store file inside it "
+                           "(for example phantom.sqlite3)")
+        try:
+            recorded = record_chosen_store(store)
+        except OSError as exc:
+            raise CliError(f"cannot record the store in {exc.filename or 'the config'}: "
+                           f"{exc.strerror or exc}") from None
+        print(f"store: {store} (recorded in {recorded})")
+    chosen = chosen_store()
+    store_dir = chosen.parent if chosen is not None else None
     for item in installed_files():
         try:
-            write_public(item.destination, render(item.template, executable))
+            write_public(item.destination, render(item.template, executable, store_dir))
         except OSError as exc:
             raise CliError(f"cannot write {item.destination}: {exc.strerror or exc}") from None
         print(f"wrote {item.destination}")
+    if args.db is None:
+        print(f"store: {default_db_path()}")
     print("next: systemctl --user daemon-reload && systemctl --user enable --now phantom-capture "
           "phantom-retention.timer")
     return 0

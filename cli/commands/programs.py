@@ -83,6 +83,22 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     q.add_argument("name", metavar="NAME")
     q.add_argument("text", metavar="TEXT")
     q.set_defaults(handler=run_lifecycle, action="describe")
+    skill = actions.add_parser(
+        "export-skill", parents=[db_after], help="write a program as an Agent Skill (SKILL.md)",
+        description="Write the program as an Agent Skill that agents which read skills (Claude "
+        "Code, Codex, Gemini CLI) can follow: front matter (name, description, metadata: program "
+        "id, app, lifecycle state), then When to use, Inputs (parameters by name and shape, never "
+        "the values recorded for them), Steps in words, Success check and Run (the exact `phantom "
+        "replay` and `gdbus` commands). Only active programs, unless --any-state. Without --out "
+        "the skill is printed.")
+    skill.add_argument("name", metavar="NAME", help="program name (the newest with it) or id")
+    skill.add_argument("--out", type=Path, metavar="DIR",
+                       help="write DIR/<skill name>/SKILL.md (the folder layout skills are read from)")
+    skill.add_argument("--redact-constants", action="store_true",
+                       help="show text the person fixed in the demonstrations as <a fixed value>")
+    skill.add_argument("--any-state", action="store_true",
+                       help="export a candidate, quarantined or deprecated program too")
+    skill.set_defaults(handler=run_export_skill)
     delete = actions.add_parser(
         "delete", parents=[db_after], help="delete a program (every version of a name) for good",
         description="Delete the program with this id, or every stored version of a program with "
@@ -160,6 +176,30 @@ def run_lifecycle(args: argparse.Namespace) -> int:
     else:
         identity = api.describe(db, name, args.text)
         print(f"{identity} described" if args.text.strip() else f"{identity}: description cleared")
+    return 0
+
+
+def run_export_skill(args: argparse.Namespace) -> int:
+    """`phantom programs export-skill NAME [--out DIR]`."""
+    from core.store.paths import resolve_db_path
+    from replay.skill import export_skill
+
+    from ..output import write_output
+
+    skill = export_skill(resolve_db_path(args.db), _name(args, "programs export-skill"),
+                         redact_constants=args.redact_constants, any_state=args.any_state)
+    if args.out is None:
+        sys.stdout.write(skill.text)
+        return 0
+    folder = args.out / skill.name
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"phantom programs export-skill: cannot create {folder}: "
+                       f"{exc.strerror or exc}") from None
+    target = folder / "SKILL.md"
+    write_output(target, skill.text.encode("utf-8"), private=True)
+    print(f"wrote {target} ({skill.program_id})")
     return 0
 
 

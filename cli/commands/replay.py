@@ -7,7 +7,7 @@ import argparse
 import json
 
 from ..errors import EXIT_USAGE, CliError
-from ..parsers import Subcommands
+from ..parsers import Subcommands, integer
 
 MAX_RUNS = 10_000
 
@@ -48,7 +48,7 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
                        description="Replay runs with per-step policy, scores and latency "
                        "(vlm_calls is always 0).")
     p.add_argument("--last", action="store_true", help="only the most recent run, with its steps")
-    p.add_argument("--limit", type=int, default=20, help=f"at most this many runs (1–{MAX_RUNS}, default 20)")
+    p.add_argument("--limit", type=integer, default=20, help=f"at most this many runs (1–{MAX_RUNS}, default 20)")
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.set_defaults(handler=run_runs)
 

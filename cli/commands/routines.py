@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from ..errors import bounded
-from ..parsers import Subcommands
+from ..parsers import Subcommands, integer, number
 from .windows import add_window_arguments, window_of
 
 if TYPE_CHECKING:
@@ -18,6 +18,11 @@ if TYPE_CHECKING:
 
 MAX_LIMIT = 10_000
 MAX_RUNS = 1_000_000_000
+# Costs in tokens: a step that costs more than ten million tokens, or a
+# program that costs more than a billion to review, is a typo, and past
+# these the gate's arithmetic (λ* = (C_c/N + c_r)/c_v) runs into infinities.
+MAX_STEP_TOKENS = 10_000_000.0
+MAX_COMPILE_TOKENS = 1_000_000_000.0
 
 
 def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
@@ -32,16 +37,16 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p.add_argument("--wide", action="store_true",
                    help="each routine on one line, its description whole at the end (for grep); "
                    "by default descriptions wrap to the terminal's width below their row")
-    p.add_argument("--limit", type=int, default=50,
+    p.add_argument("--limit", type=integer, default=50,
                    help=f"show at most this many (0: all; up to {MAX_LIMIT}; default 50)")
     costs = p.add_argument_group("costs (agent-token equivalents; see compiler/routines/gate/costs.py)")
-    costs.add_argument("--agent-tokens-per-step", type=float, default=2500.0,
+    costs.add_argument("--agent-tokens-per-step", type=number, default=2500.0,
                        help="c_v per step: a screenshot-driven agent step (default 2500)")
-    costs.add_argument("--replay-tokens-per-step", type=float, default=1979.0,
+    costs.add_argument("--replay-tokens-per-step", type=number, default=1979.0,
                        help="c_r per step: what launching and checking a replay still costs (default 1979)")
-    costs.add_argument("--compile-tokens", type=float, default=25000.0,
+    costs.add_argument("--compile-tokens", type=number, default=25000.0,
                        help="C_c: one-time cost of compiling and reviewing a program (default 25000)")
-    costs.add_argument("--expected-runs", type=int, default=100, help="N, future runs (default 100)")
+    costs.add_argument("--expected-runs", type=integer, default=100, help="N, future runs (default 100)")
     p.set_defaults(handler=run_routines)
 
 
@@ -53,6 +58,9 @@ def run_routines(args: argparse.Namespace) -> int:
 
     bounded(args.limit, 0, MAX_LIMIT, "--limit", "routines")
     bounded(args.expected_runs, 1, MAX_RUNS, "--expected-runs", "routines")
+    bounded(args.agent_tokens_per_step, 1, MAX_STEP_TOKENS, "--agent-tokens-per-step", "routines")
+    bounded(args.replay_tokens_per_step, 0, MAX_STEP_TOKENS, "--replay-tokens-per-step", "routines")
+    bounded(args.compile_tokens, 0, MAX_COMPILE_TOKENS, "--compile-tokens", "routines")
     costs = CostModel(agent_tokens_per_step=args.agent_tokens_per_step,
                       replay_tokens_per_step=args.replay_tokens_per_step,
                       compile_tokens=args.compile_tokens, expected_runs=args.expected_runs)

@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from ..errors import EXIT_USAGE, CliError
-from ..parsers import Subcommands
+from ..errors import bounded
+from ..parsers import Subcommands, integer
 from .windows import add_window_arguments, window_of
+
+MAX_LIMIT = 10_000
 
 if TYPE_CHECKING:
     from compiler.search import SearchResult
@@ -29,7 +31,7 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
         "at most 5 minutes apart), newest first, with the rows they rest on.")
     p.add_argument("text", metavar="TEXT", nargs="+", help="the words to look for")
     add_window_arguments(p, nothing="the whole history")
-    p.add_argument("--limit", type=int, default=20, help="at most this many stretches (default 20)")
+    p.add_argument("--limit", type=integer, default=20, help=f"at most this many stretches (1–{MAX_LIMIT}, default 20)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(handler=run_search)
 
@@ -42,8 +44,7 @@ def run_search(args: argparse.Namespace) -> int:
 
     from ..progress import TerminalProgress
 
-    if args.limit < 1:
-        raise CliError("phantom search: --limit must be 1 or more", EXIT_USAGE)
+    bounded(args.limit, 1, MAX_LIMIT, "--limit", "search")
     db = resolve_db_path(args.db)
     with TerminalProgress("indexing for search") as bar:
         warning = update_index(db, (lambda done, total: bar("indexing for search", done, total))

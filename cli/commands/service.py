@@ -9,7 +9,7 @@ import logging
 import sys
 
 from ..errors import bounded
-from ..parsers import Subcommands
+from ..parsers import Subcommands, number
 
 MAX_IDLE_TIMEOUT_S = 86_400.0
 
@@ -21,7 +21,7 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
         "FindProgram, ReplayAsync, "
         "Context, ListRoutines) until idle. D-Bus activation and the phantom-replay systemd unit "
         "start this; you rarely run it by hand.")
-    p.add_argument("--idle-timeout", type=float, default=120.0,
+    p.add_argument("--idle-timeout", type=number, default=120.0,
                    help="exit after this many seconds without a call (default 120)")
     p.add_argument("--notify-success", action="store_true",
                    help="also post a desktop notification when a replay succeeds (failures always do)")
@@ -34,7 +34,8 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
         description="Check that the program exists and that the parameters are exactly the ones "
         "it declares, then print the command to bind to a keyboard shortcut: it asks the replay "
         "service (started on demand) to replay the program with these parameters. A replay "
-        "started this way that escalates, is refused or fails shows a desktop notification.")
+        "started this way that escalates, is refused or fails shows a desktop notification, and the "
+        "gdbus call exits non-zero (org.phantom.Error.Escalated, Refused or Failed).")
     p.add_argument("program", help="program name or id")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
     p.set_defaults(handler=run_shortcut)
@@ -53,7 +54,10 @@ def run_service(args: argparse.Namespace) -> int:
     if session_bus_address() is None:
         raise BusUnavailable("phantom replay-service: no session D-Bus (DBUS_SESSION_BUS_ADDRESS is not set, "
                              "and there is no bus socket under $XDG_RUNTIME_DIR)")
-    service = ReplayService(resolve_db_path(args.db), idle_timeout=args.idle_timeout,
+    # Without --db the service reads the store on every call (PHANTOM_DB, the
+    # store `phantom install --db` recorded, the default): one chosen after
+    # D-Bus activation started it is the one the next call reaches.
+    service = ReplayService(resolve_db_path(args.db) if args.db else None, idle_timeout=args.idle_timeout,
                             notify_success=args.notify_success)
     try:
         return asyncio.run(service.serve())
@@ -61,38 +65,14 @@ def run_service(args: argparse.Namespace) -> int:
         raise BusUnavailable(f"cannot serve on the session bus: {' '.join(str(exc).split())[:160]}") from None
 
 
-def gvariant_string(value: str) -> str:
-    escaped = value.replace("\\", "\\\\").replace("'", "\\'")
-    return f"'{escaped}'"
-
-
-def shortcut_command(program: str, parameters: dict[str, str]) -> str:
-    mapping = "{" + ", ".join(f"{gvariant_string(k)}: {gvariant_string(v)}"
-                              for k, v in sorted(parameters.items())) + "}"
-    if not parameters:
-        mapping = "@a{ss} {}"
-    argv = ["gdbus", "call", "--session", "--dest", "org.phantom.Replay1", "--object-path",
-            "/org/phantom/Replay1", "--method", "org.phantom.Replay1.Replay",
-            gvariant_string(program), mapping]
-    return " ".join(_shell_word(a) for a in argv)
-
-
-def _shell_word(word: str) -> str:
-    """Plain words bare; anything else in double quotes (readable next to the
-    single quotes GVariant uses), with the shell's specials escaped."""
-    if word and all(c.isalnum() or c in "-_./=:" for c in word):
-        return word
-    escaped = word.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$").replace("`", "\\`")
-    return f'"{escaped}"'
-
-
 def run_shortcut(args: argparse.Namespace) -> int:
     from core.store.paths import resolve_db_path
     from replay.api import ReplayRequest, prepare
     from replay.params import parse_assignments
+    from replay.shortcut import gdbus_command
 
     parameters = parse_assignments(args.param)
     # A key binding that cannot work must fail now, not silently when pressed.
     prepare(resolve_db_path(args.db), ReplayRequest(args.program, parameters, dry_run=True))
-    print(shortcut_command(args.program, parameters))
+    print(gdbus_command(args.program, parameters))
     return 0

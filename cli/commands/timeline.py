@@ -30,13 +30,13 @@ def run_timeline(args: argparse.Namespace) -> int:
     from compiler.api import timeline
     from core.store.paths import resolve_db_path
 
-    from .compile import write_atomically
+    from ..output import write_output
 
     fmt = args.out.suffix.lower().lstrip(".")
     if fmt not in ("png", "svg"):
         raise CliError(f"phantom timeline: --out must end in .png or .svg, not {args.out.name!r}",
                        EXIT_USAGE)
     picture = timeline(resolve_db_path(args.db), fmt, **window_of(args))
-    write_atomically(args.out, picture)
+    write_output(args.out, picture)
     print(f"wrote {args.out} ({len(picture):,} bytes)")
     return 0

@@ -13,20 +13,20 @@ earlier one: activity-frames §4), and the blind spots say how many were
 placed so. An event with no snapshot within the session gap is left
 unattributed and reported as a blind spot — never guessed onto a frame.
 
-The nearest-snapshot search runs per monitor as one vectorized binary
-search (numpy) over all events, not one Python bisect per event.
+The nearest-snapshot search is a binary search per event over its
+monitor's snapshot times; from LONG_WINDOW events on, one vectorized search
+per monitor (numpy, arrays.py).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from operator import attrgetter
 from typing import NamedTuple
 
-import numpy as np
+from compiler.records import InputEvent, Snapshot
 
-from compiler.records import ID, MONITOR, TS_MS, InputEvent, Snapshot
-
-from .segment import SESSION_GAP_MS
+from .segment import LONG_WINDOW, SESSION_GAP_MS
 
 _PLACE = attrgetter("monitor", "ts_ms", "id")
 
@@ -58,25 +58,18 @@ def attribute_linked(snapshots: tuple[Snapshot, ...], by_id: dict[int, Snapshot]
     linked = [i for i, event in enumerate(inputs) if event.snapshot_id is not None]
     if linked:
         _follow_links(snapshots, by_id, inputs, linked, owners, found)
-    unattributed = tuple(inputs[i] for i in np.flatnonzero(~found).tolist())
+    unattributed = tuple(event for event, kept in zip(inputs, found) if not kept)
     by_nearest = len(inputs) - len(linked)
-    kept = np.flatnonzero(found)
-    if not kept.size:
-        return Attribution({}, unattributed, by_nearest)
-    # group the attributed events by owner with one stable sort: each
-    # owner's events keep their input order
-    order = kept[np.argsort(owners[kept], kind="stable")]
-    ordered = [inputs[i] for i in order.tolist()]
-    sorted_owners = owners[order]
-    starts = np.flatnonzero(np.concatenate(([True], sorted_owners[1:] != sorted_owners[:-1])))
-    bounds = starts.tolist() + [len(ordered)]
-    groups = {owner: tuple(ordered[a:b]) for owner, a, b in
-              zip(sorted_owners[starts].tolist(), bounds, bounds[1:])}
-    return Attribution(groups, unattributed, by_nearest)
+    grouped: dict[int, list[InputEvent]] = {}
+    for event, owner, kept in zip(inputs, owners, found):
+        if kept:                 # each owner's events keep their input order
+            grouped.setdefault(owner, []).append(event)
+    return Attribution({owner: tuple(grouped[owner]) for owner in sorted(grouped)}, unattributed,
+                       by_nearest)
 
 
 def _follow_links(snapshots: tuple[Snapshot, ...], by_id: dict[int, Snapshot], inputs: tuple[InputEvent, ...],
-                  linked: list[int], owners: np.ndarray, found: np.ndarray) -> None:
+                  linked: list[int], owners: list[int], found: list[bool]) -> None:
     """Re-own linked events (in place): the receiving window's snapshot when
     it is in the frame stream, else the nearest snapshot of its application
     on the event's monitor within the session gap, else none."""
@@ -102,33 +95,29 @@ def _follow_links(snapshots: tuple[Snapshot, ...], by_id: dict[int, Snapshot], i
 
 
 def nearest_snapshots(snapshots: tuple[Snapshot, ...],
-                      inputs: tuple[InputEvent, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Two arrays aligned with `inputs`: the id of each event's nearest
+                      inputs: tuple[InputEvent, ...]) -> tuple[list[int], list[bool]]:
+    """Two lists aligned with `inputs`: the id of each event's nearest
     snapshot on its monitor (ties: the earlier), and whether one was found
     within the session gap (where not, the id is meaningless)."""
-    owners = np.zeros(len(inputs), dtype=np.int64)
-    found = np.zeros(len(inputs), dtype=bool)
-    if not inputs or not snapshots:
-        return owners, found
-    event_monitor = np.fromiter(map(MONITOR, inputs), dtype=np.int64, count=len(inputs))
-    event_time = np.fromiter(map(TS_MS, inputs), dtype=np.int64, count=len(inputs))
-    ordered = sorted(snapshots, key=_PLACE)
-    snap_monitor = np.fromiter(map(MONITOR, ordered), dtype=np.int64, count=len(ordered))
-    snap_time = np.fromiter(map(TS_MS, ordered), dtype=np.int64, count=len(ordered))
-    snap_id = np.fromiter(map(ID, ordered), dtype=np.int64, count=len(ordered))
-    for monitor in np.unique(event_monitor):
-        lo, hi = np.searchsorted(snap_monitor, [monitor, monitor + 1])
-        if lo == hi:
+    if len(inputs) >= LONG_WINDOW:
+        from .arrays import nearest_snapshots as nearest_arrays
+
+        return nearest_arrays(snapshots, inputs)
+    times: dict[int, list[int]] = {}
+    ids: dict[int, list[int]] = {}
+    for snapshot in sorted(snapshots, key=_PLACE):
+        times.setdefault(snapshot.monitor, []).append(snapshot.ts_ms)
+        ids.setdefault(snapshot.monitor, []).append(snapshot.id)
+    owners, found = [0] * len(inputs), [False] * len(inputs)
+    for position, event in enumerate(inputs):
+        monitor_times = times.get(event.monitor)
+        if monitor_times is None:
             continue
-        times, ids = snap_time[lo:hi], snap_id[lo:hi]
-        which = event_monitor == monitor
-        ts = event_time[which]
-        right = np.searchsorted(times, ts, side="left")           # first snapshot at or after
-        left = np.clip(right - 1, 0, len(times) - 1)
-        right = np.clip(right, 0, len(times) - 1)
-        d_left = np.abs(ts - times[left])
-        d_right = np.abs(times[right] - ts)
-        pick = np.where(d_right < d_left, right, left)             # strict: ties keep the earlier
-        owners[which] = ids[pick]
-        found[which] = np.minimum(d_left, d_right) <= SESSION_GAP_MS
+        ts = event.ts_ms
+        right = bisect_left(monitor_times, ts)                    # first snapshot at or after
+        left = max(right - 1, 0)
+        right = min(right, len(monitor_times) - 1)
+        d_left, d_right = abs(ts - monitor_times[left]), abs(monitor_times[right] - ts)
+        owners[position] = ids[event.monitor][right if d_right < d_left else left]   # ties: earlier
+        found[position] = min(d_left, d_right) <= SESSION_GAP_MS
     return owners, found

@@ -1,10 +1,9 @@
 """Frames from folded runs: timing, titles, typed pages, input volume, click
 targets and the evidence pointers back to every row they were built from.
 
-Each frame's snapshots and events are gathered first; input volumes are
-then counted for all frames at once (int64 numpy sums over the window's
-events) and click targets from the window's resolved clicks only, so no
-per-frame loop walks every key press."""
+Each frame's snapshots and events are gathered first; then each frame's
+input volume is one pass over its own events, and its click targets come
+from its resolved clicks only."""
 
 from __future__ import annotations
 
@@ -12,8 +11,6 @@ from collections import Counter
 from itertools import chain, repeat
 from operator import attrgetter
 from typing import NamedTuple
-
-import numpy as np
 
 from compiler.pages import type_url
 from compiler.records import (
@@ -35,15 +32,15 @@ from .flicker import FoldedRun
 
 MAX_TARGETS = 5
 NO_INPUT = InputVolume()
-_TITLE, _KIND, _COUNT, _RESOLUTION = (attrgetter("title"), attrgetter("kind"), attrgetter("count"),
-                                      attrgetter("resolution"))
+_TITLE = attrgetter("title")
 
-# event kinds and click resolutions as small integers for the volume counts
+# event kinds and click resolutions as small integers: the volume counts' slots
 _KEY, _TEXT, _COPY, _SCROLL, _CLICK, _OTHER = range(6)
 _KIND_CODES = {"key": _KEY, "text": _TEXT, "copy": _COPY, "scroll": _SCROLL, "click": _CLICK}
 _RESOLUTIONS = ("exact", "tolerance", "zone", "none")
 _RESOLUTION_CODES = {name: code for code, name in enumerate(_RESOLUTIONS)}
 _NONE = _RESOLUTION_CODES["none"]
+_RESOLVED = frozenset(_RESOLUTIONS[:_RESOLUTION_CODES["tolerance"] + 1])   # exact, tolerance
 
 
 class _Gathered(NamedTuple):
@@ -62,9 +59,8 @@ def build_frames(folded: tuple[FoldedRun, ...], attribution: Attribution) -> tup
     ordered = [item._replace(interruptions=_with_detour_input(item, attribution))
                if item.interruptions else item for item in ordered]
     gathered = [_gather(item, attribution) for item in ordered]
-    window = _WindowEvents([g.events for g in gathered])
-    return tuple(_frame(index, item, rows, volume, targets) for index, item, rows, volume, targets
-                 in zip(range(1, len(ordered) + 1), ordered, gathered, _volumes(window), _targets(window)))
+    return tuple(_frame(index, item, rows, _volume(rows.events), _targets(rows.events))
+                 for index, item, rows in zip(range(1, len(ordered) + 1), ordered, gathered))
 
 
 def _gather(item: FoldedRun, attribution: Attribution) -> _Gathered:
@@ -89,9 +85,7 @@ def _with_detour_input(item: FoldedRun, attribution: Attribution) -> tuple[Inter
         events = sorted(chain.from_iterable(owned.get(i, ()) for i in interruption.snapshots),
                         key=CHRONOLOGICAL)
         if events:
-            window = _WindowEvents([events])
-            interruption = interruption._replace(input=_volumes(window)[0],
-                                   input_ids=tuple(map(ID, events)))
+            interruption = interruption._replace(input=_volume(events), input_ids=tuple(map(ID, events)))
         result.append(interruption)
     return tuple(result)
 
@@ -125,63 +119,42 @@ def _pages(snapshots: tuple[Snapshot, ...]) -> tuple[PageVisit, ...]:
     return tuple(PageVisit(kind, entity, count) for (kind, entity), count in counts.items())
 
 
-class _WindowEvents:
-    """Every frame's events laid end to end, with per-event columns."""
-
-    def __init__(self, events: list[list[InputEvent]]) -> None:
-        self.frames = len(events)
-        self.flat = flat = list(chain.from_iterable(events))
-        self.owner = np.repeat(np.arange(self.frames),
-                               np.fromiter(map(len, events), dtype=np.int64, count=self.frames))
-        self.kind = np.fromiter(map(_KIND_CODES.get, map(_KIND, flat), repeat(_OTHER)),
-                                dtype=np.int8, count=len(flat))
-        self.count = np.fromiter(map(_COUNT, flat), dtype=np.int64, count=len(flat))
-        self.resolution = np.fromiter(map(_RESOLUTION_CODES.get, map(_RESOLUTION, flat), repeat(_NONE)),
-                                      dtype=np.int8, count=len(flat))
-
-
-def _volumes(window: _WindowEvents) -> list[InputVolume]:
-    """Each frame's input volume. Keys count key presses, typed bursts'
-    characters and copies; clicks are also split by how they resolved."""
-    if not window.flat:
-        return [NO_INPUT] * window.frames
-    kind, owner, count = window.kind, window.owner, window.count
-
-    def total(where: np.ndarray, weighted: bool = True) -> np.ndarray:
-        """Per frame: the summed counts (or the number) of the events where `where`."""
-        sums = np.zeros(window.frames, dtype=np.int64)
-        np.add.at(sums, owner[where], count[where] if weighted else 1)
-        return sums
-
-    click = kind == _CLICK  # an unknown or missing resolution counts as unresolved
-    columns = {
-        "keys": total((kind == _KEY) | (kind == _TEXT) | (kind == _COPY)),
-        "clicks": total(click),
-        "scrolls": total(kind == _SCROLL),
-        "copies": total(kind == _COPY),
-        "text_bursts": total(kind == _TEXT, weighted=False),
-        **{f"clicks_{name}": total(click & (window.resolution == code))
-           for name, code in _RESOLUTION_CODES.items()},
-    }
-    table = np.stack([columns[field] for field in InputVolume._fields], axis=1)
-    busy: list[bool] = np.any(table, axis=1).tolist()
-    return [InputVolume(*row) if active else NO_INPUT for row, active in zip(table.tolist(), busy)]
+def _volume(events: list[InputEvent]) -> InputVolume:
+    """One frame's input volume. Keys count key presses, typed bursts'
+    characters and copies; clicks are also split by how they resolved (an
+    unknown or missing resolution counts as unresolved)."""
+    if not events:
+        return NO_INPUT
+    sums = [0] * 6                          # per kind code: the summed counts
+    bursts = 0
+    by_resolution = [0] * len(_RESOLUTIONS)  # clicks' summed counts per resolution
+    kinds, resolutions = _KIND_CODES.get, _RESOLUTION_CODES.get
+    for event in events:
+        kind = kinds(event.kind, _OTHER)
+        sums[kind] += event.count
+        if kind == _TEXT:
+            bursts += 1
+        elif kind == _CLICK:
+            by_resolution[resolutions(event.resolution, _NONE)] += event.count   # type: ignore[arg-type]
+    columns = {"keys": sums[_KEY] + sums[_TEXT] + sums[_COPY], "clicks": sums[_CLICK],
+               "scrolls": sums[_SCROLL], "copies": sums[_COPY], "text_bursts": bursts,
+               **{f"clicks_{name}": by_resolution[code] for name, code in _RESOLUTION_CODES.items()}}
+    row = [columns[field] for field in InputVolume._fields]
+    return InputVolume(*row) if any(row) else NO_INPUT
 
 
-def _targets(window: _WindowEvents) -> list[tuple[ClickTarget, ...]]:
-    """Each frame's most clicked named elements (clicks resolved exactly or
+def _targets(events: list[InputEvent]) -> tuple[ClickTarget, ...]:
+    """One frame's most clicked named elements (clicks resolved exactly or
     within tolerance onto an element with a label), at most MAX_TARGETS."""
-    counts: list[dict[tuple[str, str], int]] = [{} for _ in range(window.frames)]
-    resolved = (window.kind == _CLICK) & (window.resolution <= _RESOLUTION_CODES["tolerance"])
-    for position, owner in zip(np.flatnonzero(resolved).tolist(), window.owner[resolved].tolist()):
-        element = window.flat[position].element
-        if element is not None and element.label:
-            key = (element.role, element.label)
-            tally = counts[owner]
-            tally[key] = tally.get(key, 0) + 1
-    return [tuple(ClickTarget(role, label, n) for (role, label), n in
-                  sorted(tally.items(), key=_most_clicked)[:MAX_TARGETS]) if tally else ()
-            for tally in counts]
+    tally: dict[tuple[str, str], int] = {}
+    for event in events:
+        if event.kind == "click" and event.resolution in _RESOLVED:
+            element = event.element
+            if element is not None and element.label:
+                key = (element.role, element.label)
+                tally[key] = tally.get(key, 0) + 1
+    return tuple(ClickTarget(role, label, n) for (role, label), n in
+                 sorted(tally.items(), key=_most_clicked)[:MAX_TARGETS])
 
 
 def _most_clicked(item: tuple[tuple[str, str], int]) -> tuple[int, tuple[str, str]]:

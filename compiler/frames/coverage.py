@@ -2,82 +2,90 @@
 moments over all monitors, so two screens do not count twice), span, and the
 gaps of more than 300 s in between, each with the best reason known.
 
-Everything here is a whole-window array operation. A window of weeks has
-hundreds of gaps and thousands of blind spots: naming each gap still weighs
-every blind spot, but as one numpy comparison, and finds idle snapshots by
-binary search — the Python loops over every snapshot and blind spot per
-gap took about four seconds on the 51-day corpus."""
+A window of weeks has hundreds of gaps and thousands of blind spots. Gaps
+are disjoint and come in time order, so one sweep over the blind spots,
+sorted by start, weighs each gap against only the spots that overlap it,
+and idle snapshots inside a gap are found by binary search — the Python
+loops over every snapshot and blind spot per gap took about four seconds
+on the 51-day corpus. From LONG_WINDOW snapshots on, the same rules run as
+numpy array operations (arrays.py)."""
 
 from __future__ import annotations
 
-from itertools import chain
+from bisect import bisect_left, bisect_right
 
-import numpy as np
+from compiler.records import BlindSpot, Coverage, Gap, Snapshot
 
-from compiler.records import IDLE, MONITOR, TS_MS, BlindSpot, Coverage, Gap, Snapshot
-
-from .segment import SESSION_GAP_MS, Run
-
-_OPEN = np.iinfo(np.int64).max
+from .segment import LONG_WINDOW, SESSION_GAP_MS, Run
 
 
 def coverage(runs: tuple[Run, ...], snapshots: tuple[Snapshot, ...],
              blind_spots: tuple[BlindSpot, ...]) -> Coverage:
-    monitors = tuple(sorted(set(map(MONITOR, snapshots))))
-    starts, ends = _attended_intervals(runs)
-    if not starts.size:
+    if len(snapshots) >= LONG_WINDOW:
+        from .arrays import coverage as array_coverage
+
+        return array_coverage(runs, snapshots, blind_spots)
+    monitors = tuple(sorted({snapshot.monitor for snapshot in snapshots}))
+    merged = _merge(_attended_intervals(runs))
+    if not merged:
         return Coverage(None, None, 0, 0, (), monitors)
-    merged_starts, merged_ends = _merge(starts, ends)
-    first, last = int(merged_starts[0]), int(merged_ends.max())
-    active = int((merged_ends - merged_starts).sum())
-    holes = np.flatnonzero(merged_starts[1:] - merged_ends[:-1] > SESSION_GAP_MS)
-    explain = _GapReasons(snapshots, blind_spots)
-    gaps = tuple(Gap(end, start, explain(end, start)) for end, start in
-                 zip(merged_ends[holes].tolist(), merged_starts[holes + 1].tolist()))
+    first, last = merged[0][0], merged[-1][1]
+    active = sum(end - start for start, end in merged)
+    holes = [(before[1], after[0]) for before, after in zip(merged, merged[1:])
+             if after[0] - before[1] > SESSION_GAP_MS]
+    reasons = _gap_reasons(holes, snapshots, blind_spots)
+    gaps = tuple(Gap(end, start, reason) for (end, start), reason in zip(holes, reasons))
     return Coverage(first, last, active, last - first, gaps, monitors)
 
 
-def _attended_intervals(runs: tuple[Run, ...]) -> tuple[np.ndarray, np.ndarray]:
+def _attended_intervals(runs: tuple[Run, ...]) -> list[tuple[int, int]]:
     """(start, start + credit) of every non-idle snapshot, sorted."""
-    members = list(chain.from_iterable(run.snapshots for run in runs))
-    ts = np.fromiter(map(TS_MS, members), dtype=np.int64, count=len(members))
-    idle = np.fromiter(map(IDLE, members), dtype=bool, count=len(members))
-    credit = np.fromiter(chain.from_iterable(run.credits for run in runs), dtype=np.int64,
-                         count=len(members))
-    starts, ends = ts[~idle], (ts + credit)[~idle]
-    order = np.lexsort((ends, starts))
-    return starts[order], ends[order]
+    return sorted((snapshot.ts_ms, snapshot.ts_ms + credit) for run in runs
+                  for snapshot, credit in zip(run.snapshots, run.credits) if not snapshot.idle)
 
 
-def _merge(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _merge(intervals: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Union of sorted intervals; touching intervals merge."""
-    reach = np.maximum.accumulate(ends)                 # furthest end so far
-    opens = np.concatenate(([True], starts[1:] > reach[:-1]))
-    first = np.flatnonzero(opens)
-    last = np.concatenate((first[1:] - 1, [starts.size - 1]))
-    return starts[first], reach[last]
+    merged: list[tuple[int, int]] = []
+    for start, end in intervals:
+        if merged and start <= merged[-1][1]:
+            if end > merged[-1][1]:
+                merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return merged
 
 
-class _GapReasons:
-    """A stored blind spot covering at least half the gap names it (the one
-    overlapping most; the earliest listed on a tie); idle snapshots inside it
-    make it 'idle'; otherwise the user was away (or capture off)."""
+def _gap_reasons(gaps: list[tuple[int, int]], snapshots: tuple[Snapshot, ...],
+                 blind_spots: tuple[BlindSpot, ...]) -> list[str]:
+    """Per gap (time-ordered, disjoint): a stored blind spot covering at
+    least half of it names it (the one overlapping most; the earliest listed
+    on a tie); idle snapshots inside it make it 'idle'; otherwise the user
+    was away (or capture off). A spot still open runs past any gap."""
+    idle_times = sorted(snapshot.ts_ms for snapshot in snapshots if snapshot.idle)
+    spots = sorted(range(len(blind_spots)), key=lambda i: blind_spots[i].start_ms)
+    upcoming, current = 0, []      # the next spot to meet; spots that may reach later gaps
+    reasons = []
+    for start, end in gaps:
+        while upcoming < len(spots) and blind_spots[spots[upcoming]].start_ms < end:
+            current.append(spots[upcoming])
+            upcoming += 1
+        current = [i for i in current if _reaches(blind_spots[i], start)]
+        best, best_overlap = None, 0
+        for i in current:
+            spot = blind_spots[i]
+            overlap = (end if spot.end_ms is None else min(end, spot.end_ms)) - max(start, spot.start_ms)
+            if overlap > best_overlap or (overlap == best_overlap and best is not None and i < best):
+                best, best_overlap = i, overlap
+        if best is not None and best_overlap * 2 >= end - start:
+            reasons.append(blind_spots[best].kind)
+        elif bisect_right(idle_times, end) - bisect_left(idle_times, start):
+            reasons.append("idle")
+        else:
+            reasons.append("away")
+    return reasons
 
-    def __init__(self, snapshots: tuple[Snapshot, ...], blind_spots: tuple[BlindSpot, ...]) -> None:
-        self._idle_times = np.sort(np.fromiter((s.ts_ms for s in snapshots if s.idle), dtype=np.int64))
-        self._spot_starts = np.fromiter((s.start_ms for s in blind_spots), dtype=np.int64,
-                                        count=len(blind_spots))
-        # a spot still open runs past any gap: its overlap then ends with the gap
-        self._spot_ends = np.fromiter((s.end_ms if s.end_ms is not None else _OPEN for s in blind_spots),
-                                      dtype=np.int64, count=len(blind_spots))
-        self._kinds = [s.kind for s in blind_spots]
 
-    def __call__(self, start: int, end: int) -> str:
-        if self._kinds:
-            overlap = np.minimum(end, self._spot_ends) - np.maximum(start, self._spot_starts)
-            best = int(np.argmax(overlap))
-            if overlap[best] > 0 and overlap[best] * 2 >= end - start:
-                return self._kinds[best]
-        inside = (np.searchsorted(self._idle_times, end, side="right")
-                  - np.searchsorted(self._idle_times, start, side="left"))
-        return "idle" if inside else "away"
+def _reaches(spot: BlindSpot, ts_ms: int) -> bool:
+    """Whether the spot ends after `ts_ms` (one still open always does)."""
+    return spot.end_ms is None or spot.end_ms > ts_ms

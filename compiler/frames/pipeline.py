@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from compiler.records import Capture, Document
 
-from . import attribute, blind, build, coverage, flicker, inferred, provenance, segment
+from . import attribute, blind, build, coverage, flicker, provenance, segment
 
 
 class CompileOptions(NamedTuple):
@@ -30,10 +30,15 @@ def compile_capture(capture: Capture, options: CompileOptions) -> Document:
     attribution = attribute.attribute_linked(stream, {s.id: s for s in capture.snapshots},
                                              capture.inputs)
     frames = build.build_frames(flicker.fold(runs), attribution)
+    tier = None
+    if options.inferred:    # the miner behind it (and numpy, which it uses) loads only when asked for
+        from .inferred import infer
+
+        tier = infer(capture, frames)
     return Document(
         coverage=coverage.coverage(runs, stream, capture.blind_spots),
         frames=frames,
         blind_spots=blind.blind_spots(capture, frames, attribution),
         provenance=provenance.provenance(capture, options.zone),
-        inferred=inferred.infer(capture, frames) if options.inferred else None,
+        inferred=tier,
     )

@@ -9,23 +9,27 @@
   session: no run continues across it.
 - Consecutive snapshots with the same key form one run.
 
-Per monitor these rules run as numpy array operations (a day is thousands of
-snapshots); tests/compiler/test_segment_reference.py holds them to a plain
+Per monitor these rules run as list passes (a day is thousands of
+snapshots: numpy's import would cost a whole process more than it saves
+there), and as numpy array operations from LONG_WINDOW snapshots on
+(arrays.py); tests/compiler/test_segment_reference.py holds them to a plain
 snapshot-by-snapshot loop on random streams.
 """
 
 from __future__ import annotations
 
-from operator import attrgetter, ne
+from itertools import accumulate
+from operator import attrgetter, ne, sub
 from typing import NamedTuple
-
-import numpy as np
 
 from compiler.pages import site_of
 from compiler.records import CHRONOLOGICAL, IDLE, TS_MS, URL, Snapshot
 
 DWELL_CAP_MS = 90_000
 SESSION_GAP_MS = 300_000
+# From this many rows on, a pass runs its numpy version (arrays.py): there it
+# saves more than numpy's import costs a process that had not loaded it.
+LONG_WINDOW = 10_000
 
 
 class Run(NamedTuple):
@@ -52,7 +56,6 @@ class Run(NamedTuple):
         return self.app, self.site
 
 
-_NEVER = np.iinfo(np.int64).min
 _APP = attrgetter("app")
 
 
@@ -63,59 +66,55 @@ def by_monitor(snapshots: tuple[Snapshot, ...]) -> dict[int, tuple[Snapshot, ...
     return {monitor: tuple(sorted(stream, key=CHRONOLOGICAL)) for monitor, stream in sorted(streams.items())}
 
 
-def credits(ts: np.ndarray, idle: np.ndarray) -> np.ndarray:
+def credits(ts: list[int], idle: list[bool]) -> list[int]:
     """Dwell credit (ms) of each snapshot in one monitor's time-ordered
-    stream, given its times (int64 ms) and idle flags: the time to the next
+    stream, given its times (ms) and idle flags: the time to the next
     snapshot, capped at 90 s; nothing across a gap of more than 300 s, for
     an idle snapshot, or for the last one."""
-    gap = np.diff(ts, append=ts[-1])
-    credit = np.minimum(gap, DWELL_CAP_MS)
-    credit[(gap > SESSION_GAP_MS) | idle] = 0
-    return credit
+    gaps = list(map(sub, ts[1:], ts[:-1]))
+    return [0 if quiet or gap > SESSION_GAP_MS else min(gap, DWELL_CAP_MS)
+            for gap, quiet in zip(gaps, idle)] + [0]
 
 
-def session_breaks(ts: np.ndarray, idle: np.ndarray) -> np.ndarray:
-    """For one monitor's stream (times in int64 ms, idle flags), a bool
-    array: breaks[i] is True when a new session starts at snapshot i: the first
-    snapshot, one more than 300 s after the previous, or the first active one
-    after an idle stretch that began more than 300 s before it."""
-    breaks = np.zeros(len(ts), dtype=bool)
-    breaks[0] = True
-    breaks[1:] = np.diff(ts) > SESSION_GAP_MS
-    positions = np.arange(len(ts))
-    last_active = np.maximum.accumulate(np.where(idle, -1, positions))   # at or before i
-    idle_since = ts[np.concatenate(([0], last_active[:-1] + 1))]         # start of the idle run before i
-    ends_idle = np.zeros(len(ts), dtype=bool)
-    ends_idle[1:] = ~idle[1:] & idle[:-1]
-    breaks |= ends_idle & (ts - idle_since > SESSION_GAP_MS)
+def session_breaks(ts: list[int], idle: list[bool]) -> list[bool]:
+    """For one monitor's stream (times in ms, idle flags): breaks[i] is True
+    when a new session starts at snapshot i: the first snapshot, one more
+    than 300 s after the previous, or the first active one after an idle
+    stretch that began more than 300 s before it."""
+    breaks = [True]
+    idle_since = ts[0]          # start of the idle stretch the previous snapshot is in
+    for i in range(1, len(ts)):
+        if idle[i] and not idle[i - 1]:
+            idle_since = ts[i]
+        breaks.append(ts[i] - ts[i - 1] > SESSION_GAP_MS
+                      or (not idle[i] and idle[i - 1] and ts[i] - idle_since > SESSION_GAP_MS))
     return breaks
 
 
 def runs(snapshots: tuple[Snapshot, ...]) -> tuple[Run, ...]:
     """All runs of all monitors, each monitor's in time order."""
+    if len(snapshots) >= LONG_WINDOW:
+        from .arrays import runs as array_runs
+
+        return array_runs(snapshots)
     result: list[Run] = []
     sites: dict[str, str | None] = {}
     for monitor, stream in by_monitor(snapshots).items():
         count = len(stream)
-        ts = np.fromiter(map(TS_MS, stream), dtype=np.int64, count=count)
-        idle = np.fromiter(map(IDLE, stream), dtype=bool, count=count)
+        ts, idle = list(map(TS_MS, stream)), list(map(IDLE, stream))
         dwell = credits(ts, idle)
         breaks = session_breaks(ts, idle)
         urls = list(map(URL, stream))
         for url in set(urls) - sites.keys():  # the frame key's site, worked out once per URL
             sites[url] = (site_of(url) or None) if url else None
         keys = list(zip(map(_APP, stream), map(sites.__getitem__, urls)))
-        changed = np.fromiter(map(ne, keys[1:], keys[:-1]), dtype=bool, count=count - 1)
-        starts = np.flatnonzero(breaks | np.concatenate(([False], changed)))
-        session = (np.cumsum(breaks) - 1)[starts].tolist()
-        attended = np.where(idle, _NEVER, ts + dwell)             # last credited moment, or never
-        last = np.maximum.reduceat(attended, starts)
-        end_ms = np.where(last == _NEVER, ts[starts], last).tolist()
-        active_ms = np.add.reduceat(dwell, starts).tolist()
-        dwell_list = dwell.tolist()
-        bounds = starts.tolist() + [count]
-        for run, (first, stop) in enumerate(zip(bounds, bounds[1:])):
+        starts = [i for i, (brk, changed) in enumerate(zip(breaks, map(ne, keys, [None, *keys])))
+                  if brk or changed]
+        session = list(accumulate(breaks))
+        for first, stop in zip(starts, [*starts[1:], count]):
             app, site = keys[first]
-            result.append(Run(monitor, session[run], app, site, stream[first:stop],
-                              tuple(dwell_list[first:stop]), end_ms[run], active_ms[run]))
+            credit = dwell[first:stop]
+            attended = [t + c for t, c, quiet in zip(ts[first:stop], credit, idle[first:stop]) if not quiet]
+            result.append(Run(monitor, session[first] - 1, app, site, stream[first:stop], tuple(credit),
+                              max(attended) if attended else ts[first], sum(credit)))
     return tuple(result)

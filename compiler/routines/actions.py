@@ -22,6 +22,7 @@ Rules (activity-frames §7, phantom.md §5):
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from enum import Enum
 from operator import attrgetter
@@ -93,17 +94,46 @@ def _time_then_row(action: Action) -> tuple[int, str, int]:
 def _switches_at_first_input(switches: tuple[Action, ...], linked: list[tuple[int, str]]) -> list[Action]:
     """Each switch, moved back to just before the first linked input to its
     application since the previous switch (within SWITCH_LEAD_MS): the click
-    that brought a window forward is made in that window, after the switch."""
+    that brought a window forward is made in that window, after the switch.
+
+    Linear in switches plus inputs: each application's linked times are
+    sorted once, and a cursor per application only moves forward while the
+    switches come in time order (they do: they are read from snapshots in
+    time order). Restarting the search from the first input for every
+    switch made a month of linked input quadratic (issue 27). A switch
+    earlier than the one before it (not made by `_switches`) is answered by
+    a binary search instead, so the answer never depends on the order."""
     if not linked:
         return list(switches)
     linked.sort()
+    times_of: dict[str, list[int]] = {}
+    for ts, into in linked:
+        times = times_of.get(into)
+        if times is None:
+            times = times_of[into] = []
+        times.append(ts)
+    cursor: dict[str, int] = {}
     moved = []
     previous = None
     for action in switches:
         app = action.step.app
-        earliest = next((ts for ts, into in linked
-                         if into == app and (previous is None or ts > previous)
-                         and action.ts_ms - SWITCH_LEAD_MS <= ts < action.ts_ms), None)
+        times = times_of.get(app)
+        earliest = None
+        if times is not None:
+            # the first linked input after the previous switch and at most
+            # SWITCH_LEAD_MS before this one: both bounds only grow in time order
+            low = action.ts_ms - SWITCH_LEAD_MS
+            at = cursor.get(app, 0)
+            if at and times[at - 1] >= low and (previous is None or times[at - 1] > previous):
+                at = bisect_left(times, low, 0, at)   # the bounds went back: search what was passed
+                if previous is not None:
+                    at = max(at, bisect_right(times, previous, 0, len(times)))
+            count = len(times)
+            while at < count and (times[at] < low or (previous is not None and times[at] <= previous)):
+                at += 1
+            cursor[app] = at
+            if at < count and times[at] < action.ts_ms:
+                earliest = times[at]
         previous = action.ts_ms
         moved.append(action._replace(ts_ms=earliest - 1, end_ms=earliest - 1) if earliest is not None else action)
     return moved

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import apsw
 
+from ..inputs import not_a_file
 from .errors import StoreError, damaged, from_sqlite
 from .paths import FILE_MODE, SIDECAR_SUFFIXES, prepare_private_dir, read_only_reason, tighten_file_modes
 from .schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
@@ -90,14 +91,24 @@ def _has_tables(connection: apsw.Connection) -> bool:
 
 
 def _probe(connection: apsw.Connection, path: Path) -> tuple[int, int, bool]:
-    """Read the header facts, turning 'not a database' into a StoreError."""
+    """Read the header facts, turning 'not a database' into a StoreError. A
+    Phantom store of a schema newer than this code knows is refused here,
+    where every way in passes (the compiler, search, import, doctor):
+    its tables may mean something else now, and reading them as the old
+    ones would answer wrongly or fail in the middle of a query."""
     try:
-        return _application_id(connection), _schema_version(connection), _has_tables(connection)
+        facts = _application_id(connection), _schema_version(connection), _has_tables(connection)
     except apsw.NotADBError:
         raise StoreError(f"{path} is not a readable SQLite database (NotADBError)",
                          path=str(path)) from None
     except apsw.CorruptError as exc:
         raise damaged(path, str(exc) or "CorruptError") from None
+    app_id, version, _ = facts
+    if app_id == APPLICATION_ID and version > SCHEMA_VERSION:
+        raise StoreError(
+            f"{path} has schema version {version}, newer than this Phantom understands "
+            f"({SCHEMA_VERSION}); upgrade Phantom", path=str(path))
+    return facts
 
 
 def migrate(connection: apsw.Connection, path: Path) -> int:
@@ -190,7 +201,10 @@ def _create_store(db_path: Path) -> None:
     temporary = db_path.with_name(f".{db_path.name}.new-{os.getpid()}-{os.urandom(4).hex()}")
     try:
         fd = os.open(temporary, os.O_CREAT | os.O_EXCL | os.O_WRONLY, FILE_MODE)
-        os.close(fd)
+        try:
+            os.fchmod(fd, FILE_MODE)   # exactly 0600: a umask such as 0277 would leave it 0400
+        finally:
+            os.close(fd)
         connection = apsw.Connection(str(temporary))
         try:
             for setting in WRITE_SETTINGS:
@@ -219,9 +233,13 @@ def _create_store(db_path: Path) -> None:
 
 
 def _check_file(db_path: Path) -> None:
-    """Refuse what cannot be a store: a dangling link, an empty file (a
-    store is never empty; an empty file at its path is damage or a
+    """Refuse what cannot be a store: a FIFO, a device or a socket (SQLite
+    reading a FIFO waits for a writer forever), a dangling link, an empty
+    file (a store is never empty; an empty file at its path is damage or a
     mistake, and taking it for a new store would hide that)."""
+    kind = not_a_file(db_path)
+    if kind is not None:
+        raise StoreError(f"{db_path} is {kind}, not a database file", path=str(db_path))
     try:
         size = db_path.stat().st_size
     except FileNotFoundError:
@@ -245,7 +263,7 @@ def open_sqlite_readonly(path: str | os.PathLike[str]) -> apsw.Connection:
     uri = db_path.resolve().as_uri() + "?mode=ro"
     connection = _connect_readonly(uri, db_path)
     try:
-        _probe(connection, db_path)
+        _probe_or_close(connection, db_path)
     except (apsw.ReadOnlyError, apsw.CantOpenError):
         # A WAL store in a directory the person made read-only (or on a
         # read-only mount): a reader needs the shared-memory index beside the
@@ -257,8 +275,17 @@ def open_sqlite_readonly(path: str | os.PathLike[str]) -> apsw.Connection:
             raise StoreError(f"cannot read {db_path}: its shared-memory index is not writable",
                              path=str(db_path)) from None
         connection = _connect_readonly(uri + "&immutable=1", db_path)
-        _probe(connection, db_path)
+        _probe_or_close(connection, db_path)
     return connection
+
+
+def _probe_or_close(connection: apsw.Connection, db_path: Path) -> None:
+    """`_probe`, closing the connection when it refuses the file."""
+    try:
+        _probe(connection, db_path)
+    except StoreError:
+        connection.close()
+        raise
 
 
 def _connect_readonly(uri: str, db_path: Path) -> apsw.Connection:
@@ -276,15 +303,10 @@ def open_readonly(path: str | os.PathLike[str]) -> apsw.Connection:
     use this, so a bug there cannot change capture data."""
     db_path = Path(path)
     connection = open_sqlite_readonly(db_path)
-    app_id, version, _ = _probe(connection, db_path)
+    app_id, _, _ = _probe(connection, db_path)   # a newer schema was refused on the way in
     if app_id != APPLICATION_ID:
         connection.close()
         raise StoreError(f"{db_path} is not a Phantom store", path=str(db_path))
-    if version > SCHEMA_VERSION:
-        connection.close()
-        raise StoreError(
-            f"{db_path} has schema version {version}, newer than this Phantom understands "
-            f"({SCHEMA_VERSION}); upgrade Phantom", path=str(db_path))
     return connection
 
 

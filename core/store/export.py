@@ -12,7 +12,7 @@ for, base64-encoded.
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import Any
 
 import apsw
@@ -49,7 +49,7 @@ _TABLES: tuple[tuple[str, str], ...] = (
 
 
 def export_rows(connection: apsw.Connection, since_ms: int, until_ms: int, *,
-                images: bool = False) -> Iterator[dict[str, Any]]:
+                images: bool = False) -> Generator[dict[str, Any], None, None]:
     """Each row of the window as {"table": name, column: value, …}, in one
     read transaction (a daemon writing meanwhile cannot tear it)."""
     present = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}

@@ -15,9 +15,11 @@ import os
 import stat
 from pathlib import Path
 
+from ..private import DIR_MODE as DIR_MODE  # the modes, named too where the store's files are described
+from ..private import FILE_MODE as FILE_MODE
+from ..private import make_private_dirs
+
 DB_FILENAME = "phantom.sqlite3"
-DIR_MODE = 0o700
-FILE_MODE = 0o600
 SIDECAR_SUFFIXES = ("", "-wal", "-shm", "-journal")
 
 
@@ -27,11 +29,55 @@ def data_home() -> Path:
     return Path(value) if value else Path.home() / ".local" / "share"
 
 
+def config_home() -> Path:
+    """`$XDG_CONFIG_HOME`, or `~/.config` as the XDG spec says."""
+    value = os.environ.get("XDG_CONFIG_HOME")
+    return Path(value) if value else Path.home() / ".config"
+
+
+def chosen_store_file() -> Path:
+    """Where `phantom install --db PATH` records PATH: one line, read by the
+    CLI, the capture unit and the replay service (on every call), so a
+    shortcut's `gdbus` line reaches the store the person chose without an
+    environment variable the session manager never passes on."""
+    return config_home() / "phantom" / "store"
+
+
+def chosen_store() -> Path | None:
+    """The store `phantom install --db` recorded, or None (none recorded, or
+    the file unreadable or empty: the default then applies)."""
+    try:
+        text = chosen_store_file().read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return Path(text).expanduser() if text else None
+
+
+def record_chosen_store(db_path: Path) -> Path:
+    """Write `db_path` (absolute) as the chosen store, 0600 in a 0700
+    directory, replacing the previous choice atomically."""
+    target = chosen_store_file()
+    prepare_private_dir(target.parent)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
+    try:
+        os.write(fd, f"{db_path.expanduser().absolute()}\n".encode("utf-8"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(temporary, target)
+    return target
+
+
 def default_db_path() -> Path:
-    """The store path when the user named none: `PHANTOM_DB`, else the XDG default."""
+    """The store path when the command line named none: `PHANTOM_DB`, else the
+    store `phantom install --db` recorded, else the XDG default."""
     override = os.environ.get("PHANTOM_DB")
     if override:
         return Path(override).expanduser()
+    chosen = chosen_store()
+    if chosen is not None:
+        return chosen
     return data_home() / "phantom" / DB_FILENAME
 
 
@@ -69,10 +115,11 @@ def is_own_directory(directory: Path) -> bool:
 
 
 def prepare_private_dir(directory: Path) -> None:
-    """Create the store's directory 0700; if it exists and is Phantom's own,
-    remove group and other bits from it."""
+    """Create the store's directory 0700, and any parent it needs (an XDG
+    base directory among them) 0700 too, whatever the umask; if it exists
+    and is Phantom's own, remove group and other bits from it."""
     if not directory.exists():
-        directory.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
+        make_private_dirs(directory)
     elif is_own_directory(directory):
         remove_group_other(directory)
 

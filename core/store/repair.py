@@ -111,8 +111,10 @@ def _open_source(store: Path) -> apsw.Connection:
 
 
 # Derived, not copied: `phantom search` rebuilds its index from the rows
-# when its progress table says nothing was indexed yet.
-_DERIVED = ("search_progress",)
+# when its progress table says nothing was indexed yet; the day revisions
+# are counted afresh by the new store's triggers as the rows go in (and a
+# new file is another store to the compiled-document cache).
+_DERIVED = ("search_progress", "day_revisions", "revision_marks")
 
 
 def _tables(connection: apsw.Connection) -> list[str]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from .migration_3 import V3_SQL
 from .migration_4 import V4_SQL
+from .migration_5 import V5_SQL
 
 # "PHAN" — lets readers tell a Phantom store from any other SQLite file.
 APPLICATION_ID = 0x5048414E
@@ -209,6 +210,7 @@ MIGRATIONS: tuple[Migration, ...] = (
                  "retention's day roll-ups, clicks' visual evidence", V3_SQL),
     Migration(4, "blind spots for a stopped or suspended daemon, a clock jump and unobservable input",
               V4_SQL),
+    Migration(5, "per-UTC-day revisions of the rows the compiler reads, kept by triggers", V5_SQL),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

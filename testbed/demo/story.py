@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from core.errors import PhantomError
+from core.private import make_private_dirs, open_private, write_private
 from testbed.executables import executable
 from testbed.harness import VirtualDesktop
 from testbed.waiting import wait_until
@@ -81,7 +82,9 @@ class Demo:
     def run(self) -> int:
         if self.out.exists():
             shutil.rmtree(self.out)
-        self.out.mkdir(parents=True)
+        # The demo's compiled memory and logs are a day of someone's desktop:
+        # 0600 files in a 0700 directory, like the store they come from.
+        make_private_dirs(self.out)
         started = time.monotonic()
         with VirtualDesktop() as desktop:
             self.desktop = desktop
@@ -118,11 +121,11 @@ class Demo:
                                ("browser", "560x180+20+420")):
             desktop.launch_fixture(kind, "--geometry", geometry)
         config = self.out / "config.toml"
-        config.write_text('[browsers]\napps = ["phantom-browser"]\n', encoding="utf-8")
+        write_private(config, b'[browsers]\napps = ["phantom-browser"]\n')
         daemon = subprocess.Popen(
             [PHANTOM, "capture", "--db", str(self.db), "--config", str(config)],
             env=dict(desktop.env, PATH=os.environ.get("PATH", "")), stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=open(self.out / "capture.log", "wb"))
+            stdout=subprocess.DEVNULL, stderr=open_private(self.out / "capture.log"))
         wait_until(lambda: self._daemon_state() in ("capturing", "idle"),
                    timeout=30, what="the capture daemon to start")
         say(f"desktop {desktop.display}: phantom-form, phantom-notes, phantom-browser; "
@@ -147,7 +150,7 @@ class Demo:
 
     def context(self) -> None:
         block = self.phantom("compile", "--db", str(self.db), "--day", self.day).stdout
-        (self.out / "context.txt").write_text(block)
+        write_private(self.out / "context.txt", block.encode("utf-8"))
         indent(block)
 
     def routines(self) -> str | None:
@@ -205,7 +208,9 @@ class Demo:
         try:
             first = connection.execute(
                 "SELECT ts_ms, utc_offset_min FROM snapshots ORDER BY ts_ms LIMIT 1").fetchone()
-            assert first is not None, "the capture chapter stored no snapshot"
+            if first is None:
+                raise DemoError(f"the capture chapter stored no snapshot in {self.db}: the daemon "
+                                f"saw no window (its log: {self.out / 'capture.log'})")
             ts, offset = first
         finally:
             connection.close()

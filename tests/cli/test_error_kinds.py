@@ -42,6 +42,10 @@ def workspace(tmp_path_factory) -> Path:
     (tmp / "broken.toml").write_text("[capture\n")
     (tmp / "keep-a-day.toml").write_text("[retention]\nraw_days = 1\n")
     (tmp / "a-directory").mkdir()
+    shutil.copy(FIXTURE_STORE, tmp / "future.sqlite3")
+    future = apsw.Connection(str(tmp / "future.sqlite3"))
+    future.pragma("user_version", 999)   # a store a newer Phantom wrote
+    future.close()
     return tmp
 
 
@@ -95,6 +99,9 @@ BAD_WINDOWS = [
     ["--since", "2026-11-29T25:00"], ["--since", "2026-11-29T10:00+99:00"], ["--since", "teatime"],
     ["--since", "today", "--until", "nope"], ["--since", "2026-11-29", "--until", "2026-11-28"],
     ["--since", "-99999999999h"], ["--day", DAY, "--tz", "Nope/Zone"], ["--day", DAY, "--tz", "Z" * 300],
+    # digits other than 0-9, which Python's int() reads as digits
+    ["--since", "２h"], ["--since", "٢ hours ago"], ["--since", "-2ｈ"], ["--since", "1٠:00"],
+    ["--day", "２０２６-11-29"], ["--since", "2026-11-29T1٠:00"],
 ]
 # -- stores: every command that reads or writes the store given by --db ------------------------
 STORE_COMMANDS = {
@@ -114,7 +121,7 @@ STORE_COMMANDS = {
     "retention": ["run", "--config", "W/keep-a-day.toml"],
 }
 NO_STORES = [["--db", "W/nothere.sqlite3"], ["--db", "W/a-directory"], ["--db", "/dev/null"],
-             ["--db", "W/empty"], ["--db", "W/text.txt"]]
+             ["--db", "W/empty"], ["--db", "W/text.txt"], ["--db", "W/future.sqlite3"]]
 # -- numbers: each bounded flag, out of range, NaN, infinite or not a number -------------------
 BAD_NUMBERS = [
     ["compile", "--day", DAY, "--budget", "99"], ["compile", "--day", DAY, "--budget", str(10 ** 30)],
@@ -123,7 +130,11 @@ BAD_NUMBERS = [
     ["routines", "--expected-runs", "0"], ["routines", "--agent-tokens-per-step", "nan"],
     ["routines", "--agent-tokens-per-step", "-1"], ["routines", "--agent-tokens-per-step", "1e309"],
     ["routines", "--replay-tokens-per-step", "inf"], ["routines", "--compile-tokens", "nan"],
-    ["routines", "--compile-tokens", "-5"],
+    ["routines", "--compile-tokens", "-5"], ["routines", "--compile-tokens", "1e308"],
+    ["routines", "--agent-tokens-per-step", "1e300"], ["routines", "--replay-tokens-per-step", "1e300"],
+    ["routines", "--limit", "٣"], ["routines", "--expected-runs", "１００"],
+    ["compile", "--day", DAY, "--budget", "２０００"],
+    ["search", "invoice", "--limit", str(10 ** 30)],
     ["search", "invoice", "--limit", "0"], ["runs", "--limit", "0"], ["runs", "--limit", str(10 ** 30)],
     ["replay-service", "--idle-timeout", "nan"], ["replay-service", "--idle-timeout", "0"],
     ["synth", "--days", "0", "--db", "W/new.sqlite3"], ["synth", "--days", "401", "--db", "W/new.sqlite3"],
@@ -276,3 +287,17 @@ def test_doctor_repair_sets_a_damaged_roll_up_aside_and_the_day_compiles_again(r
                for spot in document["blind_spots"]), document["blind_spots"]
     assert run(["doctor", "--repair", "--db", str(rolled_store)]).status == 0
     assert "nothing to repair" in capsys.readouterr().out
+
+
+def test_a_store_of_a_newer_schema_is_refused_for_an_agent_too(workspace):
+    import asyncio
+
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from mcp_bridge.server import build_server
+
+    server = build_server(workspace / "future.sqlite3")
+    with pytest.raises(ToolError) as raised:
+        asyncio.run(server.call_tool("phantom_context", {"since": DAY, "until": "2026-11-30"}))
+    message = str(raised.value)
+    assert message.startswith("store_unavailable: ") and "schema version 999" in message, message

@@ -157,6 +157,21 @@ def test_export_writes_what_is_stored_and_nothing_more(store, env, tmp_path):
     assert until_now.returncode == 0 and TYPED in until_now.stdout  # a start alone: until now
 
 
+def test_an_export_whose_reader_stops_early_ends_quietly(store, env):
+    """`phantom export | head -1`: the reader closes the pipe after one line.
+    The export's read transaction must end before its connection closes, or
+    Python prints an "Exception ignored" traceback at exit."""
+    export = subprocess.Popen([PHANTOM, "export", "--db", str(store), "--day", "2024-05-06"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert export.stdout is not None and export.stderr is not None
+    first = export.stdout.readline()
+    export.stdout.close()
+    errors = export.stderr.read().decode()
+    assert export.wait(timeout=120) == 1
+    assert json.loads(first)["export"] == "phantom"
+    assert errors == "", errors
+
+
 def test_a_demonstration_goes_with_what_was_captured_while_it_ran(store, env):
     unknown = run(env, "forget", "--db", str(store), "--recording", "nope", "--yes")
     assert unknown.returncode == 1 and "no demonstration named 'nope'" in one_line(unknown)

@@ -8,6 +8,7 @@ import os
 import shutil
 import sqlite3
 import stat
+import time
 
 import pytest
 
@@ -31,6 +32,10 @@ def cache_home(tmp_path, monkeypatch):
 def store(tmp_path):
     copy = tmp_path / "store.sqlite3"
     shutil.copyfile(SYNTHETIC, copy)
+    # written a minute ago, so its stat stamps it (a file written this very
+    # moment gets no stamp, and the entry would be rewritten with one later)
+    then = time.time_ns() - 60_000_000_000
+    os.utime(copy, ns=(then, then))
     return copy
 
 
@@ -90,7 +95,7 @@ def test_damaged_entries_are_ignored_and_rebuilt(store, cache_home):
     whole = entry.read_bytes()
     damages = [whole[:len(whole) // 2], b"", b"not a cache entry",
                whole[:-10] + bytes(10),                                  # checksum no longer fits
-               whole.replace(b"phantom-compiled 1", b"phantom-compiled 9")]
+               whole.replace(b"phantom-compiled 2", b"phantom-compiled 9")]
     for damaged in damages:
         entry.write_bytes(damaged)
         assert outputs(store) == good

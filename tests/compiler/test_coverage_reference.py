@@ -1,15 +1,18 @@
-"""Coverage's array version against a plain reading of its rules on random
-windows: overlapping monitors, idle stretches, gaps just over and under
-300 s, and open, closed, overlapping and tied blind spots.
+"""Coverage, its list and its array version, against a plain reading of
+its rules on random windows: overlapping monitors, idle stretches, gaps
+just over and under 300 s, and open, closed, overlapping and tied blind
+spots.
 
 The reference is the loop the compiler used before coverage was vectorized,
 kept as the oracle because each line states one rule."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from compiler.frames import arrays
 from compiler.frames.coverage import coverage
 from compiler.frames.segment import SESSION_GAP_MS, runs
 from compiler.records import BlindSpot, Snapshot
@@ -67,12 +70,13 @@ def windows(draw):
     return tuple(snapshots), tuple(spots)
 
 
+@pytest.mark.parametrize("cover", [coverage, arrays.coverage], ids=["lists", "arrays"])
 @settings(max_examples=400, deadline=None)
-@given(windows())
-def test_array_coverage_matches_the_rule_by_rule_loop(window):
+@given(window=windows())
+def test_coverage_matches_the_rule_by_rule_loop(cover, window):
     snapshots, spots = window
     run_list = runs(snapshots)
-    got = coverage(run_list, snapshots, spots)
+    got = cover(run_list, snapshots, spots)
     assert (got.first_activity_ms, got.last_activity_ms, got.active_ms, got.span_ms,
             tuple((g.start_ms, g.end_ms, g.reason) for g in got.gaps), got.monitors) == \
         reference_coverage(run_list, snapshots, spots)

@@ -1,16 +1,18 @@
-"""The vectorized segmentation against a plain, snapshot-by-snapshot
-reading of the rules (activity-frames §4), on random streams: gaps around
-the 90 s cap and the 300 s session gap, idle stretches, equal timestamps,
-URL changes and two monitors.
+"""Segmentation, its list and its array version, against a plain,
+snapshot-by-snapshot reading of the rules (activity-frames §4), on random
+streams: gaps around the 90 s cap and the 300 s session gap, idle
+stretches, equal timestamps, URL changes and two monitors.
 
 The reference below is the loop the compiler used before segmentation was
 vectorized; it is kept here as the oracle because each line is one rule."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from compiler.frames import arrays
 from compiler.frames.segment import DWELL_CAP_MS, SESSION_GAP_MS, runs
 from compiler.pages import site_of
 from compiler.records import Snapshot
@@ -83,9 +85,10 @@ def streams(draw):
     return tuple(snapshots)
 
 
+@pytest.mark.parametrize("segment", [runs, arrays.runs], ids=["lists", "arrays"])
 @settings(max_examples=400, deadline=None)
-@given(streams())
-def test_vectorized_segmentation_matches_the_rule_by_rule_loop(snapshots):
+@given(snapshots=streams())
+def test_segmentation_matches_the_rule_by_rule_loop(segment, snapshots):
     got = [(r.monitor, r.session, r.app, r.site, [s.id for s in r.snapshots], list(r.credits),
-            r.end_ms, r.active_ms) for r in runs(snapshots)]
+            r.end_ms, r.active_ms) for r in segment(snapshots)]
     assert got == reference_runs(snapshots)

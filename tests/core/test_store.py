@@ -221,8 +221,10 @@ def test_migration_3_lets_a_blind_spot_say_forgotten_and_keeps_every_row_and_id(
     connection.execute("INSERT INTO blind_spots VALUES (10, 1, 2, 0, 'UTC', NULL, 'forgotten', '')")
     with pytest.raises(apsw.ConstraintError):
         connection.execute("INSERT INTO blind_spots VALUES (11, 1, 2, 0, 'UTC', NULL, 'nonsense', '')")
+    # the rebuilt table keeps its index (migration 5's revision triggers are beside them)
     assert connection.execute("SELECT name FROM sqlite_master WHERE tbl_name = 'blind_spots' "
-                              "ORDER BY name").fetchall() == [("blind_spots",), ("blind_spots_by_time",)]
+                              "AND type <> 'trigger' ORDER BY name").fetchall() == [
+        ("blind_spots",), ("blind_spots_by_time",)]
     connection.close()
 
 

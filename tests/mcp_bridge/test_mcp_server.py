@@ -117,6 +117,12 @@ def test_routines_match_phantom_routines(fixture_server):
     ("phantom_compile_program", {"name": "sign up"}, "no finished recording named 'sign up'"),
     ("phantom_record", {"name": "sign up"}, "capture daemon not reachable"),
     ("phantom_stop_record", {}, "capture daemon not reachable"),
+    ("phantom_replay", {"name": "sign up"}, "usage: phantom_replay takes no argument 'name'; it takes "
+                                            "dry_run, intent, parameters, program"),
+    ("phantom_programs", {"limit": 3}, "usage: phantom_programs takes no argument 'limit'; it takes cursor"),
+    ("phantom_frames", {"cursor": "page-2"}, "usage: cursor 'page-2' is not one this tool gave"),
+    ("phantom_compile_program", {"name": "x", "since": "today"}, "since and until choose where to "
+                                                                 "find a routine's occurrences"),
 ])
 def test_bad_requests_are_one_line_tool_errors(fixture_server, tool, arguments, message):
     result = fixture_server.call(tool, arguments)
@@ -140,6 +146,29 @@ def test_today_resource_is_a_compact_block(fixture_server):
     (content,) = read.contents
     assert content.mime_type == "text/plain"
     assert content.text.startswith("ACTIVITY ")
+
+
+def test_the_guide_says_which_tool_comes_first(fixture_server):
+    (content,) = fixture_server.read("phantom://guide").contents
+    assert content.mime_type == "text/markdown"
+    assert "Start with **phantom_context**" in content.text and "-2h" in content.text
+    assert "next_cursor" in content.text
+
+
+def test_a_mined_routine_compiles_through_mcp(tmp_path):
+    store = tmp_path / "store.sqlite3"
+    shutil.copy(FIXTURE_STORE, store)
+    with McpServer(store, env=server_env(DBUS_SESSION_BUS_ADDRESS=NO_BUS)) as server:
+        routines = server.call("phantom_routines", {"limit": 5}).structured_content["routines"]
+        assert routines, "the fixture store has mined routines"
+        compiled = server.call("phantom_compile_program", {"name": "from a routine",
+                                                           "routine": routines[0]["id"]})
+        assert not compiled.is_error, compiled
+        report = compiled.structured_content
+        assert report["id"].startswith("p-") and report["state"] == "candidate"
+        assert report["traces"] >= 3 and 1 <= report["steps"] <= len(routines[0]["steps"])
+        unknown = error_text(server.call("phantom_compile_program", {"name": "x", "routine": "r-0000"}))
+        assert "r-0000" in unknown and "\n" not in unknown
 
 
 # -- programs: compile, list, replay refusals -------------------------------------------------

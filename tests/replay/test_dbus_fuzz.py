@@ -27,7 +27,8 @@ FIXTURE_STORE = Path(__file__).resolve().parents[2] / "fixtures" / "recorded" / 
 REPLAY = ("org.phantom.Replay1", "/org/phantom/Replay1", "org.phantom.Replay1")
 CAPTURE = ("org.phantom.Capture1", "/org/phantom/Capture1", "org.phantom.Capture1")
 METHODS = {
-    REPLAY: {"ListPrograms": "", "Describe": "s", "Replay": "sa{ss}", "ReplayAsync": "sa{ss}",
+    REPLAY: {"ListPrograms": "", "Describe": "s", "Replay": "sa{ss}", "ReplayChecked": "sa{ss}",
+             "ReplayAsync": "sa{ss}",
              "Cancel": "", "Context": "sss", "ListRoutines": ""},
     CAPTURE: {"Status": "", "Pause": "", "Resume": "", "StartRecording": "s", "StopRecording": ""},
 }

@@ -17,6 +17,7 @@ import pytest
 from support.apps import app_by_pid, center, desktop_center, find, text_of
 from support.cli import phantom
 from support.daemon import CaptureProcess, settle, wait_for_rows
+from support.notifications import NotificationServer
 from testbed.executables import executable
 
 pytestmark = pytest.mark.desktop
@@ -379,55 +380,6 @@ def test_two_replays_at_once_one_runs_and_the_other_is_busy(service, first):
         assert form_fields(form) == (winner, EMAIL, f"Submitted: {winner} <{EMAIL}>")
     finally:
         desktop.close_app(process)
-
-
-class NotificationServer:
-    """A stand-in for the desktop's notification daemon: records every
-    Notify call on the test desktop's session bus."""
-
-    def __init__(self) -> None:
-        import asyncio
-        import threading
-
-        self.received: list[tuple[str, str]] = []
-        self._loop = asyncio.new_event_loop()
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-        self._thread.start()
-        assert self._ready.wait(10), "the notification server did not start"
-
-    def _serve(self) -> None:
-        from dbus_fast import NameFlag
-        from dbus_fast.aio import MessageBus
-        from dbus_fast.service import ServiceInterface, dbus_method
-
-        received = self.received
-
-        class Notifications(ServiceInterface):
-            def __init__(self) -> None:
-                super().__init__("org.freedesktop.Notifications")
-
-            # dbus-fast reads string annotations as D-Bus type signatures, which are
-            # not Python names ("s") or expressions ("as", "a{sv}"): hence F821 and F722.
-            @dbus_method()
-            def Notify(self, app: "s", replaces: "u", icon: "s", summary: "s", body: "s",  # noqa: F821
-                       actions: "as", hints: "a{sv}", timeout: "i") -> "u":  # noqa: F821, F722
-                received.append((summary, body))
-                return len(received)
-
-        async def main() -> None:
-            self._bus = await MessageBus().connect()
-            self._bus.export("/org/freedesktop/Notifications", Notifications())
-            await self._bus.request_name("org.freedesktop.Notifications", NameFlag.DO_NOT_QUEUE)
-            self._ready.set()
-            while True:
-                import asyncio
-                await asyncio.sleep(0.1)
-
-        self._loop.run_until_complete(main())
-
-    def close(self) -> None:
-        self._loop.call_soon_threadsafe(self._bus.disconnect)
 
 
 def test_a_shortcut_replay_that_escalates_posts_a_notification(service):
