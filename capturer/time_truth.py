@@ -100,7 +100,7 @@ def jump_reason(skew_ms: int) -> str:
     size = abs(skew_ms)
     unit, unit_ms = next(((name, ms) for name, ms in _UNITS if size >= ms), ("ms", 1))
     amount = size / unit_ms
-    text = f"{amount:.0f}" if amount >= 10 or amount == int(amount) else f"{amount:.1f}"
+    text = f"{amount:.0f}" if amount >= 10 else f"{amount:.1f}".removesuffix(".0")
     return f"clock moved {'back' if skew_ms < 0 else 'forward'} {text} {unit}"
 
 

@@ -34,8 +34,9 @@ def test_a_clock_set_back_or_forward_is_a_jump_over_the_wall_time_between():
 
 def test_the_gap_follows_the_heartbeat_within_bounds_and_the_reason_reads():
     assert [gap_after_ms(ms) for ms in (500, 3_000, 30_000)] == [2_000, 3_000, 10_000]
-    assert [jump_reason(ms) for ms in (-2_500, 90_000, -5_400_000)] == [
-        "clock moved back 2.5 s", "clock moved forward 1.5 min", "clock moved back 1.5 h"]
+    assert [jump_reason(ms) for ms in (-2_500, 90_000, -5_400_000, -10_799_997, 12_345_678)] == [
+        "clock moved back 2.5 s", "clock moved forward 1.5 min", "clock moved back 1.5 h",
+        "clock moved back 3 h", "clock moved forward 3.4 h"]
 
 
 def test_an_x_server_stamp_is_an_age_on_the_monotonic_clock_across_its_32_bit_wrap():
