@@ -4,8 +4,15 @@ store records every stretch the capture could not or would not cover."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterable
+
 from core.clock import zone_at
 from core.store import BlindSpotRow, SetEnd, StoreWriter
+
+from .time_truth import CLOCK_JUMP, Stretch
+
+log = logging.getLogger(__name__)
 
 
 class BlindSpots:
@@ -26,6 +33,22 @@ class BlindSpots:
         offset, zone = zone_at(now_ms)
         self._writer.submit(BlindSpotRow(row_id, now_ms, None, offset, zone, monitor, kind, reason))
         self._open[key] = (row_id, reason)
+
+    def record(self, kind: str, reason: str, start_ms: int, end_ms: int) -> None:
+        """Write a stretch already over (found after the fact: the daemon
+        did not run, the clock was set); it is never open."""
+        offset, zone = zone_at(start_ms)
+        self._writer.submit(BlindSpotRow(self._writer.ids.next("blind_spots"), start_ms, end_ms, offset, zone,
+                                         None, kind, reason), urgent=True)
+
+    def record_all(self, stretches: Iterable[Stretch]) -> bool:
+        """Write what `time_truth` found; True when the clock was set."""
+        jumped = False
+        for stretch in stretches:
+            log.warning("%s: %s", stretch.kind, stretch.reason)
+            self.record(stretch.kind, stretch.reason, stretch.start_ms, stretch.end_ms)
+            jumped = jumped or stretch.kind == CLOCK_JUMP
+        return jumped
 
     def close(self, kind: str, now_ms: int, monitor: int | None = None) -> None:
         current = self._open.pop((kind, monitor), None)

@@ -25,7 +25,7 @@ from core.clock import now_ms
 from core.store.forget import ForgetReport
 
 from .control import CaptureControlError, check_recording_name
-from .decide import CaptureState, Observation, Pause, Resume
+from .decide import CaptureState, Forgot, Observation, Pause, Resume
 from .sources.base import DisplayLost, WindowInfo
 
 
@@ -185,7 +185,8 @@ class Controller:
         accessibility worker drops its cached walks, then the writer — the
         session's, which holds what it buffered — commits and forgets, so
         nothing captured in the window survives in the store or in memory.
-        What is captured after the call is kept."""
+        What is captured after the call is kept, linked to a fresh snapshot
+        of the window that has focus."""
         now = now_ms()
         if since_ms >= min(until_ms, now):
             raise CaptureControlError("nothing to forget: the window must start before it ends "
@@ -204,7 +205,14 @@ class Controller:
         except asyncio.TimeoutError:
             raise CaptureControlError("the accessibility worker did not answer; nothing was "
                                       "forgotten — try again", code="unavailable") from None
-        report = await asyncio.wrap_future(session.forget_rows(since_ms, until_ms, now))
+        forgetting = session.forget_rows(since_ms, until_ms, now)
+        # The window that has focus is seen again at once (committed after
+        # the forget), so what is typed next names a snapshot that exists.
+        try:
+            await session.observe(Forgot(now_ms()))
+        except DisplayLost as exc:
+            session.display_lost(str(exc))
+        report = await asyncio.wrap_future(forgetting)
         caches = await loop.run_in_executor(None, drop_caches)
         return replace(report, caches=caches).as_dict()
 

@@ -60,7 +60,7 @@ class CountWriter:
                 continue
             if self._last_written(seq) != (count.count, count.end_ms):
                 self._store(count, None, recording_id, monitor, final=False)
-            task = asyncio.ensure_future(self._store_when_answered(count, answer, recording_id, monitor))
+            task = asyncio.ensure_future(self._store_when_answered(count, answer, recording_id, where))
             self.track(task)
 
     def checkpoint(self, growing: list[InputCount], recording_id: int | None, where: Where) -> None:
@@ -94,13 +94,13 @@ class CountWriter:
                 task.cancel()
 
     async def _store_when_answered(self, count: InputCount, answer: Future[FieldRef | None],
-                                   recording_id: int | None, monitor: tuple[int, int | None]) -> None:
+                                   recording_id: int | None, where: Where) -> None:
         try:
             field = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(answer)),
                                            FIELD_ANSWER_BUDGET_S)
         except Exception:  # noqa: BLE001 - no answer in time: the field stays unknown
             field = None
-        self._store(count, field, recording_id, monitor, final=True)
+        self._store(count, field, recording_id, where(count), final=True)
 
     def _store(self, count: InputCount, field: FieldRef | None, recording_id: int | None,
                place: tuple[int, int | None], *, final: bool) -> None:

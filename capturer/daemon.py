@@ -31,12 +31,12 @@ import signal
 import threading
 from concurrent.futures import Future
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from core.clock import now_ms
 from core.store import RecordingRow, SetEnd, SetMeta, StoreWriter
 from core.store.crash import ALIVE_KEY, RESUME_BLIND_SPOTS_KEY, RESUME_RECORDING_KEY, STARTED_KEY, STOPPED_KEY
-from core.store.forget import ForgetReport, forget_window
+from core.store.forget import ForgetReport
 
 from .accessibility_keeper import AccessibilityKeeper
 from .blind_spots import BlindSpots
@@ -45,6 +45,7 @@ from .control import PauseListeners
 from .controller import Controller, SessionFigures
 from .decide import (
     CaptureState,
+    ClockJumped,
     CloseBlindSpot,
     CloseBursts,
     CountInput,
@@ -65,6 +66,7 @@ from .decide import (
     decide,
 )
 from .focus_watch import FocusWatch
+from .forget import forget_on_writer
 from .handover import take_over
 from .input_path import InputPath
 from .notify import Notifier
@@ -75,6 +77,7 @@ from .sources import Sources
 from .sources.base import DisplayLost, Monitor, WindowInfo
 from .sources.input_listener import RawInput
 from .supervisor import DisplaySupervisor
+from .time_truth import NOT_RUNNING, STOPPED_REASON, Reading, Ticks, boot_ms, gap_after_ms
 
 if TYPE_CHECKING:
     from .dbus_service import CaptureBusService
@@ -209,11 +212,12 @@ class CaptureSession:
                                describe=self._describe,
                                excluded=lambda window: excluding_rule(self.rules.exclusions, window) is not None)
         self._bus: CaptureBusService | None = None  # once exported (not without a session bus)
+        self.ticks = Ticks(gap_after_ms(int(self.rules.heartbeat_ms)))
 
     # -- lifecycle ------------------------------------------------------------------
     async def start(self, *, control_bus: bool) -> None:
         now = now_ms()
-        previous = take_over(self.daemon.db_path, self.writer)
+        previous = take_over(self.daemon.db_path, self.writer, now)
         if previous.recording is not None:
             self.control.adopt_recording(previous.recording)
         for spot in previous.blind_spots:
@@ -235,6 +239,9 @@ class CaptureSession:
 
     async def tick(self) -> None:
         now = now_ms()
+        # Whether the daemon did not run, or the clock was set, since the last tick (time_truth).
+        if self.blind.record_all(self.ticks.next(Reading(now, boot_ms()))):
+            await self.observe(ClockJumped(now))
         self.writer.submit(SetMeta(ALIVE_KEY, str(now)))   # what the next run reads after a crash
         await self.accessibility.tick()
         if not self.display.tick():
@@ -257,6 +264,8 @@ class CaptureSession:
         kept = self.blind.close_all(now, keep=CARRIED_KINDS if carry_on else ())
         if carry_on:
             self.writer.submit(SetMeta(RESUME_BLIND_SPOTS_KEY, ",".join(map(str, kept))))
+        else:   # open until the next start closes it: the last frame's dwell ends here
+            self.blind.open(NOT_RUNNING, STOPPED_REASON, now)
         self.writer.submit(SetMeta(STOPPED_KEY, str(now)))
         if self._bus is not None:
             await self._bus.stop()
@@ -360,10 +369,8 @@ class CaptureSession:
         return self.a11y.forget_trees()
 
     def forget_rows(self, since_ms: int, until_ms: int, now: int) -> Future[ForgetReport]:
-        writer = self.writer
-        return cast(Future[ForgetReport], writer.perform(
-            lambda connection: forget_window(connection, writer.path, since_ms, until_ms, now_ms=now,
-                                             next_blind_spot_id=lambda: writer.ids.next("blind_spots"))))
+        self.snapshots.forget(since_ms, min(until_ms, now))   # no later row names them
+        return forget_on_writer(self.writer, since_ms, until_ms, now)
 
     def figures(self) -> SessionFigures:
         daemon = self.daemon

@@ -1,16 +1,32 @@
-"""Forgetting windows when no capture daemon writes to the store: directly
-on the store, holding the daemon's own lock so that none starts meanwhile.
-(A running daemon forgets through its own writer — `controller` — so that
-nothing it holds in memory outlives the window.)"""
+"""Forgetting windows: through the running daemon's own writer (`controller`
+asks, so that nothing it holds in memory outlives the window), or, when no
+capture daemon writes to the store, directly on the store, holding the
+daemon's own lock so that none starts meanwhile."""
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
+from typing import cast
 
 from core.errors import PhantomError
+from core.store import StoreWriter
 from core.store.forget import ForgetReport
+
+
+def forget_on_writer(writer: StoreWriter, since_ms: int, until_ms: int, now: int) -> Future[ForgetReport]:
+    """Forget [since, min(until, now)) on the daemon's writer, after what it
+    buffered: what is captured after `now` is kept, and what was built
+    before and is committed after passes the writer's fence (`core.store.fence`)."""
+    from core.store.forget import forget_window
+
+    cut = min(until_ms, now)
+    return cast(Future[ForgetReport], writer.perform(
+        lambda connection: forget_window(connection, writer.path, since_ms, cut, now_ms=now,
+                                         next_blind_spot_id=lambda: writer.ids.next("blind_spots"),
+                                         on_forgotten=writer.forgotten)))
 
 
 def forget_directly(db: Path, windows: list[tuple[int, int]]) -> list[ForgetReport]:

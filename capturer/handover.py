@@ -19,6 +19,7 @@ from core.store.connection import open_readonly
 from core.store.crash import ALIVE_KEY, RESUME_BLIND_SPOTS_KEY, RESUME_RECORDING_KEY, LeftOpen, OpenBlindSpot, left_open
 
 from .controller import Recording
+from .time_truth import NOT_RUNNING
 
 log = logging.getLogger(__name__)
 
@@ -33,17 +34,19 @@ class TakenOver:
     blind_spots: tuple[OpenBlindSpot, ...]
 
 
-def take_over(db_path: Path, writer: StoreWriter) -> TakenOver:
+def take_over(db_path: Path, writer: StoreWriter, now_ms: int) -> TakenOver:
     """Read what the previous run left open and settle it through `writer`:
-    interrupted rows closed when that run was last alive, the hand-over
-    keys cleared once read; what was handed over is returned to carry on."""
+    interrupted rows closed when that run was last alive, the stretch a
+    clean stop opened (`not_running`) closed now, as this run starts; the
+    hand-over keys cleared once read; what was handed over is returned to
+    carry on."""
     connection = open_readonly(db_path)
     try:
         row = connection.execute("SELECT value FROM meta WHERE key = 'paused'").fetchone()
         previous = left_open(connection)
     finally:
         connection.close()
-    _close_interrupted(previous, writer)
+    _close_interrupted(previous, writer, now_ms)
     recording = next((Recording(r.id, r.name, r.start_ms) for r in previous.recordings
                       if r.id == previous.resumed_recording), None)
     spots = tuple(s for s in previous.blind_spots if s.id in previous.resumed_blind_spots)
@@ -53,12 +56,15 @@ def take_over(db_path: Path, writer: StoreWriter) -> TakenOver:
     return TakenOver(bool(row and row[0] == "1"), recording, spots)
 
 
-def _close_interrupted(previous: LeftOpen, writer: StoreWriter) -> None:
+def _close_interrupted(previous: LeftOpen, writer: StoreWriter, now_ms: int) -> None:
     for recording in previous.interrupted_recordings:
         log.warning("recording %r was interrupted (the daemon stopped without closing it); "
                     "closed at its last sign of life", recording.name)
         writer.submit(SetEnd("recordings", recording.id, previous.close_at(recording.start_ms)))
     for spot in previous.interrupted_blind_spots:
+        if spot.kind == NOT_RUNNING:   # capture stopped, and starts again now
+            writer.submit(SetEnd("blind_spots", spot.id, max(spot.start_ms, now_ms)))
+            continue
         log.info("closing the %s blind spot the previous run left open", spot.kind)
         writer.submit(SetEnd("blind_spots", spot.id, previous.close_at(spot.start_ms)))
     writer.submit(SetMeta(ALIVE_KEY, str(previous.last_alive_ms)), urgent=True)

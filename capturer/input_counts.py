@@ -89,6 +89,11 @@ def shortcut_name(base: str, modifiers: frozenset[str]) -> str:
     return "+".join([*held, base])
 
 
+# Events stamped by different listener threads (or from the X server's
+# clock and the daemon's) may arrive this much out of order.
+OUT_OF_ORDER_MS = 1_000
+
+
 class InputCounter:
     """Accumulates bursts and runs; `emit()` hands out what has closed."""
 
@@ -121,23 +126,23 @@ class InputCounter:
                 started = self._take_seq()
                 burst = self._text = _TextBurst(started, ts_ms, ts_ms, keep_text)
             burst.count += 1
-            burst.last_ms = ts_ms
+            burst.last_ms = max(burst.last_ms, ts_ms)
             if burst.keep_text:
                 burst.chars.append(char)
             return started
         editing = self._continuing(ts_ms) if name in EDITING_KEYS else None
         if editing is not None:
             editing.count += 1
-            editing.last_ms = ts_ms
+            editing.last_ms = max(editing.last_ms, ts_ms)
             if editing.keep_text and name == "BackSpace" and editing.chars:
                 editing.chars.pop()
             return None
         self._close_text()
         key = name or "?"
         run = self._run
-        if run and run.kind == "key" and run.key == key and ts_ms - run.last_ms <= KEY_REPEAT_GAP_MS:
+        if run and run.kind == "key" and run.key == key and _follows(ts_ms, run.last_ms, KEY_REPEAT_GAP_MS):
             run.count += 1
-            run.last_ms = ts_ms
+            run.last_ms = max(run.last_ms, ts_ms)
             return None
         self._close_run()
         self._run = _Run(self._take_seq(), "key", key, ts_ms, ts_ms, 1)
@@ -146,9 +151,9 @@ class InputCounter:
     def scroll(self, ts_ms: int, x: int, y: int, steps: int = 1) -> None:
         self._close_text()
         run = self._run
-        if run and run.kind == "scroll" and ts_ms - run.last_ms <= SCROLL_GAP_MS:
+        if run and run.kind == "scroll" and _follows(ts_ms, run.last_ms, SCROLL_GAP_MS):
             run.count += steps
-            run.last_ms = ts_ms
+            run.last_ms = max(run.last_ms, ts_ms)
             return
         self._close_run()
         self._run = _Run(self._take_seq(), "scroll", None, ts_ms, ts_ms, steps, x, y)
@@ -209,7 +214,7 @@ class InputCounter:
     def _continuing(self, ts_ms: int) -> _TextBurst | None:
         """The open text burst when a key at `ts_ms` continues it, else None."""
         burst = self._text
-        return burst if burst is not None and ts_ms - burst.last_ms <= TEXT_GAP_MS else None
+        return burst if burst is not None and _follows(ts_ms, burst.last_ms, TEXT_GAP_MS) else None
 
     def _close_text(self) -> None:
         burst = self._text
@@ -229,3 +234,11 @@ class InputCounter:
     def _close_all(self) -> None:
         self._close_text()
         self._close_run()
+
+
+def _follows(ts_ms: int, last_ms: int, gap_ms: int) -> bool:
+    """Whether an event at `ts_ms` continues a burst last grown at `last_ms`:
+    within the gap, and not from before it by more than the two listeners'
+    stamps may disagree (a clock set back starts a new burst: no row may
+    end before it starts)."""
+    return -OUT_OF_ORDER_MS <= ts_ms - last_ms <= gap_ms

@@ -185,11 +185,12 @@ class InputPath:
 
     def _where(self, window: WindowInfo | None) -> Where:
         """Where counts of input to `window` belong: its monitor and its
-        latest written snapshot."""
+        latest written snapshot — asked when each row is written, not when
+        its burst began (a forget in between takes that snapshot away)."""
         monitors = self._state().monitors
-        snapshot_id = self._snapshots.submitted_id(window)
 
         def where(count: InputCount) -> tuple[int, int | None]:
+            snapshot_id = self._snapshots.submitted_id(window)
             if count.x is not None and count.y is not None:   # a click or a scroll
                 return monitor_of(monitors, count.x, count.y).index, snapshot_id
             if window is not None:

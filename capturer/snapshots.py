@@ -50,7 +50,8 @@ class SnapshotWriter:
         self._observe = observe
         self._loop = loop
         self.written = 0
-        self._submitted: OrderedDict[WindowKey, int] = OrderedDict()   # window key -> snapshot id
+        # window key -> (snapshot id, its time)
+        self._submitted: OrderedDict[WindowKey, tuple[int, int]] = OrderedDict()
         self._pending: dict[WindowKey, asyncio.Event] = {}
 
     def reserve(self, op: WriteSnapshot) -> int:
@@ -60,7 +61,15 @@ class SnapshotWriter:
 
     def submitted_id(self, window: WindowInfo | None) -> int | None:
         """The id of the latest snapshot row of `window` the writer was given."""
-        return self._submitted.get(window.key) if window is not None else None
+        submitted = self._submitted.get(window.key) if window is not None else None
+        return submitted[0] if submitted is not None else None
+
+    def forget(self, since_ms: int, until_ms: int) -> None:
+        """Snapshots taken in [since, until) are being forgotten: no input
+        row may name them from now on (until the window's next snapshot)."""
+        for key, (_, ts) in list(self._submitted.items()):
+            if since_ms <= ts < until_ms:
+                del self._submitted[key]
 
     async def id_for(self, window: WindowInfo, budget: float) -> int | None:
         """`submitted_id`, after waiting up to `budget` for a snapshot of
@@ -111,7 +120,7 @@ class SnapshotWriter:
             window_id=window.window_id)
         self._writer.submit(row, urgent=op.trigger in URGENT_TRIGGERS)
         completion.append(row)
-        self._submitted[window.key] = snapshot_id
+        self._submitted[window.key] = (snapshot_id, now)
         self._submitted.move_to_end(window.key)
         while len(self._submitted) > REMEMBERED_WINDOWS:
             self._submitted.popitem(last=False)

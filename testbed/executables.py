@@ -81,6 +81,11 @@ EXECUTABLES: dict[str, Executable] = _table(
     Executable("tesseract", "tesseract-ocr", "test"),
     Executable("systemd-analyze", "systemd", "test"),
     Executable("busctl", "systemd", "test"),
+    Executable("faketime", "faketime", "test"),
+    # The library `faketime` preloads, preloaded directly: a clock that a file sets mid-run
+    # (the wrapper's FAKETIME would win over FAKETIME_TIMESTAMP_FILE).
+    Executable("libfaketime.so.1", "libfaketime", "test",
+               path="/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"),
     Executable("bwrap", "bubblewrap", "test"),
     Executable("unshare", "util-linux", "test"),
     Executable("setpriv", "util-linux", "test"),

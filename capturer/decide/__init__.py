@@ -36,9 +36,11 @@ from .observations import (
                            AccessibilityAnswer,
                            AccessibilityAnswered,
                            AccessibilityBus,
+                           ClockJumped,
                            DisplayBack,
                            DisplayGone,
                            FocusMoved,
+                           Forgot,
                            InputSeen,
                            Observation,
                            Pause,
@@ -66,8 +68,8 @@ from .state import BlindSpot, CaptureState, Rules, Screen, is_new_focus, monitor
 
 __all__ = [
     "AccessibilityAnswer", "AccessibilityAnswered", "AccessibilityBus", "BlindSpot", "CaptureState",
-    "CloseBlindSpot", "CloseBursts", "CountInput", "DisplayBack", "DisplayGone", "FocusMoved",
-    "InputSeen", "Observation", "OpenBlindSpot", "Operation", "Pause", "PauseChanged",
+    "ClockJumped", "CloseBlindSpot", "CloseBursts", "CountInput", "DisplayBack", "DisplayGone",
+    "FocusMoved", "Forgot", "InputSeen", "Observation", "OpenBlindSpot", "Operation", "Pause", "PauseChanged",
     "PointAccessibility", "Resume", "Rules", "Screen", "SourceFailed", "Started", "Tick", "TitleSeen",
     "WatchHung", "WatchTitle", "WindowGone", "WriteSnapshot", "decide", "is_new_focus", "monitor_of",
     "same_window",

@@ -133,6 +133,21 @@ class SourceFailed:
     what: str
 
 
+@dataclass(frozen=True, slots=True)
+class Forgot:
+    """A stretch up to now was forgotten: the snapshots input rows name may
+    have gone with it."""
+
+    now_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClockJumped:
+    """The wall clock was set: times the rules remember are of the old one."""
+
+    now_ms: int
+
+
 Observation = Union[Started, FocusMoved, TitleSeen, Tick, InputSeen, Pause, Resume, DisplayGone,
                     DisplayBack, AccessibilityBus, AccessibilityAnswer, AccessibilityAnswered, WindowGone,
-                    SourceFailed]
+                    SourceFailed, Forgot, ClockJumped]

@@ -15,9 +15,11 @@ from .observations import (
     AccessibilityAnswer,
     AccessibilityAnswered,
     AccessibilityBus,
+    ClockJumped,
     DisplayBack,
     DisplayGone,
     FocusMoved,
+    Forgot,
     InputSeen,
     Observation,
     Pause,
@@ -306,6 +308,32 @@ def _source_failed(d: _Decision, seen: SourceFailed) -> None:
     d.close_spot("capture_error", seen.now_ms)
 
 
+def _forgot(d: _Decision, seen: Forgot) -> None:
+    """After a forget no window is known to have a snapshot: the focused one
+    gets one now, before any later input names it, and any other gets one
+    with its first input."""
+    d.change(seen=())
+    state = d.state
+    if state.paused or not state.display_up or state.focus is None or state.excluded_by is not None:
+        return
+    d.snapshot(state.focus, "forget", True, seen.now_ms)
+
+
+def _clock_jumped(d: _Decision, seen: ClockJumped) -> None:
+    """The wall clock was set: bursts end at the jump (none runs across it),
+    the remembered times start again from the new clock (a clock set back
+    must not hold the heartbeat and idle off for hours), and the focused
+    window is seen again at the new time."""
+    now = seen.now_ms
+    d.close_bursts()
+    d.change(last_input_ms=now, focus_ms=now,
+             screens=tuple(replace(screen, last_snapshot_ms=now) for screen in d.state.screens))
+    state = d.state
+    if state.paused or not state.display_up or state.focus is None or state.excluded_by is not None:
+        return
+    d.snapshot(state.focus, "clock", True, now)
+
+
 def _apply(d: _Decision, seen: Observation) -> None:
     """The one rule for this kind of observation."""
     match seen:
@@ -337,5 +365,9 @@ def _apply(d: _Decision, seen: Observation) -> None:
             _window_gone(d, seen)
         case SourceFailed():
             _source_failed(d, seen)
+        case Forgot():
+            _forgot(d, seen)
+        case ClockJumped():
+            _clock_jumped(d, seen)
         case _:
             assert_never(seen)

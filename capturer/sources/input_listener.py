@@ -2,13 +2,17 @@
 
 The listeners run in pynput's threads and do as little as possible there:
 stamp the time, reduce the event to plain values, and hand it to the daemon's
-loop. No character ever leaves this module unless it is printable text the
+loop. The time is the X server's, where it can be trusted (`source_time_ms`):
+input typed while the daemon was stopped waits in the X connection, and is
+stamped when it happened, not when it was read. No character ever leaves this module unless it is printable text the
 input counter may keep (and it keeps it only inside a recording).
 pynput is imported lazily: importing it without a display fails.
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
@@ -104,6 +108,8 @@ class InputListener:
         self._keyboard: PynputObject | None = None
         self._mouse: PynputObject | None = None
         self._probe: ReceiverProbe | None = None
+        self._event = threading.local()    # the X time of the event a callback is handling
+        self._server_clock = ServerClock()
 
     def start(self) -> None:
         from pynput import keyboard, mouse  # lazy: needs DISPLAY
@@ -112,8 +118,10 @@ class InputListener:
 
         self._probe = ReceiverProbe()
 
-        self._keyboard = keyboard.Listener(on_press=self._on_press, on_release=self._on_release)
-        self._mouse = _presses_only(mouse.Listener)(on_click=self._on_click, on_scroll=self._on_scroll)
+        self._keyboard = _stamped(keyboard.Listener, self._event)(on_press=self._on_press,
+                                                                  on_release=self._on_release)
+        self._mouse = _stamped(_presses_only(mouse.Listener), self._event)(on_click=self._on_click,
+                                                                           on_scroll=self._on_scroll)
         self._keyboard.start()
         self._mouse.start()
         self._keyboard.wait()
@@ -136,6 +144,10 @@ class InputListener:
         return all(listener is not None and listener.is_alive()
                    for listener in (self._keyboard, self._mouse))
 
+    def _now(self) -> int:
+        """When the event being handled happened (see `ServerClock`)."""
+        return self._server_clock.stamp(getattr(self._event, "x_time", None))
+
     # -- pynput callbacks (their threads) ---------------------------------------
     def _on_press(self, key: PynputObject, *_injected: object) -> None:
         modifier = _modifier_of(key)
@@ -143,7 +155,7 @@ class InputListener:
             self._held.add(modifier)
             return
         name, char = _describe_key(key)
-        ts = now_ms()
+        ts = self._now()
         probe = self._probe
         self._deliver(RawKey(ts, name, char, frozenset(self._held),
                              window_id=probe.keyboard_window() if probe else None))
@@ -155,15 +167,75 @@ class InputListener:
 
     def _on_click(self, x: int, y: int, button: PynputObject, pressed: bool, *_injected: object) -> None:
         if pressed:
-            ts, probe = now_ms(), self._probe
+            ts, probe = self._now(), self._probe
             window_id = probe.window_at(x, y) if probe else None
             window = probe.describe(window_id) if probe and window_id else None
             self._deliver(RawClick(ts, int(x), int(y), _button_number(button), window_id, window))
 
     def _on_scroll(self, x: int, y: int, dx: int, dy: int, *_injected: object) -> None:
-        ts, probe = now_ms(), self._probe
+        ts, probe = self._now(), self._probe
         self._deliver(RawScroll(ts, int(x), int(y), max(1, abs(int(dx)) + abs(int(dy))),
                                 probe.window_at(x, y) if probe else None))
+
+
+# X server time is milliseconds on the server's monotonic clock, in 32 bits.
+_X_TIME_WRAP = 1 << 32
+# An event this old when read was queued while the daemon did not run; an
+# older one is not believed (the wrap, or a server with another clock).
+MAX_QUEUED_MS = 15 * 60_000
+# Until one event was read this fresh, the server's clock is not known to be ours.
+TRUSTED_WITHIN_MS = 1_000
+
+
+class ServerClock:
+    """Turns an event's X server time into wall time. A local X server
+    (Xorg, Xvfb, Xwayland) stamps events from CLOCK_MONOTONIC, the clock
+    this process reads too, so an event's age is the difference; its wall
+    time is now minus its age. Trusted once an event arrives within a
+    second of its stamp (a remote server's clock is another one: its events
+    keep the time they were read at)."""
+
+    def __init__(self) -> None:
+        self.trusted = False
+
+    def stamp(self, x_time: int | None) -> int:
+        wall = now_ms()
+        if x_time is None:
+            return wall
+        age = source_age_ms(x_time, time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1_000_000)
+        if age is None or age > MAX_QUEUED_MS:
+            return wall
+        if not self.trusted:
+            self.trusted = age <= TRUSTED_WITHIN_MS
+            if not self.trusted:
+                return wall
+        return wall - age
+
+
+def source_age_ms(x_time: int, monotonic_ms: int) -> int | None:
+    """How long ago an event stamped `x_time` happened (≥ 0), or None when
+    the stamp is not of this clock (later than now by more than a jiffy)."""
+    age = (monotonic_ms - x_time + _X_TIME_WRAP // 2) % _X_TIME_WRAP - _X_TIME_WRAP // 2
+    if age < -50:
+        return None
+    return max(0, age)
+
+
+def _stamped(listener: type[PynputObject], event: threading.local) -> type[PynputObject]:
+    """pynput's listener that keeps the X time of the event its callbacks
+    are called for (`_handle_message` is pynput's own, as in `_presses_only`)."""
+    base = getattr(listener, "_handle_message", None)
+    if base is None:   # not the X11 backend
+        return listener
+
+    def _handle_message(self: PynputObject, display: object, x_event: object, injected: bool) -> None:
+        event.x_time = getattr(x_event, "time", None)
+        try:
+            base(self, display, x_event, injected)
+        finally:
+            event.x_time = None
+
+    return type(f"Stamped{listener.__name__}", (listener,), {"_handle_message": _handle_message})
 
 
 def _presses_only(listener: type[PynputObject]) -> type[PynputObject]:

@@ -48,6 +48,8 @@ from ..clock import zone_at
 from ..errors import PhantomError
 from .connection import has_table
 from .errors import StoreError
+from .fence import Forgotten
+from .search_index import forgot
 
 FORGOTTEN = "forgotten"
 FORGOTTEN_REASON = "erased at the person's request"
@@ -60,7 +62,8 @@ class DerivedRows:
     day's roll-up): `where` selects the rows to drop for a window, with the
     parameters :since and :until (ms), and may name the capture rows, which
     are still there when it runs. An FTS5 index must be made with
-    `secure-delete=1` for its deleted tokens to leave its segments."""
+    `secure-delete=1` for its deleted tokens to leave its segments (and a
+    contentless one is merged after the deletes: `search_index.forgot`)."""
 
     table: str
     where: str
@@ -74,14 +77,6 @@ DERIVED_ROWS: tuple[DerivedRows, ...] = (
     DerivedRows("search_snapshots", "rowid IN (SELECT id FROM forget_snapshots)"),
     DerivedRows("search_trees", "rowid IN (SELECT id FROM forget_trees)"),
     DerivedRows("search_inputs", "rowid IN (SELECT id FROM forget_inputs)"),
-    # A source whose newest row goes may hand that id out again: its index
-    # is rebuilt by the next search rather than trusted to skip it.
-    DerivedRows("search_progress",
-                "source = 'snapshots' AND (SELECT max(id) FROM snapshots) IN "
-                "(SELECT id FROM forget_snapshots) OR source = 'a11y_trees' AND "
-                "(SELECT max(id) FROM a11y_trees) IN (SELECT id FROM forget_trees) OR "
-                "source = 'input_events' AND (SELECT max(id) FROM input_events) IN "
-                "(SELECT id FROM forget_inputs)"),
     # Retention's compiled days: a day touched by the window goes whole (its
     # raw rows are gone, so what is left of it cannot be compiled again).
     DerivedRows("rollup_days", "since_ms < :until AND until_ms > :since"),
@@ -234,11 +229,14 @@ def plan_forget(connection: apsw.Connection, since_ms: int, until_ms: int) -> Fo
 
 # -- forgetting ------------------------------------------------------------------------------
 def forget_window(connection: apsw.Connection, db_path: Path, since_ms: int, until_ms: int, *,
-                  now_ms: int, next_blind_spot_id: Callable[[], int]) -> ForgetReport:
+                  now_ms: int, next_blind_spot_id: Callable[[], int],
+                  on_forgotten: Callable[[Forgotten], None] | None = None) -> ForgetReport:
     """Remove the window's rows and derived rows in one transaction, mark
     it forgotten, then `scrub`. `now_ms` cuts a blind spot still open: what
     happens after the forget is not forgotten. `next_blind_spot_id` hands
-    out ids (the daemon's writer owns the allocation while it runs)."""
+    out ids (the daemon's writer owns the allocation while it runs);
+    `on_forgotten` is told which rows went (the daemon's writer fences its
+    later commits with them), inside the transaction."""
     cut = min(until_ms, now_ms)
     if cut <= since_ms:
         raise PhantomError("a forget window must start before now and before its end",
@@ -260,7 +258,10 @@ def forget_window(connection: apsw.Connection, db_path: Path, since_ms: int, unt
                 if has_table(connection, rows.table):
                     connection.execute(f"DELETE FROM {rows.table} WHERE {rows.where}", window)
             offset, tz_name = _zone_near(connection, since_ms)
+            if on_forgotten is not None:
+                on_forgotten(_forgotten_ids(connection, since_ms, cut))
             _delete(connection)
+            forgot(connection, [table for table, count in report.derived if count])
             _cut_blind_spots(connection, since_ms, until_ms, cut, next_blind_spot_id)
             connection.execute(
                 "INSERT INTO blind_spots(id, start_ms, end_ms, utc_offset_min, tz_name, monitor, "
@@ -278,9 +279,23 @@ def forget_window(connection: apsw.Connection, db_path: Path, since_ms: int, unt
     return replace(report, scrubbed=scrub(connection, db_path))
 
 
+def _forgotten_ids(connection: apsw.Connection, since_ms: int, cut_ms: int) -> Forgotten:
+    def ids(table: str) -> frozenset[int]:
+        return frozenset(int(row[0]) for row in connection.execute(f"SELECT id FROM temp.{table}"))
+
+    return Forgotten(since_ms, cut_ms, ids("forget_snapshots"), ids("forget_inputs"),
+                     ids("forget_trees"), ids("forget_elements"))
+
+
 def _delete(connection: apsw.Connection) -> None:
-    """In the order the references allow: rows that name others first."""
+    """In the order the references allow: rows that name others first.
+    An input row after the window keeps its row when the snapshot it names
+    went (a burst typed after the forget into a window last seen inside it):
+    its reference is cleared, and the daemon links what follows to the
+    snapshot it takes after the forget."""
     statements = [
+        "UPDATE input_events SET snapshot_id = NULL WHERE snapshot_id IN (SELECT id FROM "
+        "forget_snapshots) AND id NOT IN (SELECT id FROM forget_inputs)",
         "UPDATE snapshots SET tree_id = NULL WHERE tree_id IN (SELECT id FROM forget_trees) "
         "AND id NOT IN (SELECT id FROM forget_snapshots)",
         "DELETE FROM click_evidence WHERE input_id IN (SELECT id FROM forget_inputs)",

@@ -9,9 +9,9 @@ last row id indexed, and `catch_up` indexes what lies beyond it in short
 transactions (the daemon's writer waits at most one batch). Ids only grow
 while rows are added (the writer, imports and synth hand them out upward);
 the one way an id comes back is a forget that removed a table's newest rows
-(the next writer starts again from the highest id left) — forget then drops
-that source's progress row (`DERIVED_ROWS`), and the next catch-up rebuilds
-that source's index from scratch.
+(the next writer starts again from the highest id left) — forget then moves
+that source's progress back to the highest id left (`forgot`), so the next
+catch-up indexes what comes after it, never the whole index again.
 
 What is indexed: a snapshot's title and URL (sanitised again, as the
 compiler reads them, for stores written before capture sanitised them); the
@@ -23,7 +23,7 @@ arriving; the label of the element an input row landed on.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import apsw
@@ -128,6 +128,26 @@ def _inputs(connection: apsw.Connection, low: int, high: int) -> None:
 
 
 _INDEXERS = {"snapshots": _snapshots, "a11y_trees": _trees, "input_events": _inputs}
+
+
+def forgot(connection: apsw.Connection, emptied: Iterable[str]) -> None:
+    """After a forget took rows out of the index tables `emptied` and their
+    capture rows out of the store. A contentless FTS5 table cannot know a
+    deleted row's tokens, so its `secure-delete` option cannot take them out
+    of the segments: the delete only lays tombstones over them, and the
+    tokens stay in the file until a merge rewrites those segments. Each
+    emptied index is merged into one segment now (the index's own pages, not
+    a rebuild from the capture rows), and every source's progress goes back
+    to the highest id left."""
+    if not has_index(connection):
+        return
+    emptied = set(emptied)
+    for source in SOURCES:
+        if source.index in emptied:
+            connection.execute(f"INSERT INTO {source.index}({source.index}) VALUES ('optimize')")
+        connection.execute(
+            f"UPDATE search_progress SET last_id = min(last_id, (SELECT coalesce(max(id), 0) "
+            f"FROM {source.name})) WHERE source = ?", (source.name,))
 
 
 def drop_rows(connection: apsw.Connection, table: str, ids_sql: str) -> None:

@@ -39,6 +39,7 @@ import apsw
 
 from .connection import open_store
 from .errors import StoreError
+from .fence import Fence, Forgotten
 from .records import ID_TABLES, WRITE_OPS, Replace, Row, RowBatch, SetEnd, SetMeta, insert_sql
 
 log = logging.getLogger(__name__)
@@ -132,6 +133,7 @@ class StoreWriter:
         self._last_commit: float | None = None
         self._last_error: str | None = None
         self._unsaved = 0
+        self._fence = Fence()   # what forgets on this writer leave out of later commits
         self._thread = threading.Thread(target=self._run, name="phantom-store-writer", daemon=True)
         self._thread.start()
 
@@ -173,6 +175,12 @@ class StoreWriter:
         request = _Perform(work)
         self._queue.put(request)
         return request.future
+
+    def forgotten(self, forgotten: Forgotten) -> None:
+        """A forget `perform`ed on this writer removed these rows: every op
+        committed after it passes the fence (`core.store.fence`). Called on
+        the writer's thread, from the forget's work."""
+        self._fence = self._fence.add(forgotten)
 
     def close(self, timeout: float = 10.0) -> bool:
         """Commit what is left, stop the thread and close the connection;
@@ -312,6 +320,11 @@ class StoreWriter:
             raise
 
     def _apply(self, op: object) -> None:
+        if self._fence.forgets:
+            admitted = self._fence.admit(op)
+            if admitted is None:
+                return
+            op = admitted
         if isinstance(op, Row):
             # mypy takes a row class for unhashable (python/mypy#11470): the three ignores.
             self._connection.execute(insert_sql(type(op)), op.values())  # type: ignore[arg-type]

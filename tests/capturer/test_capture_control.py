@@ -59,7 +59,7 @@ def test_status_pause_and_resume(desktop, apps, tmp_path):
         assert capture.stop() == 0
 
     assert query(db, "SELECT kind, reason, end_ms IS NOT NULL FROM blind_spots") == [
-        ("paused", "paused by the user", 1)]
+        ("paused", "paused by the user", 1), ("not_running", "capture stopped", 0)]
     assert query(db, "SELECT sum(count) FROM input_events") == [(4,)]
     triggers = [t for t, in query(db, "SELECT trigger FROM snapshots ORDER BY ts_ms")]
     assert "resume" in triggers  # a fresh snapshot as capture resumes

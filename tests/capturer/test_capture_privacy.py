@@ -125,7 +125,7 @@ def test_excluded_app_leaves_only_blind_spots(desktop, apps, user, tmp_path):
     assert {row[0] for row in query(db, "SELECT app FROM snapshots")} == {"phantom-form"}
     assert query(db, "SELECT count(*) FROM elements WHERE path LIKE 'phantom-notes%'") == [(0,)]
     assert query(db, "SELECT count(*) FROM a11y_trees WHERE app = 'phantom-notes'") == [(0,)]
-    spots = query(db, "SELECT kind, reason, start_ms, end_ms FROM blind_spots")
+    spots = query(db, "SELECT kind, reason, start_ms, end_ms FROM blind_spots WHERE kind != 'not_running'")
     assert [(kind, reason) for kind, reason, _, _ in spots] == [("excluded", "notes are private")]
     _, _, start, end = spots[0]
     assert end is not None and end > start
@@ -151,7 +151,8 @@ def test_private_browser_window_is_excluded_by_default_and_urls_are_captured(des
         assert capture.stop() == 0
     assert query(db, "SELECT DISTINCT url FROM snapshots") == [
         ("https://github.com/phantom/replay/pull/7",)]
-    assert query(db, "SELECT kind, reason FROM blind_spots") == [("excluded", "private browser window")]
+    assert query(db, "SELECT kind, reason FROM blind_spots") == [("excluded", "private browser window"),
+                                                                 ("not_running", "capture stopped")]
     assert_absent(db, "bank.example")
 
 

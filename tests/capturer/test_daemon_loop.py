@@ -88,7 +88,8 @@ def test_focus_exclusion_and_pause_leave_exactly_their_rows(tmp_path):
     assert rows("SELECT kind, count, monitor, x FROM input_events ORDER BY ts_ms, id") == [
         ("text", 3, 0, None), ("click", 1, 0, 150), ("text", 2, 1, None)]
     spots = rows("SELECT kind, reason, start_ms <= end_ms FROM blind_spots ORDER BY id")
-    assert spots == [("excluded", "password manager (keepassxc)", 1), ("paused", "paused by the user", 1)]
+    assert spots == [("excluded", "password manager (keepassxc)", 1), ("paused", "paused by the user", 1),
+                     ("not_running", "capture stopped", None)]   # open until the next start
     assert rows("SELECT value FROM meta WHERE key = 'paused'") == [("0",)]
     # The click's three crops, inside the form, with the vault's corner (it
     # lies over the form) black and transparent in the wide one.

@@ -9,10 +9,12 @@ from capturer.decide import (
     AccessibilityAnswer,
     AccessibilityBus,
     BlindSpot,
+    ClockJumped,
     CloseBlindSpot,
     CloseBursts,
     CountInput,
     FocusMoved,
+    Forgot,
     InputSeen,
     OpenBlindSpot,
     PointAccessibility,
@@ -158,3 +160,21 @@ def test_an_unreachable_accessibility_bus_at_start_is_a_blind_spot():
     assert state.blind_spots == (BlindSpot("no_accessibility", "accessibility bus unavailable"),)
     _, [disabled] = run(connected(), AccessibilityBus(6, "disabled"))
     assert disabled == ()     # switched off in the settings: not a fault
+
+
+def test_after_a_forget_the_focused_window_is_seen_again_and_others_at_their_first_input():
+    before, _ = run(connected(), FocusMoved(1_000, FORM.window_id, FORM), InputSeen(1_500, NOTES))
+    state, [ops] = run(before, Forgot(5_000))
+    assert ops == (WriteSnapshot(FORM, "forget", True, LEFT, False),)
+    assert state.seen == (FORM.key,)
+    _, [ops] = run(state, InputSeen(5_500, NOTES))
+    assert WriteSnapshot(NOTES, "input", False, RIGHT, False) in ops
+
+
+def test_a_clock_set_back_ends_the_bursts_and_restarts_the_remembered_times():
+    before, _ = run(connected(), FocusMoved(10_000_000, FORM.window_id, FORM), InputSeen(10_000_500, FORM))
+    state, [ops] = run(before, ClockJumped(2_000))
+    assert ops == (CloseBursts(FORM), WriteSnapshot(FORM, "clock", True, LEFT, False))
+    assert state.last_input_ms == 2_000 and state.screens == (Screen(0, FORM, 2_000),)
+    _, [later] = run(state, Tick(2_000 + 31_000))      # heartbeats go on by the new clock
+    assert WriteSnapshot(FORM, "heartbeat", True, LEFT, False) in later

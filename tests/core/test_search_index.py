@@ -124,14 +124,15 @@ def test_forgetting_a_window_takes_its_rows_out_of_the_index(store):
     assert secure == [1, 1, 1]
 
 
-def test_forgetting_the_newest_rows_rebuilds_that_index(store):
+def test_forgetting_the_newest_rows_moves_that_index_back_without_rebuilding_it(store):
     catch_up(store.connection)
     spot_ids = itertools.count(100)
     forget_window(store.connection, store.path, T0 + 20 * MINUTE, T0 + 45 * MINUTE,
                   now_ms=T0 + 60 * MINUTE, next_blind_spot_id=lambda: next(spot_ids))
-    # the newest snapshot (3) went: its id may be handed out again
-    assert store.connection.execute("SELECT source FROM search_progress ORDER BY 1").fetchall() == [
-        ("input_events",)]
+    # the newest snapshot (3) went: its id may be handed out again, so the
+    # index goes on from the highest id left (2) — nothing is indexed again
+    progress = dict(store.connection.execute("SELECT source, last_id FROM search_progress"))
+    assert progress["snapshots"] == 2 and pending(store.connection) == 0
     store.ids["snapshots"] = itertools.count(3)
     store.snapshot(T0 + 50 * MINUTE, "gedit", "todo.txt - gedit")
     catch_up(store.connection)
@@ -148,3 +149,29 @@ def test_phantom_search_brings_the_index_up_to_date_and_answers(store):
     assert main(["search", "northwind", "portal", "--db", str(store.path)]) == 0
     assert pending(store.connection) == 0
     assert main(["search", "?!", "--db", str(store.path)]) == 2
+
+
+def test_forgotten_tokens_leave_the_files_bytes(store):
+    """The tombstones a contentless index lays over a deleted row keep its
+    tokens in the segment (issue 28): after a forget they are in no byte
+    of the database or its WAL — title, walk label and click label."""
+    tree = store.walk(T0 + 2 * MINUTE, "mousepad", "Zinnober signup")
+    store.snapshot(T0 + 2 * MINUTE, "mousepad", "Quokka-Marmalade-4471 mousepad", tree=tree)
+    store.click(T0 + 2 * MINUTE + 500, store.element(None, "Xylograph firefox"))
+    store.snapshot(T0 + 45 * MINUTE, "gedit", "later.txt - gedit")
+    store.walk(T0 + 46 * MINUTE, "gedit", "Close")
+    catch_up(store.connection)
+    planted = (b"quokka", b"marmalade", b"zinnober", b"xylograph")
+
+    def raw() -> bytes:
+        return b"".join(Path(f"{store.path}{suffix}").read_bytes().lower() for suffix in ("", "-wal")
+                        if Path(f"{store.path}{suffix}").exists())
+
+    store.connection.pragma("wal_checkpoint", "TRUNCATE")
+    assert all(token in raw() for token in planted)   # there, so their absence means something
+    spot_ids = itertools.count(100)
+    forget_window(store.connection, store.path, T0 + 2 * MINUTE, T0 + 3 * MINUTE,
+                  now_ms=T0 + 60 * MINUTE, next_blind_spot_id=lambda: next(spot_ids))
+    assert [token for token in planted if token in raw()] == []
+    assert found(store.path, "northwind") and found(store.path, "later")   # the rest still found
+    assert pending(store.connection) == 0
