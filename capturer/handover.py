@@ -56,7 +56,13 @@ def take_over(db_path: Path, writer: StoreWriter, now_ms: int) -> TakenOver:
     return TakenOver(bool(row and row[0] == "1"), recording, spots)
 
 
+# A run that died is known to have been alive up to its heartbeat (written
+# every second); a start later than this after it is a stretch nothing saw.
+DOWNTIME_AFTER_MS = 5_000
+
+
 def _close_interrupted(previous: LeftOpen, writer: StoreWriter, now_ms: int) -> None:
+    _record_downtime(previous, writer, now_ms)
     for recording in previous.interrupted_recordings:
         log.warning("recording %r was interrupted (the daemon stopped without closing it); "
                     "closed at its last sign of life", recording.name)
@@ -68,3 +74,27 @@ def _close_interrupted(previous: LeftOpen, writer: StoreWriter, now_ms: int) -> 
         log.info("closing the %s blind spot the previous run left open", spot.kind)
         writer.submit(SetEnd("blind_spots", spot.id, previous.close_at(spot.start_ms)))
     writer.submit(SetMeta(ALIVE_KEY, str(previous.last_alive_ms)), urgent=True)
+
+
+def _record_downtime(previous: LeftOpen, writer: StoreWriter, now_ms: int) -> None:
+    """A run that died (kill -9, a power cut) wrote no closing row: the time
+    from its last sign of life to this start is a `not_running` blind spot,
+    so the last frame's dwell stops there and the gap is said, not silent.
+    A clean stop's own open row (closed above), a hand-over by re-execution
+    and a store no daemon wrote before (an import, the corpus) get none."""
+    from core.clock import zone_at
+    from core.store import BlindSpotRow
+
+    stopped_cleanly = any(spot.kind == NOT_RUNNING for spot in previous.interrupted_blind_spots)
+    handed_over = previous.resumed_recording is not None or bool(previous.resumed_blind_spots)
+    if stopped_cleanly or handed_over or not previous.ran_before:
+        return
+    start = previous.last_alive_ms
+    if now_ms - start <= DOWNTIME_AFTER_MS:
+        return
+    log.warning("the previous capture run stopped without closing (a crash or kill); "
+                "%.0f s from its last sign of life to now are a blind spot", (now_ms - start) / 1000)
+    offset, zone = zone_at(start)
+    writer.submit(BlindSpotRow(writer.ids.next("blind_spots"), start, now_ms, offset, zone, None, NOT_RUNNING,
+                               "capture was not running (it stopped without closing)"), urgent=True)
+

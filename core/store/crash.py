@@ -51,6 +51,7 @@ class LeftOpen:
     blind_spots: tuple[OpenBlindSpot, ...]
     resumed_recording: int | None
     resumed_blind_spots: frozenset[int]
+    ran_before: bool = False   # a capture daemon has written this store (its heartbeat key is there)
 
     def close_at(self, start_ms: int) -> int:
         """When an interrupted row that started at `start_ms` ends."""
@@ -82,7 +83,8 @@ def left_open(connection: apsw.Connection) -> LeftOpen:
                          if part.strip().isdigit())
     return LeftOpen(alive, recordings, spots,
                     resumed if any(r.id == resumed for r in recordings) else None,
-                    frozenset(s.id for s in spots if s.id in spot_ids))
+                    frozenset(s.id for s in spots if s.id in spot_ids),
+                    ran_before=ALIVE_KEY in meta)
 
 
 def _int(value: object) -> int:

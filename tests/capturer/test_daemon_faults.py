@@ -63,7 +63,11 @@ def test_a_recording_and_a_pause_a_kill_left_open_end_when_that_run_was_last_ali
     assert rows(db, "SELECT id, end_ms FROM recordings") == [(1, 50_000)]
     spots = rows(db, "SELECT id, kind, start_ms, end_ms FROM blind_spots ORDER BY id")
     assert spots[0] == (1, "paused", 20_000, 50_000)           # closed where the killed run was last alive
-    assert spots[1][1] == "paused" and spots[1][2] >= began_ms and spots[1][3] >= spots[1][2]
+    # from then to this start nothing ran: said, not silent (the last frame's dwell stops there)
+    assert spots[1][:3] == (2, "not_running", 50_000) and began_ms <= spots[1][3] <= now_ms()
+    assert rows(db, "SELECT reason FROM blind_spots WHERE id = 2") == [
+        ("capture was not running (it stopped without closing)",)]
+    assert spots[2][1] == "paused" and spots[2][2] >= began_ms and spots[2][3] >= spots[2][2]
     # none left open but the clean stop's, which the next start closes
     assert rows(db, "SELECT kind FROM blind_spots WHERE end_ms IS NULL") == [("not_running",)]
 
