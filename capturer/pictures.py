@@ -22,7 +22,7 @@ What a picture must not show, decided at the moment of the grab:
   dropdown, recording or not (`FieldMask.chrome`): it shows the page's full
   URL, whose query and fragment the stored URL never keeps. A browser
   window whose bar the accessibility worker has not read as it is now has
-  the band of its toolbars blacked out instead (`_unread_chrome`).
+  the band of its toolbars blacked out instead (`_chrome`).
 """
 
 from __future__ import annotations
@@ -159,31 +159,37 @@ class Pictures:
         masks = [m for m in self._a11y.field_masks() if m.secret or m.chrome or not self._recording()]
         where: dict[int, WindowInfo | None] = {}
         fields = [rect for mask in masks if not mask.chrome and (rect := _placed(mask, windows, where, inset))]
-        chrome = [rect for mask in masks if mask.chrome and (rect := _placed(mask, windows, where, 0))]
-        return redact + chrome + self._unread_chrome(visible, hidden, masks, windows, where), fields
+        chrome = [m for m in masks if m.chrome]
+        return redact + self._chrome(visible, hidden, chrome, windows, where), fields
 
-    def _unread_chrome(self, visible: list[WindowInfo], hidden: list[WindowInfo], masks: list[FieldMask],
-                       windows: WindowSource, where: dict[int, WindowInfo | None]) -> list[Rect]:
-        """The toolbar band of every browser window on screen whose address
-        bar the accessibility worker has not read as it is now: one never
-        walked yet (the click that first brings it to the front is cropped
-        before its walk), one whose walk stopped short of its toolbars, one
-        that is hung, one resized since (its bar is elsewhere). Its address
-        bar shows the page's full URL, so the band where browsers draw their
-        toolbars is covered — conservatively, without asking the browser,
-        which may not answer in a click's budget. The parts of the band
-        that windows stacked above it hide are left alone."""
-        read = {mask.window_id for mask in masks if mask.chrome and _current(mask, where.get(mask.window_id))}
-        bands: list[Rect] = []
+    def _chrome(self, visible: list[WindowInfo], hidden: list[WindowInfo], masks: list[FieldMask],
+                windows: WindowSource, where: dict[int, WindowInfo | None]) -> list[Rect]:
+        """What to black out of the browser windows on screen (`visible`,
+        bottom of the stack first): the address bars the accessibility
+        worker read (`masks`), where their windows are now — and for a
+        window whose bar it has not read as it is now, the band where
+        browsers draw their toolbars. That is a window never walked yet
+        (the click that first brings it to the front is cropped before its
+        walk), one whose walk stopped short of its toolbars, a hung one, one
+        resized since (its bar is elsewhere). Its bar shows the page's full
+        URL, so the band is covered conservatively, without asking the
+        browser, which may not answer within a click's budget. The parts
+        that windows stacked above hide are left alone: a bar's dropdown
+        cover or a band must not blank the window in front."""
+        rects: list[Rect] = []
         for index, window in enumerate(visible):
-            if window.app not in self._browsers or window.window_id in read or window in hidden:
+            if window.app not in self._browsers or window in hidden:
                 continue
             if window.window_id not in where:
                 where[window.window_id] = windows.describe(window.window_id)
             client = where[window.window_id] or window
-            band = (client.x, client.y, client.width, min(client.height, BROWSER_CHROME_BAND_PX))
-            bands.extend(uncovered(band, [(w.x, w.y, w.width, w.height) for w in visible[index + 1:]]))
-        return bands
+            own = [mask for mask in masks if mask.window_id == window.window_id]
+            read = [rect for mask in own if _current(mask, client) and (rect := _placed(mask, windows, where, 0))]
+            if not read:
+                read = [(client.x, client.y, client.width, min(client.height, BROWSER_CHROME_BAND_PX))]
+            above = [(w.x, w.y, w.width, w.height) for w in visible[index + 1:]]
+            rects.extend(piece for rect in read for piece in uncovered(rect, above))
+        return rects
 
 
 def _placed(mask: FieldMask, windows: WindowSource, where: dict[int, WindowInfo | None],
@@ -201,9 +207,9 @@ def _placed(mask: FieldMask, windows: WindowSource, where: dict[int, WindowInfo 
     return x + dx + inset, y + dy + inset, w - 2 * inset, h - 2 * inset
 
 
-def _current(mask: FieldMask, now: WindowInfo | None) -> bool:
+def _current(mask: FieldMask, now: WindowInfo) -> bool:
     """Whether a mask was read at its window's present size."""
-    return now is not None and (mask.size is None or mask.size == (now.width, now.height))
+    return mask.size is None or mask.size == (now.width, now.height)
 
 
 def uncovered(rect: Rect, covers: list[Rect]) -> list[Rect]:

@@ -1,13 +1,15 @@
-"""A URL's secrets never reach a picture: real Firefox ESR opens a local page
-(a short URL, so that all of it fits in the address bar) through a URL
-with a token planted in its query and its fragment, the real
-`phantom capture` daemon records a click in the page (its wide crop takes in
-the toolbar) and a click into the address bar (which opens its dropdown), the URL typed
-over and entered, and one more click in the page,
-and then every stored thumbnail and click crop is read by OCR and the raw
-bytes of the store and its WAL are searched: the token is nowhere. The same
-OCR reads the page's own heading in those crops, so it would have read the
-address bar had it been left unpainted (as it was before: issue 28 §5)."""
+"""A URL's secrets never reach a picture. Real Firefox ESR opens a local
+page through a short URL (all of it fits in the address bar) with a token
+planted in its query and its fragment; the real `phantom capture` daemon
+records a click in the page (its wide crop takes in the toolbar), a click
+into the address bar (which opens its dropdown), the URL typed over, a
+click while the dropdown offers it, and one more click in the page; then a
+daemon that reads no accessibility tree records a click in the page (the
+fallback for a browser whose tree is missing or late). Every stored
+thumbnail and click crop is read by OCR and the raw bytes of both stores
+and their WALs are searched: the token is nowhere. The same OCR reads the
+page's own heading in those crops, so it would have read the address bar
+had it been left unpainted (as it was before: issue 28 §5)."""
 
 from __future__ import annotations
 
@@ -50,7 +52,7 @@ def test_no_image_or_byte_shows_a_token_from_the_url(desktop, apps, user, tmp_pa
     site = LocalSite(site_dir)
     url = site.url(f"p.html?q={SEARCH_WORD.lower()}#access_token={TOKEN}")
     browser = launch_firefox(desktop, url, tmp_path / "profile")
-    db = tmp_path / "store.sqlite3"
+    db, unread = tmp_path / "store.sqlite3", tmp_path / "unread.sqlite3"
     try:
         firefox = app_by_pid(browser.pid, timeout=30)
         # Away from the screen's corner: a mask placed by the wrong origin misses
@@ -84,6 +86,16 @@ def test_no_image_or_byte_shows_a_token_from_the_url(desktop, apps, user, tmp_pa
             user.click(hx, hy)    # in the page again, with the typed URL in the bar
             settle(1.2)
             assert capture.stop() == 0
+        # A daemon that reads no accessibility tree (as one whose read of
+        # Firefox is missing or late): the band of its toolbars is covered.
+        config += "[accessibility]\nenabled = false\n"
+        with CaptureProcess(desktop, unread, config_text=config) as capture:
+            wait_for_rows(unread, "SELECT count(*) FROM snapshots", lambda rows: rows[0][0] > 0,
+                          what="the second daemon's first snapshot")
+            user.click(hx, hy)
+            wait_for_rows(unread, "SELECT count(*) FROM click_evidence WHERE kind = 'wide'",
+                          lambda rows: rows[0][0] > 0, what="the wide crop of a click without a tree")
+            assert capture.stop() == 0
     finally:
         desktop.close_app(browser)
         site.close()
@@ -91,14 +103,15 @@ def test_no_image_or_byte_shows_a_token_from_the_url(desktop, apps, user, tmp_pa
     assert urls and all(TOKEN not in u and SEARCH_WORD.lower() not in u for u in urls), urls
     found = []     # every place a secret shows, so that a failure names them all
     # the raw files: every page of the store and what is still in its WAL
-    for path in sorted(tmp_path.glob("store.sqlite3*")):
+    for path in sorted([*tmp_path.glob("store.sqlite3*"), *tmp_path.glob("unread.sqlite3*")]):
         raw = path.read_bytes().upper()
         for needle in (TOKEN, SEARCH_WORD, "ACCESS_TOKEN"):
             if any(encoded in raw for encoded in (needle.encode(), needle.encode("utf-16-le"),
                                                   needle.encode("utf-16-be"))):
                 found.append(f"{needle} in the bytes of {path.name}")
-    images = query(db, "SELECT b.kind, coalesce(e.kind, ''), b.data FROM blobs b "
-                       "LEFT JOIN click_evidence e ON e.blob = b.sha256")
+    images = [image for store in (db, unread)
+              for image in query(store, "SELECT b.kind, coalesce(e.kind, ''), b.data FROM blobs b "
+                                        "LEFT JOIN click_evidence e ON e.blob = b.sha256")]
     kinds = {kind for kind, _, _ in images}
     assert kinds == {"thumbnail", "click_crop"}, kinds
     read = [(kind, crop, ocr(data)) for kind, crop, data in images]
