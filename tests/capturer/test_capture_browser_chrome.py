@@ -24,13 +24,14 @@ pytestmark = pytest.mark.desktop
 TOKEN = "PLANTEDTOKEN123"
 SEARCH_WORD = "QUIETLYSECRET"
 HEADING = "OPENBANNER"
-# A heading just below the toolbar, under the end of the URL in the address
-# bar: a click on it has the token in its wide (256 px) crop, and OCR must
-# read the heading in the same crop.
+# A heading under the end of the URL in the address bar, near enough that a
+# click on it has the token in its wide (256 px) crop and below the band a
+# browser not yet read has covered (capturer.pictures.BROWSER_CHROME_BAND_PX),
+# so that OCR must read the heading in those crops.
 PAGE = ("<html><head><title>Plain page</title></head>"
         "<body style='margin:0;background:#fff'>"
-        f"<h1 style='display:inline-block;margin:12px 0 0 560px;font:bold 26px sans-serif'>{HEADING}</h1>"
-        "<p style='margin:40px 0 0 560px;font:18px sans-serif'>nothing secret here</p></body></html>")
+        f"<h1 style='display:inline-block;margin:78px 0 0 560px;font:bold 26px sans-serif'>{HEADING}</h1>"
+        "<p style='margin:24px 0 0 560px;font:18px sans-serif'>nothing secret here</p></body></html>")
 
 
 @pytest.fixture
@@ -74,8 +75,6 @@ def test_no_image_or_byte_shows_a_token_from_the_url(desktop, apps, user, tmp_pa
             wait_for_rows(db, "SELECT count(*) FROM snapshots WHERE url IS NOT NULL",
                           lambda rows: rows[0][0] > 0, timeout=20, what="a snapshot with the page's URL")
             settle(1.2)           # a thumbnail of the page with its address bar
-            user.click(hx, hy)    # again, now that its tree was read
-            settle(1.2)
             user.click(*center(urlbar))   # into the address bar: it takes focus and opens its dropdown
             settle(1.2)           # the dropdown's thumbnail
             user.type(url, delay=0.02)    # the URL typed over (the dropdown offers it as typed)
