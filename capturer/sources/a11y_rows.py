@@ -1,7 +1,9 @@
 """What a walk of an accessibility tree becomes on the capture side: store
-rows for its elements, the rectangles of its editable fields (which
-pictures mask), and its extents moved onto the desktop for toolkits that
-report them relative to the window. Pure functions of a walk and a window."""
+rows for its elements (with the URLs in their names cut down as stored
+URLs are), the rectangles of its editable fields and of a browser's
+address bar (which pictures mask), and its extents moved onto the desktop
+for toolkits that report them relative to the window. Pure functions of a
+walk and a window."""
 
 from __future__ import annotations
 
