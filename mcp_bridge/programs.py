@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from mcp.server.mcpserver.exceptions import ToolError
 
 from core.errors import PhantomError, quoted
+from core.labels import once
 
 from .errors import check_text, reports_errors
 
@@ -140,7 +141,8 @@ def _outline(step: ProgramStep) -> str:
     target = step.target
     what = ""
     if target is not None:
-        what = f"{target.role} {target.display!r}" if target.display else (target.role or target.path)
+        # AT-SPI's repeated names ("4 4") said once; the stored body keeps them
+        what = f"{target.role} {once(target.display)!r}" if target.display else (target.role or target.path)
     if step.action == "switch":
         return f"switch to {step.app}"
     if step.action == "key":

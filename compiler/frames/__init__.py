@@ -4,10 +4,14 @@ One module per pass, each with one entry function, run in this order by
 `pipeline.compile_capture`:
 
     segment.runs            snapshots → runs of one (app, site), dwell credit
+                            (ended at the next blind spot)
+    quiet.quiet/apply       no input ≥ idle_after: idle (≤ 300 s) or away, moved
+                            out of the runs' active time
     flicker.fold            A→B→A detours of ≤ 20 s folded into A
     attribute.attribute     input events → their nearest snapshot
     build.build_frames      folded runs + attributed input → frames
-    coverage.coverage       active time, span and the gaps between
+    coverage.coverage       active, idle and away time, span, the gaps between
+                            and the silences
     blind.blind_spots       what the store and the compiler could not see
     provenance.provenance   schema, window and a digest of the input rows
     inferred.infer          the inferred tier: routines recurring in the window

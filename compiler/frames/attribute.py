@@ -29,6 +29,7 @@ from compiler.records import ID, MONITOR, TS_MS, InputEvent, Snapshot
 from .segment import SESSION_GAP_MS
 
 _PLACE = attrgetter("monitor", "ts_ms", "id")
+_APP = attrgetter("app")
 
 
 class Attribution(NamedTuple):
@@ -58,6 +59,7 @@ def attribute_linked(snapshots: tuple[Snapshot, ...], by_id: dict[int, Snapshot]
     linked = [i for i, event in enumerate(inputs) if event.snapshot_id is not None]
     if linked:
         _follow_links(snapshots, by_id, inputs, linked, owners, found)
+        _in_time(snapshots, inputs, np.array(linked, dtype=np.int64), owners, found)
     unattributed = tuple(inputs[i] for i in np.flatnonzero(~found).tolist())
     by_nearest = len(inputs) - len(linked)
     kept = np.flatnonzero(found)
@@ -99,6 +101,58 @@ def _follow_links(snapshots: tuple[Snapshot, ...], by_id: dict[int, Snapshot], i
             owners[position], found[position] = best.id, True
         else:
             found[position] = False
+
+
+FOCUS_LAG_MS = 2_000   # a focus click lands before the snapshot its focus change makes
+
+
+def _in_time(snapshots: tuple[Snapshot, ...], inputs: tuple[InputEvent, ...], linked: np.ndarray,
+             owners: np.ndarray, found: np.ndarray) -> None:
+    """Re-own linked events (in place) to the frame holding them in time as
+    well as window. A link names the receiving window's latest snapshot the
+    daemon had written, which can be one from an earlier visit to that
+    window: then the event belongs to the window's snapshot showing at its
+    instant (the latest at or before it on its monitor, when that is the
+    same app), or — a click that gave the window focus — to the snapshot
+    of that app taken within FOCUS_LAG_MS after it."""
+    linked = linked[found[linked]]
+    if not linked.size or not snapshots:
+        return
+    ordered = sorted(snapshots, key=_PLACE)
+    apps: dict[str, int] = {}
+    for app in map(_APP, ordered):
+        apps.setdefault(app, len(apps))
+    code = np.fromiter(map(apps.__getitem__, map(_APP, ordered)), dtype=np.int64, count=len(ordered))
+    snap_monitor = np.fromiter(map(MONITOR, ordered), dtype=np.int64, count=len(ordered))
+    snap_time = np.fromiter(map(TS_MS, ordered), dtype=np.int64, count=len(ordered))
+    snap_id = np.fromiter(map(ID, ordered), dtype=np.int64, count=len(ordered))
+    by_id_order = np.argsort(snap_id, kind="stable")
+    owner = owners[linked]
+    at = by_id_order[np.searchsorted(snap_id[by_id_order], owner)]
+    owner_code, owner_time = code[at], snap_time[at]
+    monitor = np.fromiter(map(MONITOR, inputs), dtype=np.int64, count=len(inputs))[linked]
+    ts = np.fromiter(map(TS_MS, inputs), dtype=np.int64, count=len(inputs))[linked]
+    lo = np.searchsorted(snap_monitor, monitor, side="left")
+    hi = np.searchsorted(snap_monitor, monitor, side="right")
+    pos = _positions(snap_monitor, snap_time, monitor, ts)   # first snapshot after the event
+    cur, nxt = np.clip(pos - 1, 0, len(ordered) - 1), np.clip(pos, 0, len(ordered) - 1)
+    same_now = (pos - 1 >= lo) & (code[cur] == owner_code)
+    use_current = same_now & (snap_id[cur] != owner)
+    use_next = (~same_now & (pos < hi) & (code[nxt] == owner_code)
+                & (snap_time[nxt] - ts <= FOCUS_LAG_MS) & (owner_time < ts))
+    owners[linked[use_current]] = snap_id[cur[use_current]]
+    owners[linked[use_next]] = snap_id[nxt[use_next]]
+
+
+def _positions(snap_monitor: np.ndarray, snap_time: np.ndarray, monitor: np.ndarray,
+               ts: np.ndarray) -> np.ndarray:
+    """For each (monitor, ts), how many snapshots sort at or before it by
+    (monitor, time): one searchsorted over a combined key."""
+    base = int(min(snap_time.min(), ts.min()))
+    width = int(max(snap_time.max(), ts.max())) - base + 1
+    combined = snap_monitor * width + (snap_time - base)
+    positions: np.ndarray = np.searchsorted(combined, monitor * width + (ts - base), side="right")
+    return positions
 
 
 def nearest_snapshots(snapshots: tuple[Snapshot, ...],

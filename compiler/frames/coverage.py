@@ -1,6 +1,8 @@
 """Coverage: first and last activity, active time (the union of credited
-moments over all monitors, so two screens do not count twice), span, and the
-gaps of more than 300 s in between, each with the best reason known.
+moments over all monitors, so two screens do not count twice, without the
+quiet time of quiet.py), idle and away time, span, the gaps of more than
+300 s in between, each with the best reason known, and the idle and away
+stretches inside the span.
 
 Everything here is a whole-window array operation. A window of weeks has
 hundreds of gaps and thousands of blind spots: naming each gap still weighs
@@ -16,13 +18,18 @@ import numpy as np
 
 from compiler.records import IDLE, MONITOR, TS_MS, BlindSpot, Coverage, Gap, Snapshot
 
+from .quiet import IDLE_AFTER_MS, Quiet, stretches
 from .segment import SESSION_GAP_MS, Run
 
 _OPEN = np.iinfo(np.int64).max
 
 
 def coverage(runs: tuple[Run, ...], snapshots: tuple[Snapshot, ...],
-             blind_spots: tuple[BlindSpot, ...]) -> Coverage:
+             blind_spots: tuple[BlindSpot, ...], found: Quiet | None = None,
+             idle_after_ms: int = IDLE_AFTER_MS) -> Coverage:
+    """Active, idle and away time sum to the span: active is the credited
+    union without its quiet part, idle the idle stretches inside the span,
+    away the rest (gaps, blind spots, silences over 300 s, uncredited time)."""
     monitors = tuple(sorted(set(map(MONITOR, snapshots))))
     starts, ends = _attended_intervals(runs)
     if not starts.size:
@@ -34,7 +41,14 @@ def coverage(runs: tuple[Run, ...], snapshots: tuple[Snapshot, ...],
     explain = _GapReasons(snapshots, blind_spots)
     gaps = tuple(Gap(end, start, explain(end, start)) for end, start in
                  zip(merged_ends[holes].tolist(), merged_starts[holes + 1].tolist()))
-    return Coverage(first, last, active, last - first, gaps, monitors)
+    if found is None:
+        return Coverage(first, last, active, last - first, gaps, monitors, 0, last - first - active)
+    active -= int(found.idle.within(merged_starts, merged_ends).sum()
+                  + found.away.within(merged_starts, merged_ends).sum())
+    span = np.array([first, last], dtype=np.int64)
+    idle = int(found.idle.within(span[:1], span[1:])[0])
+    return Coverage(first, last, active, last - first, gaps, monitors, idle, last - first - active - idle,
+                    stretches(found, first, last, gaps, idle_after_ms))
 
 
 def _attended_intervals(runs: tuple[Run, ...]) -> tuple[np.ndarray, np.ndarray]:

@@ -2,9 +2,14 @@
 (app, site), with dwell credit (activity-frames §4).
 
 - Each snapshot earns `min(Δt, 90 s)` where Δt is the time to the next
-  snapshot on the same monitor; no credit across a gap over 300 s, and none
-  for an idle snapshot (the capture knew nobody was there — better than the
-  paper, which credits screen presence regardless).
+  snapshot on the same monitor or to the start of the next blind spot
+  (any kind: capture stopped, suspended, clock jump…), whichever comes
+  first; no credit across a gap over 300 s, and none for an idle snapshot
+  (the capture knew nobody was there — better than the paper, which
+  credits screen presence regardless). The last snapshot of a stream earns
+  only up to a blind spot after it (the row the daemon writes when capture
+  stops): with none, nothing says how long it stayed on screen.
+- Time without input (quiet.py) is taken out of that credit afterwards.
 - A gap over 300 s between snapshots, or an idle stretch over 300 s, ends the
   session: no run continues across it.
 - Consecutive snapshots with the same key form one run.
@@ -22,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from compiler.pages import site_of
-from compiler.records import CHRONOLOGICAL, IDLE, TS_MS, URL, Snapshot
+from compiler.records import CHRONOLOGICAL, IDLE, TS_MS, URL, BlindSpot, Snapshot
 
 DWELL_CAP_MS = 90_000
 SESSION_GAP_MS = 300_000
@@ -42,6 +47,8 @@ class Run(NamedTuple):
     credits: tuple[int, ...]          # dwell credit per snapshot, ms
     end_ms: int
     active_ms: int
+    idle_ms: int = 0                  # credit taken back: no input (quiet.py)
+    away_ms: int = 0
 
     @property
     def start_ms(self) -> int:
@@ -63,12 +70,21 @@ def by_monitor(snapshots: tuple[Snapshot, ...]) -> dict[int, tuple[Snapshot, ...
     return {monitor: tuple(sorted(stream, key=CHRONOLOGICAL)) for monitor, stream in sorted(streams.items())}
 
 
-def credits(ts: np.ndarray, idle: np.ndarray) -> np.ndarray:
+_LAST = np.iinfo(np.int64).max
+
+
+def credits(ts: np.ndarray, idle: np.ndarray, stops: np.ndarray | None = None) -> np.ndarray:
     """Dwell credit (ms) of each snapshot in one monitor's time-ordered
-    stream, given its times (int64 ms) and idle flags: the time to the next
-    snapshot, capped at 90 s; nothing across a gap of more than 300 s, for
-    an idle snapshot, or for the last one."""
-    gap = np.diff(ts, append=ts[-1])
+    stream, given its times (int64 ms), idle flags and the sorted instants
+    where a blind spot starts (`stops`): the time to the next snapshot or
+    stop, capped at 90 s; nothing across a gap of more than 300 s, for an
+    idle snapshot, or for the last one when no stop follows it."""
+    following = np.append(ts[1:], _LAST)
+    if stops is not None and stops.size:
+        at = np.searchsorted(stops, ts, side="left")         # first stop at or after
+        stop_after = np.where(at < stops.size, stops[np.minimum(at, stops.size - 1)], _LAST)
+        following = np.minimum(following, stop_after)
+    gap = np.where(following == _LAST, 0, following - ts)
     credit = np.minimum(gap, DWELL_CAP_MS)
     credit[(gap > SESSION_GAP_MS) | idle] = 0
     return credit
@@ -91,15 +107,26 @@ def session_breaks(ts: np.ndarray, idle: np.ndarray) -> np.ndarray:
     return breaks
 
 
-def runs(snapshots: tuple[Snapshot, ...]) -> tuple[Run, ...]:
-    """All runs of all monitors, each monitor's in time order."""
+def stops_by_monitor(blind_spots: tuple[BlindSpot, ...], monitors: list[int]) -> dict[int, np.ndarray]:
+    """Per monitor, the sorted start instants of the blind spots that apply
+    to it (its own and those of every monitor)."""
+    return {monitor: np.sort(np.fromiter((s.start_ms for s in blind_spots
+                                          if s.monitor is None or s.monitor == monitor), dtype=np.int64))
+            for monitor in monitors}
+
+
+def runs(snapshots: tuple[Snapshot, ...], blind_spots: tuple[BlindSpot, ...] = ()) -> tuple[Run, ...]:
+    """All runs of all monitors, each monitor's in time order; a snapshot's
+    dwell ends at the first blind spot after it."""
     result: list[Run] = []
     sites: dict[str, str | None] = {}
-    for monitor, stream in by_monitor(snapshots).items():
+    streams = by_monitor(snapshots)
+    stops = stops_by_monitor(blind_spots, list(streams)) if blind_spots else {}
+    for monitor, stream in streams.items():
         count = len(stream)
         ts = np.fromiter(map(TS_MS, stream), dtype=np.int64, count=count)
         idle = np.fromiter(map(IDLE, stream), dtype=bool, count=count)
-        dwell = credits(ts, idle)
+        dwell = credits(ts, idle, stops.get(monitor))
         breaks = session_breaks(ts, idle)
         urls = list(map(URL, stream))
         for url in set(urls) - sites.keys():  # the frame key's site, worked out once per URL
