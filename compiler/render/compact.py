@@ -29,6 +29,7 @@ DEFAULT_BUDGET = 2000
 LISTED_SPOTS = 3   # a blind-spot kind with more stretches than this is summarized
 LISTED_QUIET = 8   # idle/away stretches listed (the longest); the rest are counted
 OMITTED = "(+{n} shorter frame(s) left out for the token budget)"
+OMITTED_ROUTINES = "(+{n} inferred routine(s) left out for the token budget)"
 
 
 def render_compact(document: Document, times: TimeFormat, label: str,
@@ -52,6 +53,8 @@ def render_compact(document: Document, times: TimeFormat, label: str,
     # Choose frames longest first, costing only the lines it looks at: a
     # day of several hundred frames stops after the few dozen that fit.
     reserve = estimate_tokens(OMITTED.format(n=len(frames)) + "\n")
+    if inferred:   # room to say the tier was left out, should it be
+        reserve += estimate_tokens(OMITTED_ROUTINES.format(n=len(inferred) - 1) + "\n")
     fixed = estimate_tokens(_assemble(head, [], {}, set(), 0, spots, [], tail,
                                          len(all_spots) - len(spots)))
     while spots and fixed > budget // 2:
@@ -71,13 +74,17 @@ def render_compact(document: Document, times: TimeFormat, label: str,
             break
         kept.add(frame.id)
         remaining -= cost
+    routines_cut = 0
     if overflow or (inferred and estimate_tokens("\n".join(inferred) + "\n") > remaining + reserve):
-        inferred = []   # interpretation goes before any measured frame
+        routines_cut = max(0, len(inferred) - 1)
+        inferred = []   # interpretation goes before any measured frame (and a line says so)
     dropped = len(frames) - len(kept)
     while spots and fixed > budget:
         spots = spots[:-1]
         fixed = estimate_tokens(_assemble(head, [], {}, set(), 0, spots, [], tail,
                                          len(all_spots) - len(spots)))
+    if routines_cut:
+        inferred = [OMITTED_ROUTINES.format(n=routines_cut)]
     return _assemble(head, frames, frame_lines, kept, dropped, spots, inferred, tail,
                      len(all_spots) - len(spots)).encode()
 

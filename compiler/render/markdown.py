@@ -46,7 +46,7 @@ def render_markdown(document: Document, times: TimeFormat, label: str, note: str
                 f"| {frame.id} | {times.hm(frame.start_ms, offset)}–{times.hm(frame.end_ms, offset)} "
                 f"| {_cell(where(frame))} | {minutes(frame.active_ms)} min "
                 f"| {_quiet_cell(frame.idle_ms, frame.away_ms)} "
-                f"| {_cell(frame_summary(frame, pages=4))} | {_cell(_input(frame))} "
+                f"| {_cell(frame_summary(frame, pages=4, titled=True))} | {_cell(_input(frame))} "
                 f"| snapshots {ranges(frame.snapshot_ids)} |")
             for interruption in frame.interruptions:
                 lines.append(f"|  | ↳ {times.hm(interruption.start_ms, offset)} | "

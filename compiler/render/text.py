@@ -36,22 +36,30 @@ def frame_time(frame: Frame) -> str:
     return text
 
 
-def page_phrase(page: PageVisit) -> str:
+def page_phrase(page: PageVisit, titled: bool = False) -> str:
     """One page: its kind and entity (a local file by its title, else its
-    file name, never its path), then ×visits when more than one."""
+    file name, never its path), then ×visits when more than one; `titled`
+    (Markdown) adds every other page's title too."""
     visits = f" ×{page.count}" if page.count > 1 else ""
     if page.kind == "local_file":
         name = page.title or (page.entity or "").rstrip("/").rsplit("/", 1)[-1]
-        return f'{page.kind} "{_cut(name.replace(chr(34), chr(39)), PAGE_TITLE_CHARS)}"{visits}'
-    return (f"{page.kind} {page.entity}" if page.entity else page.kind) + visits
+        return f"{page.kind} {_quoted(name)}{visits}"
+    text = f"{page.kind} {page.entity}" if page.entity else page.kind
+    if titled and page.title:
+        text += f" {_quoted(page.title)}"
+    return text + visits
 
 
-def frame_summary(frame: Frame, *, pages: int = 3) -> str:
+def _quoted(title: str) -> str:
+    return '"' + _cut(title.replace('"', "'"), PAGE_TITLE_CHARS) + '"'
+
+
+def frame_summary(frame: Frame, *, pages: int = 3, titled: bool = False) -> str:
     """The typed pages a frame showed, in the order first visited (a cut
     list says how many more), else its window titles: the only one, or the
     first and the last."""
     if frame.pages:
-        shown = [page_phrase(p) for p in frame.pages[:pages]]
+        shown = [page_phrase(p, titled) for p in frame.pages[:pages]]
         if len(frame.pages) > pages:
             shown.append(f"+{len(frame.pages) - pages} more")
         return ", ".join(shown)

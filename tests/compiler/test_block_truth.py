@@ -217,3 +217,26 @@ def test_blind_spots_cut_for_the_budget_say_how_many_more():
     text = render_compact(document, TimeFormat(None, 0), "2026-03-02", 300).decode()
     line, = [line for line in text.splitlines() if line.startswith("blind spots: ")]
     assert line.endswith(" more")
+
+
+def test_an_inferred_tier_left_out_for_the_budget_says_so():
+    from compiler.records import InferredItem
+
+    routine = InferredItem("routine", "click push button '4 4' in calc → click push button '= =' in calc",
+                           "high", "the same 2 actions occurred 5 times", ("f-0001",), ("input_events:1..2",),
+                           (("id", "r-1"), ("steps", "2"), ("support", "5")))
+    document = compiled(heartbeats(1, 0, 600, app="app"), [key(10, t) for t in range(0, 600, 3)])
+    text = block(document._replace(inferred=(routine,)))
+    assert "click push button '4' in calc → click push button '=' in calc" in text   # said once
+    frames = [compiled([snap(i, i * 40, f"app{i % 7}") for i in range(1, 200)]).frames]
+    crowded = document._replace(frames=frames[0], inferred=(routine,) * 3)
+    small = render_compact(crowded, TimeFormat(None, 0), "2026-03-02", 400).decode()
+    assert "(+3 inferred routine(s) left out for the token budget)" in small
+
+
+def test_markdown_gives_every_page_its_title():
+    pr = "https://github.com/acme/api/pull/412"
+    document = compiled([snap(1, 0, "firefox", pr, "Fix the flaky test · Pull Request #412 — Mozilla Firefox"),
+                         snap(2, 30, "mousepad")])
+    markdown = render_markdown(document, TimeFormat(None, 0), "2026-03-02").decode()
+    assert 'github_pull_request acme/api#412 "Fix the flaky test · Pull Request #412"' in markdown
