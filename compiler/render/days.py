@@ -35,7 +35,7 @@ from datetime import date, timedelta
 from ..budget import estimate_tokens
 from ..records import Document, Frame, Gap, InferredItem
 from ..timefmt import TimeFormat, duration
-from .text import frame_summary, frame_time, readable, where
+from .text import frame_summary, frame_time, gap_reason, readable, where
 
 GAPS_PER_DAY = 3
 TOP_ROUTINES = 2
@@ -225,7 +225,7 @@ def _gap(gap: Gap, day: date, times: TimeFormat) -> str:
     """A gap, its end dated when it ends on another day."""
     end_day = _date(times, gap.end_ms)
     end = times.hm(gap.end_ms) if end_day == day else f"{end_day.isoformat()} {times.hm(gap.end_ms)}"
-    return f"{times.hm(gap.start_ms)}–{end} {gap.reason} ({duration(gap.end_ms - gap.start_ms)})"
+    return f"{times.hm(gap.start_ms)}–{end} {gap_reason(gap)} ({duration(gap.end_ms - gap.start_ms)})"
 
 
 def _day_name(day: date) -> str:

@@ -117,8 +117,11 @@ def readable(text: str) -> str:
 def gap_line(gap: Gap, times: TimeFormat) -> str:
     """A coverage gap (over 300 s, so away: one the screen stayed on for,
     idle, is said so) or a silence of Coverage.quiet ('idle' or 'away')."""
-    reason = GAP_WORDS.get(gap.reason, gap.reason) if gap.end_ms - gap.start_ms > SESSION_GAP_MS else gap.reason
-    return f"{times.hm(gap.start_ms)}–{times.hm(gap.end_ms)} {reason} ({duration(gap.end_ms - gap.start_ms)})"
+    return f"{times.hm(gap.start_ms)}–{times.hm(gap.end_ms)} {gap_reason(gap)} ({duration(gap.end_ms - gap.start_ms)})"
+
+
+def gap_reason(gap: Gap) -> str:
+    return GAP_WORDS.get(gap.reason, gap.reason) if gap.end_ms - gap.start_ms > SESSION_GAP_MS else gap.reason
 
 
 def header_line(document: Document, times: TimeFormat, label: str) -> str:
