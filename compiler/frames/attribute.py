@@ -32,6 +32,28 @@ _PLACE = attrgetter("monitor", "ts_ms", "id")
 _APP = attrgetter("app")
 
 
+class _Stream(NamedTuple):
+    """The frame stream sorted by (monitor, time, id), as columns; the
+    events' monitors and times. Built once for both searches."""
+
+    ordered: list[Snapshot]
+    monitor: np.ndarray
+    time: np.ndarray
+    id: np.ndarray
+    event_monitor: np.ndarray
+    event_time: np.ndarray
+
+
+def _stream(snapshots: tuple[Snapshot, ...], inputs: tuple[InputEvent, ...]) -> _Stream:
+    ordered = sorted(snapshots, key=_PLACE)
+    count = len(ordered)
+    return _Stream(ordered, np.fromiter(map(MONITOR, ordered), dtype=np.int64, count=count),
+                   np.fromiter(map(TS_MS, ordered), dtype=np.int64, count=count),
+                   np.fromiter(map(ID, ordered), dtype=np.int64, count=count),
+                   np.fromiter(map(MONITOR, inputs), dtype=np.int64, count=len(inputs)),
+                   np.fromiter(map(TS_MS, inputs), dtype=np.int64, count=len(inputs)))
+
+
 class Attribution(NamedTuple):
     by_snapshot: dict[int, tuple[InputEvent, ...]]   # snapshot id -> its events
     unattributed: tuple[InputEvent, ...]
@@ -55,11 +77,13 @@ def attribute_linked(snapshots: tuple[Snapshot, ...], by_id: dict[int, Snapshot]
                      inputs: tuple[InputEvent, ...]) -> Attribution:
     """Attribution over the frame stream `snapshots`, with `by_id` holding
     every snapshot an event may link to (anchor-only ones included)."""
-    owners, found = nearest_snapshots(snapshots, inputs)
+    stream = _stream(snapshots, inputs) if inputs and snapshots else None
+    owners, found = nearest_snapshots(snapshots, inputs, stream)
     linked = [i for i, event in enumerate(inputs) if event.snapshot_id is not None]
     if linked:
         _follow_links(snapshots, by_id, inputs, linked, owners, found)
-        _in_time(snapshots, inputs, np.array(linked, dtype=np.int64), owners, found)
+        if stream is not None:
+            _in_time(stream, np.array(linked, dtype=np.int64), owners, found)
     unattributed = tuple(inputs[i] for i in np.flatnonzero(~found).tolist())
     by_nearest = len(inputs) - len(linked)
     kept = np.flatnonzero(found)
@@ -106,8 +130,7 @@ def _follow_links(snapshots: tuple[Snapshot, ...], by_id: dict[int, Snapshot], i
 FOCUS_LAG_MS = 2_000   # a focus click lands before the snapshot its focus change makes
 
 
-def _in_time(snapshots: tuple[Snapshot, ...], inputs: tuple[InputEvent, ...], linked: np.ndarray,
-             owners: np.ndarray, found: np.ndarray) -> None:
+def _in_time(stream: _Stream, linked: np.ndarray, owners: np.ndarray, found: np.ndarray) -> None:
     """Re-own linked events (in place) to the frame holding them in time as
     well as window. A link names the receiving window's latest snapshot the
     daemon had written, which can be one from an earlier visit to that
@@ -116,22 +139,18 @@ def _in_time(snapshots: tuple[Snapshot, ...], inputs: tuple[InputEvent, ...], li
     same app), or — a click that gave the window focus — to the snapshot
     of that app taken within FOCUS_LAG_MS after it."""
     linked = linked[found[linked]]
-    if not linked.size or not snapshots:
+    if not linked.size:
         return
-    ordered = sorted(snapshots, key=_PLACE)
+    ordered, snap_monitor, snap_time, snap_id = stream.ordered, stream.monitor, stream.time, stream.id
     apps: dict[str, int] = {}
     for app in map(_APP, ordered):
         apps.setdefault(app, len(apps))
     code = np.fromiter(map(apps.__getitem__, map(_APP, ordered)), dtype=np.int64, count=len(ordered))
-    snap_monitor = np.fromiter(map(MONITOR, ordered), dtype=np.int64, count=len(ordered))
-    snap_time = np.fromiter(map(TS_MS, ordered), dtype=np.int64, count=len(ordered))
-    snap_id = np.fromiter(map(ID, ordered), dtype=np.int64, count=len(ordered))
     by_id_order = np.argsort(snap_id, kind="stable")
     owner = owners[linked]
     at = by_id_order[np.searchsorted(snap_id[by_id_order], owner)]
     owner_code, owner_time = code[at], snap_time[at]
-    monitor = np.fromiter(map(MONITOR, inputs), dtype=np.int64, count=len(inputs))[linked]
-    ts = np.fromiter(map(TS_MS, inputs), dtype=np.int64, count=len(inputs))[linked]
+    monitor, ts = stream.event_monitor[linked], stream.event_time[linked]
     lo = np.searchsorted(snap_monitor, monitor, side="left")
     hi = np.searchsorted(snap_monitor, monitor, side="right")
     pos = _positions(snap_monitor, snap_time, monitor, ts)   # first snapshot after the event
@@ -155,8 +174,8 @@ def _positions(snap_monitor: np.ndarray, snap_time: np.ndarray, monitor: np.ndar
     return positions
 
 
-def nearest_snapshots(snapshots: tuple[Snapshot, ...],
-                      inputs: tuple[InputEvent, ...]) -> tuple[np.ndarray, np.ndarray]:
+def nearest_snapshots(snapshots: tuple[Snapshot, ...], inputs: tuple[InputEvent, ...],
+                      stream: _Stream | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Two arrays aligned with `inputs`: the id of each event's nearest
     snapshot on its monitor (ties: the earlier), and whether one was found
     within the session gap (where not, the id is meaningless)."""
@@ -164,12 +183,10 @@ def nearest_snapshots(snapshots: tuple[Snapshot, ...],
     found = np.zeros(len(inputs), dtype=bool)
     if not inputs or not snapshots:
         return owners, found
-    event_monitor = np.fromiter(map(MONITOR, inputs), dtype=np.int64, count=len(inputs))
-    event_time = np.fromiter(map(TS_MS, inputs), dtype=np.int64, count=len(inputs))
-    ordered = sorted(snapshots, key=_PLACE)
-    snap_monitor = np.fromiter(map(MONITOR, ordered), dtype=np.int64, count=len(ordered))
-    snap_time = np.fromiter(map(TS_MS, ordered), dtype=np.int64, count=len(ordered))
-    snap_id = np.fromiter(map(ID, ordered), dtype=np.int64, count=len(ordered))
+    if stream is None:
+        stream = _stream(snapshots, inputs)
+    event_monitor, event_time = stream.event_monitor, stream.event_time
+    snap_monitor, snap_time, snap_id = stream.monitor, stream.time, stream.id
     for monitor in np.unique(event_monitor):
         lo, hi = np.searchsorted(snap_monitor, [monitor, monitor + 1])
         if lo == hi:

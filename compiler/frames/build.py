@@ -9,6 +9,7 @@ per-frame loop walks every key press."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import chain, repeat
 from operator import attrgetter
 from typing import NamedTuple
@@ -40,6 +41,7 @@ _BROWSERS = (r"(?:Mozilla Firefox|Firefox(?: ESR)?|Chromium|Google Chrome|Brave|
 _BROWSER_SUFFIX = re.compile(r"\s+[-—–]\s+" + _BROWSERS + "$")
 _BROWSER_NAME = re.compile(_BROWSERS)   # a tab still loading shows the browser's name alone
 NO_INPUT = InputVolume()
+_IDLE_MS, _AWAY_MS = attrgetter("idle_ms"), attrgetter("away_ms")
 _TITLE, _KIND, _COUNT, _RESOLUTION = (attrgetter("title"), attrgetter("kind"), attrgetter("count"),
                                       attrgetter("resolution"))
 
@@ -118,7 +120,7 @@ def _frame(index: int, item: FoldedRun, rows: _Gathered, volume: InputVolume,
         snapshot_ids=rows.snapshot_ids,
         input_ids=tuple(map(ID, rows.events)),
         idle_snapshots=sum(map(bool, map(IDLE, snapshots))),
-        idle_ms=sum(run.idle_ms for run in runs), away_ms=sum(run.away_ms for run in runs),
+        idle_ms=sum(map(_IDLE_MS, runs)), away_ms=sum(map(_AWAY_MS, runs)),
         targets_more=more)
 
 
@@ -133,8 +135,11 @@ def _pages(runs: tuple[Run, ...]) -> tuple[PageVisit, ...]:
     visits: dict[tuple[str, str | None], int] = {}
     titles: dict[tuple[str, str | None], str] = {}
     for run in runs:
+        urls = list(map(URL, run.snapshots))
+        if not any(urls):
+            continue
         previous = None
-        for url, title in zip(map(URL, run.snapshots), map(_TITLE, run.snapshots)):
+        for url, title in zip(urls, map(_TITLE, run.snapshots)):
             if not url:
                 continue
             key = keys.get(url)
@@ -150,6 +155,7 @@ def _pages(runs: tuple[Run, ...]) -> tuple[PageVisit, ...]:
                  for (kind, entity), count in visits.items())
 
 
+@lru_cache(maxsize=4096)
 def page_title(title: str | None) -> str | None:
     """A window title without the browser's name after it."""
     if not title:
