@@ -74,16 +74,22 @@ def _merge(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray
 
 class _GapReasons:
     """A stored blind spot covering at least half the gap names it (the one
-    overlapping most; the earliest listed on a tie); idle snapshots inside it
-    make it 'idle'; otherwise the user was away (or capture off)."""
+    overlapping most; the earliest listed on a tie; an open-ended one lasts
+    until the next snapshot); idle snapshots inside it make it 'idle';
+    otherwise the user was away (or capture off)."""
 
     def __init__(self, snapshots: tuple[Snapshot, ...], blind_spots: tuple[BlindSpot, ...]) -> None:
         self._idle_times = np.sort(np.fromiter((s.ts_ms for s in snapshots if s.idle), dtype=np.int64))
         self._spot_starts = np.fromiter((s.start_ms for s in blind_spots), dtype=np.int64,
                                         count=len(blind_spots))
-        # a spot still open runs past any gap: its overlap then ends with the gap
-        self._spot_ends = np.fromiter((s.end_ms if s.end_ms is not None else _OPEN for s in blind_spots),
-                                      dtype=np.int64, count=len(blind_spots))
+        # a spot still open lasts until the next snapshot after it starts (or past any gap)
+        times = np.sort(np.fromiter(map(TS_MS, snapshots), dtype=np.int64, count=len(snapshots)))
+        after = np.searchsorted(times, self._spot_starts, side="right")
+        following = np.where(after < times.size, times[np.minimum(after, max(times.size - 1, 0))], _OPEN) \
+            if times.size else np.full(len(blind_spots), _OPEN, dtype=np.int64)
+        ends = np.fromiter((s.end_ms if s.end_ms is not None else -1 for s in blind_spots),
+                           dtype=np.int64, count=len(blind_spots))
+        self._spot_ends = np.where(ends >= 0, ends, following)
         self._kinds = [s.kind for s in blind_spots]
 
     def __call__(self, start: int, end: int) -> str:

@@ -35,7 +35,9 @@ def reference_coverage(run_list, snapshots, blind_spots):
     def reason(start, end):
         best, best_overlap = None, 0
         for spot in blind_spots:
-            spot_end = spot.end_ms if spot.end_ms is not None else end
+            # an open spot lasts until the next snapshot after it starts (else past the gap)
+            spot_end = spot.end_ms if spot.end_ms is not None else min(
+                (s.ts_ms for s in snapshots if s.ts_ms > spot.start_ms), default=end)
             overlap = min(end, spot_end) - max(start, spot.start_ms)
             if overlap > best_overlap:
                 best, best_overlap = spot.kind, overlap
