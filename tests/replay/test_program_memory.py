@@ -259,3 +259,17 @@ def test_replay_by_intent_refusals_are_one_line(tmp_path, capsys, argv, status, 
     save_program(db, program_of("sign up"), created_ms=1000)
     code, out, err = run_cli(capsys, *argv, "--db", db)
     assert code == status and message in err and len(err.strip().splitlines()) == 1 and not out
+
+
+def test_a_label_at_spi_repeats_is_keyed_once_and_the_program_is_unchanged():
+    """AT-SPI names a button '4 4' (name and child text): the intent key
+    says it once; the stored body, and so the program's id, keep it."""
+    from dataclasses import replace
+
+    program = program_of("expense claim")
+    steps = list(program.steps)
+    at = next(i for i, s in enumerate(steps) if s.target is not None and s.target.name == "Send claim")
+    steps[at] = replace(steps[at], target=replace(steps[at].target, name="Send claim Send claim"))
+    doubled = replace(program, steps=tuple(steps))
+    assert key_text(doubled, "") == "Expense Claim: expense claim. Amount, Purpose, Send claim"
+    assert doubled.steps[at].target.name == "Send claim Send claim"
