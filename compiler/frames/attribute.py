@@ -81,12 +81,12 @@ def attribute_linked(snapshots: tuple[Snapshot, ...], by_id: dict[int, Snapshot]
         owners, found = arrays.nearest_snapshots(snapshots, inputs, columns)
     else:
         stream = _stream(snapshots)
-        owners, found = nearest_snapshots(snapshots, inputs, stream)
+        owners, found = _nearest_unless_linked(snapshots, by_id, inputs, stream)
     linked = [i for i, event in enumerate(inputs) if event.snapshot_id is not None]
     if linked:
         _follow_links(snapshots, by_id, inputs, linked, owners, found)
         if not long:
-            _in_time(stream, inputs, linked, owners, found)
+            _in_time(stream, by_id, inputs, linked, owners, found)
         elif columns is not None:
             arrays.in_time(columns, linked, owners, found)
     unattributed = tuple(event for event, kept in zip(inputs, found) if not kept)
@@ -97,6 +97,23 @@ def attribute_linked(snapshots: tuple[Snapshot, ...], by_id: dict[int, Snapshot]
             grouped.setdefault(owner, []).append(event)
     return Attribution({owner: tuple(grouped[owner]) for owner in sorted(grouped)}, unattributed,
                        by_nearest)
+
+
+def _nearest_unless_linked(snapshots: tuple[Snapshot, ...], by_id: dict[int, Snapshot],
+                           inputs: tuple[InputEvent, ...], stream: _Stream) -> tuple[list[int], list[bool]]:
+    """`nearest_snapshots` for the events whose link will not decide their
+    owner (none, or to a snapshot outside the window); `_follow_links` sets
+    the others' owner and found flag. On a linked store that is most events
+    (the array version searches for all, and tests hold the two alike)."""
+    needed = [i for i, event in enumerate(inputs) if event.snapshot_id is None or event.snapshot_id not in by_id]
+    if len(needed) == len(inputs):
+        return nearest_snapshots(snapshots, inputs, stream)
+    owners, found = [0] * len(inputs), [False] * len(inputs)
+    if needed:
+        some_owners, some_found = nearest_snapshots(snapshots, tuple(inputs[i] for i in needed), stream)
+        for position, owner, kept in zip(needed, some_owners, some_found):
+            owners[position], found[position] = owner, kept
+    return owners, found
 
 
 def _follow_links(snapshots: tuple[Snapshot, ...], by_id: dict[int, Snapshot], inputs: tuple[InputEvent, ...],
@@ -125,32 +142,32 @@ def _follow_links(snapshots: tuple[Snapshot, ...], by_id: dict[int, Snapshot], i
             found[position] = False
 
 
-def _in_time(stream: _Stream, inputs: tuple[InputEvent, ...], linked: list[int], owners: list[int],
-             found: list[bool]) -> None:
+def _in_time(stream: _Stream, by_id: dict[int, Snapshot], inputs: tuple[InputEvent, ...],
+             linked: list[int], owners: list[int], found: list[bool]) -> None:
     """Re-own linked events (in place) to the frame holding them in time as
     well as window. A link names the receiving window's latest snapshot the
     daemon had written, which can be one from an earlier visit to that
     window: then the event belongs to the window's snapshot showing at its
     instant (the latest at or before it on its monitor, when that is the
     same app), or — a click that gave the window focus — to the snapshot
-    of that app taken within FOCUS_LAG_MS after it."""
-    placed: dict[int, Snapshot] = {}
-    for monitor_stream in stream.snapshots.values():
-        for snapshot in monitor_stream:
-            placed.setdefault(snapshot.id, snapshot)
+    of that app taken within FOCUS_LAG_MS after it. (Snapshot ids are the
+    store's row ids: `by_id` names each owner's snapshot.)"""
+    times_of, snapshots_of = stream.times, stream.snapshots
     for position in linked:
         if not found[position]:
             continue
-        event, owner = inputs[position], placed[owners[position]]
-        times = stream.times.get(event.monitor)
+        event = inputs[position]
+        times = times_of.get(event.monitor)
         if times is None:
             continue
-        ordered = stream.snapshots[event.monitor]
-        after = bisect_right(times, event.ts_ms)               # the first snapshot after the event
+        ts = event.ts_ms
+        after = bisect_right(times, ts)                        # the first snapshot after the event
+        ordered = snapshots_of[event.monitor]
+        owner = by_id[owners[position]]
         if after and ordered[after - 1].app == owner.app:
             owners[position] = ordered[after - 1].id
         elif (after < len(ordered) and ordered[after].app == owner.app
-              and ordered[after].ts_ms - event.ts_ms <= FOCUS_LAG_MS and owner.ts_ms < event.ts_ms):
+              and ordered[after].ts_ms - ts <= FOCUS_LAG_MS and owner.ts_ms < ts):
             owners[position] = ordered[after].id
 
 

@@ -63,7 +63,7 @@ def test_nearest_snapshots_agree(window):
 @st.composite
 def captures(draw):
     """A short capture: snapshots of two apps on two monitors (some idle,
-    some at equal times), input events linked to a snapshot or not, at
+    some at equal times), input events linked to a snapshot, to one outside the window or not, at
     times that leave silences idle and away, and open and closed blind
     spots of every monitor or one."""
     snapshots, ts = [], T0
@@ -75,7 +75,7 @@ def captures(draw):
     events = []
     for eid in range(1, draw(st.integers(0, 30)) + 1):
         start = T0 + draw(st.integers(-2, (last - T0) // 10_000 + 20)) * 10_000
-        link = draw(st.sampled_from((None, None, *range(1, len(snapshots) + 1))))
+        link = draw(st.sampled_from((None, None, 999, *range(1, len(snapshots) + 1))))   # 999: outside
         events.append(InputEvent(eid, start, start + draw(st.sampled_from((0, 500, 20_000))),
                                  draw(st.sampled_from((0, 1))), draw(st.sampled_from(("key", "click"))), 1,
                                  None, None, None, None, None, None, None, snapshot_id=link))
