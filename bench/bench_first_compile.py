@@ -102,24 +102,27 @@ def import_bill(argv: list[str], env: dict[str, str], runs: int = 7,
 
 
 def passes_both_ways(db: Path, since: str, until: str, runs: int) -> tuple[int, float, float]:
-    """(snapshots, lists ms, arrays ms): the four numpy-capable passes
-    (segment, attribute, build, coverage) over one window in this process,
-    CPU median, once with every pass on lists and once on arrays."""
+    """(snapshots, lists ms, arrays ms): the numpy-capable passes (segment,
+    quiet, attribute, build, coverage) over one window in this process, CPU
+    median, once with every pass on lists and once on arrays."""
     from compiler.api import read_window
-    from compiler.frames import attribute, build, coverage, flicker, segment
+    from compiler.frames import attribute, build, coverage, flicker, quiet, segment
 
     capture, _ = read_window(db, since=since, until=until, tz="Europe/Berlin")
     stream = tuple(s for s in capture.snapshots if not attribute.anchor_only(s))
     by_id = {s.id: s for s in capture.snapshots}
 
     def passes() -> None:
-        runs_ = segment.runs(stream)
+        credited = segment.runs(stream, capture.blind_spots)
+        found = quiet.quiet(stream, capture.inputs, capture.blind_spots, capture.until_ms,
+                            last_seen=quiet.seen_until(credited))
+        runs_ = quiet.apply(credited, found)
         attribution = attribute.attribute_linked(stream, by_id, capture.inputs)
         build.build_frames(flicker.fold(runs_), attribution)
-        coverage.coverage(runs_, stream, capture.blind_spots)
+        coverage.coverage(runs_, stream, capture.blind_spots, found)
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # as `phantom compile` has it
-    modules = (segment, attribute, coverage)
+    modules = (segment, attribute, coverage, quiet)
     default = [module.LONG_WINDOW for module in modules]
     medians = []
     for threshold in (sys.maxsize, 0):          # lists, then arrays

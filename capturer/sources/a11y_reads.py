@@ -21,13 +21,21 @@ from types import ModuleType
 from core.a11y import Accessible
 from core.a11y.roles import CONTAINER_ROLES, TEXT_INPUT_ROLES
 from core.a11y.toolkit import origin_for
-from core.a11y.tree import Node, Walk, WalkLimits, clicked_element, hit_test, node_for_hit, read_extents, walk
+from core.a11y.tree import Node, Walk, WalkLimits, clicked_element, hit_test, node_for_hit, walk
 from core.clock import now_ms
 from core.store import StoreWriter, TreeRow
 
 from ..input_counts import FieldRef
-from .a11y_queries import ancestors, characters, document_url, focused_descendant, is_container, showing_document_url
-from .a11y_rows import editable_field_masks, element_row, on_desktop
+from .a11y_queries import (
+    ancestors,
+    characters,
+    document_url,
+    focused_descendant,
+    focused_field_mask,
+    is_container,
+    showing_document_url,
+)
+from .a11y_rows import editable_field_masks, element_row, on_desktop, without_url_secrets
 from .base import A11yContext, FieldMask, HitResult, WindowInfo
 
 log = logging.getLogger(__name__)
@@ -118,7 +126,8 @@ class TreeReads:
             near = self._nearest_control(cached, x, y, window)
             if near is not None:
                 node = cached.walk.nodes[near]
-                return HitResult(cached.element_ids[near], "tolerance", node.role, node.name, node.path)
+                return HitResult(cached.element_ids[near], "tolerance", node.role, without_url_secrets(node.name),
+                                 without_url_secrets(node.path))
         if len(chain) > 1:
             return self._hit(chain, window, cached, "zone")
         return HitResult(None, "none")
@@ -148,7 +157,8 @@ class TreeReads:
     def _hit(self, chain: list[Accessible], window: WindowInfo, cached: _CachedTree | None,
              resolution: str) -> HitResult:
         element_id, node = self._element_for(chain, window, cached)
-        return HitResult(element_id, resolution, node.role, node.name or node.labelled_by or "", node.path)
+        return HitResult(element_id, resolution, node.role,
+                         without_url_secrets(node.name or node.labelled_by or ""), without_url_secrets(node.path))
 
     def focused_field(self, window: WindowInfo) -> FieldRef | None:
         """Ask the toolkit (Collection interface, one call) which element has
@@ -217,7 +227,7 @@ class TreeReads:
             self._writer.submit(element_row(node, element_id, tree_id, parent_id))
         by_key = {node.key: index for index, node in enumerate(result.nodes)}
         return _CachedTree(tree_id, result, element_ids, by_key, geometry, window.key,
-                           masks=editable_field_masks(result.nodes, window))
+                           masks=editable_field_masks(result.nodes, window, browser=window.app in self._browsers))
 
     def field_masks(self) -> tuple[FieldMask, ...]:
         """The editable fields of every cached tree (worker thread)."""
@@ -225,18 +235,7 @@ class TreeReads:
 
     def focused_mask(self, accessible: Accessible, window: WindowInfo) -> FieldMask | None:
         """The mask of an element that just took keyboard focus, if it takes text."""
-        role = accessible.getRoleName()
-        if role not in TEXT_INPUT_ROLES:
-            return None
-        states = accessible.getState()
-        if role != "password text" and not states.contains(self._pyatspi.STATE_EDITABLE):
-            return None
-        x, y, w, h = read_extents(accessible)
-        if x is None or y is None or w is None or h is None or w <= 0 or h <= 0:
-            return None
-        dx, dy = origin_for(accessible, window.x, window.y)
-        return FieldMask(window.window_id, (window.x, window.y), (x + dx, y + dy, w, h),
-                         role == "password text")
+        return focused_field_mask(accessible, window, browser=window.app in self._browsers)
 
     def _frame_for(self, window: WindowInfo) -> Accessible | None:
         """The AT-SPI top-level matching an X window: same pid, then the same

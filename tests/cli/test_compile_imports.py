@@ -37,7 +37,7 @@ compiler.records compiler.resolve
 compiler.rolled compiler.timefmt compiler.when compiler.window
 compiler.frames compiler.frames.attribute compiler.frames.blind compiler.frames.build
 compiler.frames.coverage compiler.frames.flicker compiler.frames.inferred compiler.frames.pipeline
-compiler.frames.provenance compiler.frames.segment
+compiler.frames.provenance compiler.frames.quiet compiler.frames.segment
 compiler.pages compiler.pages.fallback compiler.pages.ref compiler.pages.resolve
 compiler.pages.generic compiler.pages.generic.auth compiler.pages.generic.docs
 compiler.pages.generic.files compiler.pages.generic.hosts compiler.pages.generic.schemes
@@ -50,7 +50,7 @@ compiler.render compiler.render.compact compiler.render.days compiler.render.tex
 compiler.routines compiler.routines.actions compiler.routines.cycles compiler.routines.ids
 compiler.routines.mining compiler.routines.occurrences
 compiler.sources compiler.sources.nocta compiler.sources.phantom_store
-core core.clock core.errors core.inputs core.private
+core core.clock core.errors core.inputs core.labels core.private
 core.store core.store.connection core.store.errors core.store.migration_3 core.store.migration_4
 core.store.migration_5
 core.store.paths core.store.schema
