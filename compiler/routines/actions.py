@@ -36,6 +36,9 @@ SESSION_GAP_MS = 90_000
 # A switch is moved back to the first input of the window it switched to when
 # that input came at most this long before the focus snapshot.
 SWITCH_LEAD_MS = 5_000
+# From this many input events on, the app at each event is looked up with
+# numpy (as the miner's LONG_STREAM and the frames' LONG_WINDOW, a few days).
+LONG_INPUTS = 10_000
 
 
 class _Missing(Enum):
@@ -230,9 +233,8 @@ _SNAPSHOT_ID = attrgetter("snapshot_id")
 
 def _apps_by_time(snapshots: tuple[Snapshot, ...], inputs: Sequence[InputEvent]) -> list[str]:
     """The last focused snapshot's app on each event's monitor at or before
-    it — one vectorized binary search per monitor."""
-    import numpy as np
-
+    it: a binary search per event, vectorized per monitor from LONG_INPUTS
+    events on (a day's few thousand do not pay for numpy's import)."""
     by_monitor: dict[int, tuple[list[int], list[str]]] = {}
     for snapshot in snapshots:
         if snapshot.focused:
@@ -241,6 +243,24 @@ def _apps_by_time(snapshots: tuple[Snapshot, ...], inputs: Sequence[InputEvent])
             names.append(snapshot.app)
     if not by_monitor or not inputs:
         return [""] * len(inputs)
+    if len(inputs) >= LONG_INPUTS:
+        return _apps_by_time_arrays(by_monitor, inputs)
+    found = []
+    for event in inputs:
+        on = by_monitor.get(event.monitor)
+        if on is None:
+            found.append("")
+        else:
+            times, names = on
+            found.append(names[max(bisect_right(times, event.ts_ms) - 1, 0)])
+    return found
+
+
+def _apps_by_time_arrays(by_monitor: dict[int, tuple[list[int], list[str]]],
+                         inputs: Sequence[InputEvent]) -> list[str]:
+    """`_apps_by_time`'s search, one vectorized binary search per monitor."""
+    import numpy as np
+
     event_time = np.fromiter(map(TS_MS, inputs), dtype=np.int64, count=len(inputs))
     event_monitor = np.fromiter(map(MONITOR, inputs), dtype=np.int64, count=len(inputs))
     found = np.full(len(inputs), "", dtype=object)
@@ -250,4 +270,5 @@ def _apps_by_time(snapshots: tuple[Snapshot, ...], inputs: Sequence[InputEvent])
             continue
         index = np.searchsorted(np.asarray(times, dtype=np.int64), event_time[positions], side="right") - 1
         found[positions] = np.asarray(names, dtype=object)[np.maximum(index, 0)]
-    return found.tolist()
+    result: list[str] = found.tolist()
+    return result
