@@ -24,6 +24,12 @@ corpus as the default `phantom synth` writes them (input not linked to
 snapshots) and as `phantom synth --live-like` writes them (linked, as the
 daemon links them), each with today's switch placement and with the one
 before issue 27's fix (`bench/window_scaling.py`), in the same run.
+With `--threshold` it measures numpy both ways for the miner's
+LONG_STREAM: on generated streams of 1k to 200k actions, the plain-Python
+version and the numpy version in this process (CPU medians), and what
+importing numpy adds to a process that had not loaded it (`python -c
+"import numpy"` minus `python -c pass`, CPU from wait4, median of 7), so
+the cost either way of a first compile that mines the stream alone.
 Timings go to stdout only; nothing here is asserted.
 """
 
@@ -193,6 +199,51 @@ def linked_and_unlinked(days: int) -> None:
                 corpus_end_to_end(path)
 
 
+def _process_cpu_ms(code: str) -> float:
+    """CPU (user + system) of `python -c code`, from wait4."""
+    import os
+    import subprocess
+
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    process = subprocess.Popen([sys.executable, "-c", code], env=env)
+    _, _, usage = os.wait4(process.pid, 0)
+    return (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def threshold(seed: int, repeats: int) -> None:
+    """The miner's two versions on streams around LONG_STREAM (see the
+    module docstring): where numpy starts to pay, warm and cold."""
+    from compiler.routines import mining
+
+    _process_cpu_ms("import numpy")   # warm the page cache and the .pyc files
+    interpreter, with_numpy = [], []
+    for _ in range(7):
+        interpreter.append(_process_cpu_ms("pass"))
+        with_numpy.append(_process_cpu_ms("import numpy"))
+    numpy_ms = statistics.median(with_numpy) - statistics.median(interpreter)
+    saved = mining.LONG_STREAM
+    print(f"numpy's import in a fresh process: {numpy_ms:.0f} ms CPU (median of 7); "
+          f"LONG_STREAM = {saved:,}")
+    print(f"{'actions':>9}{'lists ms':>10}{'arrays ms':>11}{'arrays + import':>17}  faster in process / cold")
+    for total in (1_000, 2_500, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000):
+        sessions = generate(total, seed)
+        medians = []
+        for limit in (sys.maxsize, 0):
+            mining.LONG_STREAM = limit
+            samples = []
+            for _ in range(repeats):
+                started = time.process_time()
+                mine(sessions)
+                samples.append((time.process_time() - started) * 1000)
+            medians.append(statistics.median(samples))
+        mining.LONG_STREAM = saved
+        lists, arrays = medians
+        warm = "arrays" if arrays < lists else "lists"
+        cold = "arrays" if arrays + numpy_ms < lists else "lists"
+        print(f"{total:>9,}{lists:>10.1f}{arrays:>11.1f}{arrays + numpy_ms:>17.1f}  {warm} / {cold}")
+    print()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=200_000)
@@ -203,7 +254,12 @@ def main(argv: list[str] | None = None) -> int:
                         "51-day `phantom synth` corpus in .bench-cache/)")
     parser.add_argument("--linked-days", type=int, default=0, metavar="N",
                         help="also mine N synthetic days, unlinked and live-like (linked), end to end")
+    parser.add_argument("--threshold", action="store_true",
+                        help="measure the miner's plain and numpy versions around LONG_STREAM, and stop")
     args = parser.parse_args(argv)
+    if args.threshold:
+        threshold(args.seed, max(args.repeats, 5))
+        return 0
     if args.corpus is not None:
         corpus_end_to_end(args.corpus)
     if args.linked_days:

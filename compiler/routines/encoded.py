@@ -4,18 +4,19 @@
 end (`Stream`); a version finds, per length, the routines and the starts
 that count (`Found`). The plain-Python version (`mining_lists`) serves a
 day, the numpy one (`mining_arrays`) long windows; both give the same
-`Found` records, so the routines built from them are the same bytes."""
+`Found` records, so the routines built from them are the same bytes.
+NamedTuples, not dataclasses: a day's compile imports this module, and a
+NamedTuple's class costs a fraction of a dataclass's to create."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from compiler.records import Step
 
 
-@dataclass(frozen=True, slots=True)
-class Stream:
+class Stream(NamedTuple):
     """All sessions end to end: per position its key id and full step, per
     session its length, per key id whether it is specific."""
 
@@ -25,16 +26,14 @@ class Stream:
     is_specific: Sequence[bool]
 
 
-@dataclass(frozen=True, slots=True)
-class Params:
+class Params(NamedTuple):
     min_support: int
     min_length: int
     max_length: int
     min_specific: int
 
 
-@dataclass(frozen=True, slots=True)
-class Found:
+class Found(NamedTuple):
     """Routines of one length. Per routine: its first start (any occurrence,
     counted or not), its support, and its representative steps; `counted`
     holds the counted starts of all of them, grouped per routine in the

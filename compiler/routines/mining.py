@@ -68,7 +68,6 @@ from bisect import bisect_right
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
-from numbers import Integral
 from operator import attrgetter
 
 from compiler.collector import collector_paused
@@ -135,7 +134,7 @@ class Routine:
 def _check_params(min_support: int, min_length: int, max_length: int, min_specific: int) -> None:
     for name, value in (("min_support", min_support), ("min_length", min_length),
                         ("max_length", max_length), ("min_specific", min_specific)):
-        if isinstance(value, bool) or not isinstance(value, Integral):
+        if isinstance(value, bool) or not hasattr(value, "__index__"):  # int or numpy integer
             raise ValueError(f"{name} must be an integer, got {value!r}")
     if min_support < 1:
         raise ValueError(f"min_support must be >= 1, got {min_support}")

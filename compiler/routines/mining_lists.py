@@ -12,14 +12,13 @@ reference and to each other."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from itertools import accumulate, repeat
+from typing import NamedTuple
 
 from .encoded import Found, Params, Stream
 
 
-@dataclass(frozen=True, slots=True)
-class _Pattern:
+class _Pattern(NamedTuple):
     """A frequent n-gram: all its starts ascending, the ones that count, and
     the index of its prefix in the level below (-1 on level 1)."""
 
