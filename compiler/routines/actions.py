@@ -25,6 +25,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from enum import Enum
+from functools import partial
 from operator import attrgetter
 from typing import Final
 
@@ -245,14 +246,19 @@ def _apps_by_time(snapshots: tuple[Snapshot, ...], inputs: Sequence[InputEvent])
         return [""] * len(inputs)
     if len(inputs) >= LONG_INPUTS:
         return _apps_by_time_arrays(by_monitor, inputs)
-    found = []
-    for event in inputs:
-        on = by_monitor.get(event.monitor)
-        if on is None:
-            found.append("")
+    monitors = list(map(MONITOR, inputs))
+    stamps = list(map(TS_MS, inputs))
+    found = [""] * len(inputs)
+    for monitor, (times, names) in by_monitor.items():
+        # bisect_right gives 0..len(times); the app before the first snapshot is the first one's
+        shifted = [names[0], *names]
+        positions = [i for i, m in enumerate(monitors) if m == monitor]
+        apps = map(shifted.__getitem__, map(partial(bisect_right, times), [stamps[i] for i in positions]))
+        if len(positions) == len(found):
+            found = list(apps)
         else:
-            times, names = on
-            found.append(names[max(bisect_right(times, event.ts_ms) - 1, 0)])
+            for i, app in zip(positions, apps):
+                found[i] = app
     return found
 
 

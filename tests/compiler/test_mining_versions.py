@@ -96,3 +96,32 @@ def test_the_app_at_each_input_is_the_same_both_ways():
         with threshold(actions, "LONG_INPUTS", 0):
             assert actions._apps_by_time(capture.snapshots, capture.inputs) == by_time
         assert len(set(by_time)) > 2
+
+
+def test_the_app_at_each_input_on_several_monitors_both_ways():
+    """Random streams on three monitors (one without focused snapshots),
+    events before the first snapshot, at a snapshot's millisecond and out
+    of time order: the plain lookup, the numpy one and the definition agree."""
+    import random
+
+    from compiler.records import InputEvent, Snapshot
+
+    rng = random.Random(5)
+    for _ in range(50):
+        snapshots = tuple(sorted(
+            (Snapshot(i, rng.randrange(0, 2_000, 10), 0, "UTC", rng.choice((0, 1, 2)), "focus",
+                      rng.choice(("a", "b", "c")), "", None, False, rng.random() < 0.8)
+             for i in range(rng.randrange(0, 30))), key=lambda s: (s.ts_ms, s.id)))
+        inputs = [InputEvent(i, rng.randrange(-100, 2_100, 5), 0, rng.choice((0, 1, 2, 3)), "click", 1,
+                             None, None, None, None, None, None, None) for i in range(rng.randrange(0, 40))]
+        expected = []
+        for event in inputs:
+            seen = [s for s in snapshots if s.focused and s.monitor == event.monitor]
+            before = [s for s in seen if s.ts_ms <= event.ts_ms]
+            expected.append(before[-1].app if before else seen[0].app if seen else "")
+        if not any(s.focused for s in snapshots):
+            expected = [""] * len(inputs)
+        plain = actions._apps_by_time(snapshots, inputs)
+        with threshold(actions, "LONG_INPUTS", 0):
+            assert actions._apps_by_time(snapshots, inputs) == plain
+        assert plain == expected
