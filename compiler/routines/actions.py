@@ -221,12 +221,16 @@ def _apps_at(snapshots: tuple[Snapshot, ...], inputs: Sequence[InputEvent]) -> l
     (`InputEvent.snapshot_id`: the window that received it), else of the last
     focused snapshot on its monitor at or before it (the first one, for
     events before any)."""
-    apps = _apps_by_time(snapshots, inputs)
     links = list(map(_SNAPSHOT_ID, inputs))
-    if any(link is not None for link in links):
-        app_of = {snapshot.id: snapshot.app for snapshot in snapshots}
-        apps = [app_of.get(link, app) if link is not None else app for link, app in zip(links, apps)]
-    return apps
+    if all(link is None for link in links):
+        return _apps_by_time(snapshots, inputs)
+    # linked: the time-ordered search only for the events whose link names
+    # no snapshot of the capture (the daemon and nocta link every event)
+    app_of = {snapshot.id: snapshot.app for snapshot in snapshots}
+    apps: list[str | None] = [app_of.get(link) if link is not None else None for link in links]
+    unknown = [event for event, app in zip(inputs, apps) if app is None]
+    by_time = iter(_apps_by_time(snapshots, unknown) if unknown else ())
+    return [app if app is not None else next(by_time) for app in apps]
 
 
 _SNAPSHOT_ID = attrgetter("snapshot_id")

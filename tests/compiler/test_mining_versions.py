@@ -125,3 +125,21 @@ def test_the_app_at_each_input_on_several_monitors_both_ways():
         with threshold(actions, "LONG_INPUTS", 0):
             assert actions._apps_by_time(snapshots, inputs) == plain
         assert plain == expected
+
+
+def test_linked_inputs_take_their_window_and_the_rest_the_time_order():
+    """`_apps_at` searches by time only for events whose link names no
+    snapshot; the answer is the one of searching every event first."""
+    from compiler.records import InputEvent, Snapshot
+
+    snapshots = (Snapshot(1, 100, 0, "UTC", 0, "focus", "a", "", None, False, True),
+                 Snapshot(2, 200, 0, "UTC", 0, "focus", "b", "", None, False, True),
+                 Snapshot(3, 300, 0, "UTC", 1, "focus", "c", "", None, False, False))
+    inputs = [InputEvent(i, ts, ts, 0, "click", 1, None, None, None, None, None, None, None,
+                         snapshot_id=link)
+              for i, (ts, link) in enumerate([(150, 3), (250, None), (50, 99), (260, 1), (120, None)])]
+    by_time = actions._apps_by_time(snapshots, inputs)
+    assert by_time == ["a", "b", "a", "b", "a"]
+    assert actions._apps_at(snapshots, inputs) == ["c", "b", "a", "a", "a"]
+    unlinked = [event._replace(snapshot_id=None) for event in inputs]
+    assert actions._apps_at(snapshots, unlinked) == by_time
