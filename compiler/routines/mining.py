@@ -95,7 +95,11 @@ MIN_LENGTH = 3
 MAX_LENGTH = 60
 MIN_SPECIFIC = 2
 # From this many actions on, the numpy version mines (see the docstring); below,
-# the plain one. Picked from bench/bench_mining.py --threshold (docs/BENCHMARKS.md).
+# the plain one. bench/bench_mining.py --threshold (docs/BENCHMARKS.md): numpy
+# leads in process from ~2,500 actions, but with its import only from ~100,000;
+# below 10,000 the plain version costs at most ~7 ms more, and from there on a
+# compile has loaded numpy for the frames anyway (LONG_WINDOW snapshots, about
+# one action each) and `phantom routines` for the Gittins gate.
 LONG_STREAM = 10_000
 _STEP = attrgetter("step")
 
