@@ -13,8 +13,10 @@ run by run:
   (`phantom synth --seed 7 --layout nocta`, built once into .bench-cache/);
 - `phantom compile --no-cache` of this checkout on that file, and on the
   Phantom store of the same day;
-- the same on the nocta day with `--no-inferred`: no routine miner, and so
-  (since the frames passes run on lists for a day) no numpy;
+- the same on the nocta day with `--no-inferred`: no routine miner (since
+  issue 27 neither compile of a day loads numpy: the frames passes and the
+  miner run on lists below LONG_WINDOW rows / LONG_STREAM actions, so the
+  difference is the inferred tier's own work);
 - with `--baseline DIR` (an export of an older commit: `git archive C |
   tar -x -C DIR`), the same two from there: the figure before a change,
   measured in the same run;
@@ -31,7 +33,8 @@ Then the import bill of the compile (this checkout's, and the baseline's):
 time, the top entries as the tree nests them (numpy's insides folded into
 numpy). Last, numpy both ways: the four frames passes that have a numpy
 version, in this process, on one day and on five, all on lists and then all
-on arrays.
+on arrays. (The miner's two versions are measured the same way by
+`bench/bench_mining.py --threshold`.)
 """
 
 from __future__ import annotations
