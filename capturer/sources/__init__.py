@@ -54,6 +54,40 @@ def atspi_bus(display: str, on_lost: Callable[[str], None]) -> AccessibilityBusS
     return AccessibilityBusWatch(display, on_lost)
 
 
+def sway_sources(swaysock: str) -> Sources:
+    """The factories for a sway session (`session.Session`): windows from its
+    IPC, pictures from grim, no input observation, and accessibility extents
+    moved onto the screen through each window's rectangle."""
+    def windows(_display: str) -> WindowSource:
+        from .wayland.windows import SwaySource
+
+        return SwaySource(swaysock)
+
+    def answers(_display: str) -> bool:
+        from .wayland.windows import answers as sway_answers
+
+        return sway_answers(swaysock)
+
+    def screen(_display: str, config: Config) -> ScreenGrabber:
+        from .wayland.screen import GrimScreen
+
+        return GrimScreen(thumbnail_width=config.capture.thumbnail_width)
+
+    def accessibility(writer: StoreWriter, config: Config) -> AccessibilitySource:
+        from .a11y import AccessibilityWorker
+        from .wayland.extents import wayland_origin
+
+        return AccessibilityWorker(writer, config.accessibility, config.browsers, origin=wayland_origin)
+
+    def accessibility_bus(_display: str, on_lost: Callable[[str], None]) -> AccessibilityBusSource:
+        return atspi_bus("", on_lost)   # no X root window to read the bus address from
+
+    from .wayland.input import no_input
+
+    return Sources(windows=windows, answers=answers, screen=screen, input=no_input,
+                   accessibility=accessibility, accessibility_bus=accessibility_bus)
+
+
 @dataclass(frozen=True, slots=True)
 class Sources:
     """How the daemon makes each source. `windows` raises DisplayLost when
