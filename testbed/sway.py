@@ -16,6 +16,7 @@ processes it started, in the reverse order.
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
@@ -87,6 +88,30 @@ class SwayDesktop:
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                    start_new_session=True)
         app = StartedProcess(name or Path(argv[0]).name, process.pid, process, group=True)
+        self.apps.append(app)
+        return app
+
+    def launch_xwayland(self, argv: list[str], x_class: str, *, timeout: float = 30.0) -> StartedProcess:
+        """An X client on sway's Xwayland. Only sway knows the X display it
+        chose (`:0` and `:1` may be taken by other desktops), and it gives
+        it to the programs it starts: so sway starts this one (`exec`), with
+        the session bus and the desktop's directories passed along. sway
+        detaches what it starts; its pid comes from sway's tree, and
+        `stop` ends it by that pid."""
+        keep = ("DBUS_SESSION_BUS_ADDRESS", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME",
+                "XDG_DATA_DIRS", "GSETTINGS_BACKEND", "HOME")
+        assignments = [f"{key}={shlex.quote(self.env[key])}" for key in keep if key in self.env]
+        line = " ".join(["env", "GDK_BACKEND=x11", *assignments, *map(shlex.quote, argv)])
+        # In double quotes: a comma (the bus address has one) would end sway's command.
+        self.command(f'exec "{line}"')
+
+        def probe() -> dict[str, Any] | None:
+            return next((v for v in self.views() if v.get("shell") == "xwayland"
+                         and (v.get("window_properties") or {}).get("class") == x_class), None)
+
+        found = wait_until(probe, timeout=timeout, what=f"an Xwayland window of class {x_class}")
+        assert found is not None   # wait_until returns only a truthy answer
+        app = StartedProcess(Path(argv[0]).name, int(found["pid"]))
         self.apps.append(app)
         return app
 
