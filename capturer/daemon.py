@@ -50,6 +50,7 @@ from .decide import (
     CountInput,
     DisplayBack,
     DisplayGone,
+    IdleReported,
     Observation,
     OpenBlindSpot,
     Operation,
@@ -197,7 +198,7 @@ class CaptureSession:
             daemon.display, config, daemon.sources, deliver_input=self._deliver_input,
             on_up=self._display_up, on_down=self._display_down, on_source_error=self.source_error,
             watch=lambda fd: loop.add_reader(fd, self.focus.readable), unwatch=loop.remove_reader,
-            clock=loop.time)
+            clock=loop.time, on_idle=self._idle_reported)
         self.focus = FocusWatch(self.display, lambda: self.state, self.observe)
         self.pictures = Pictures(self.writer, config, self.display, self.a11y,
                                  lambda: self.control.recording_id is not None, self.source_error)
@@ -381,6 +382,10 @@ class CaptureSession:
     def source_error(self, what: str, exc: Exception) -> None:
         log.warning("%s failed: %s", what, exc)
         self.observe_now(SourceFailed(now_ms(), what))
+
+    def _idle_reported(self, idle: bool) -> None:
+        """From the idle source's thread: onto the loop, as an observation."""
+        self._loop.call_soon_threadsafe(self.observe_now, IdleReported(now_ms(), idle))
 
     def _deliver_input(self, raw: RawInput) -> None:
         self.input.deliver(raw)

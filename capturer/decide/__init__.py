@@ -39,6 +39,7 @@ from .observations import (
                            DisplayBack,
                            DisplayGone,
                            FocusMoved,
+                           IdleReported,
                            InputSeen,
                            Observation,
                            Pause,
@@ -66,7 +67,7 @@ from .state import BlindSpot, CaptureState, Rules, Screen, is_new_focus, monitor
 
 __all__ = [
     "AccessibilityAnswer", "AccessibilityAnswered", "AccessibilityBus", "BlindSpot", "CaptureState",
-    "CloseBlindSpot", "CloseBursts", "CountInput", "DisplayBack", "DisplayGone", "FocusMoved",
+    "CloseBlindSpot", "CloseBursts", "CountInput", "DisplayBack", "DisplayGone", "FocusMoved", "IdleReported",
     "InputSeen", "Observation", "OpenBlindSpot", "Operation", "Pause", "PauseChanged",
     "PointAccessibility", "Resume", "Rules", "Screen", "SourceFailed", "Started", "Tick", "TitleSeen",
     "WatchHung", "WatchTitle", "WindowGone", "WriteSnapshot", "decide", "is_new_focus", "monitor_of",

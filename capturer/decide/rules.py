@@ -18,6 +18,7 @@ from .observations import (
     DisplayBack,
     DisplayGone,
     FocusMoved,
+    IdleReported,
     InputSeen,
     Observation,
     Pause,
@@ -161,7 +162,9 @@ def _tick(d: _Decision, seen: Tick) -> None:
     if d.state.paused or not d.state.display_up:
         return
     now = seen.now_ms
-    idle = now - d.state.last_input_ms >= d.rules.idle_after_ms
+    idle = d.state.reported_idle
+    if idle is None:
+        idle = now - d.state.last_input_ms >= d.rules.idle_after_ms
     if idle != d.state.idle:
         d.change(idle=idle)
         if d.state.focus is not None and d.state.excluded_by is None:
@@ -300,6 +303,12 @@ def _window_gone(d: _Decision, seen: WindowGone) -> None:
                            else screen for screen in d.state.screens))
 
 
+def _idle_reported(d: _Decision, seen: IdleReported) -> None:
+    """Remembered; the next tick (within a second) acts on it as it acts on
+    input-less time: an `idle` or `active` snapshot, the heartbeat's pace."""
+    d.change(reported_idle=seen.idle)
+
+
 def _source_failed(d: _Decision, seen: SourceFailed) -> None:
     """A one-off failure is an instant, not a stretch."""
     d.open_spot("capture_error", f"{seen.what} failed", seen.now_ms)
@@ -337,5 +346,7 @@ def _apply(d: _Decision, seen: Observation) -> None:
             _window_gone(d, seen)
         case SourceFailed():
             _source_failed(d, seen)
+        case IdleReported():
+            _idle_reported(d, seen)
         case _:
             assert_never(seen)

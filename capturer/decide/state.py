@@ -64,6 +64,7 @@ class CaptureState:
     focus_ms: int = 0                   # when it got focus (or capture resumed on it)
     idle: bool = False
     last_input_ms: int = 0
+    reported_idle: bool | None = None   # the compositor's word on idle, once it has said it
     monitors: tuple[Monitor, ...] = ()
     screens: tuple[Screen, ...] = ()    # monitors that have had a snapshot, by index
     blind_spots: tuple[BlindSpot, ...] = ()  # the open ones, in the order they opened

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .base import AccessibilityBusSource, AccessibilitySource, InputSource, ScreenGrabber, WindowSource
+from .base import AccessibilityBusSource, AccessibilitySource, IdleSource, InputSource, ScreenGrabber, WindowSource
 
 if TYPE_CHECKING:
     from core.store import StoreWriter
@@ -40,6 +40,11 @@ def pynput_input(deliver: Callable[[RawInput], None]) -> InputSource:
     from .input_listener import InputListener
 
     return InputListener(deliver)
+
+
+def no_idle_source(report: Callable[[bool], None], config: Config) -> IdleSource | None:
+    """X11 has none: idle is the time since the last input the listeners saw."""
+    return None
 
 
 def atspi_worker(writer: StoreWriter, config: Config) -> AccessibilitySource:
@@ -82,10 +87,15 @@ def sway_sources(swaysock: str) -> Sources:
     def accessibility_bus(_display: str, on_lost: Callable[[str], None]) -> AccessibilityBusSource:
         return atspi_bus("", on_lost)   # no X root window to read the bus address from
 
+    def idle(report: Callable[[bool], None], config: Config) -> IdleSource | None:
+        from .wayland.idle import CompositorIdle
+
+        return CompositorIdle(report, timeout_ms=round(config.capture.idle_after_seconds * 1000))
+
     from .wayland.input import no_input
 
     return Sources(windows=windows, answers=answers, screen=screen, input=no_input,
-                   accessibility=accessibility, accessibility_bus=accessibility_bus)
+                   accessibility=accessibility, accessibility_bus=accessibility_bus, idle=idle)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +104,8 @@ class Sources:
     the display cannot be reached; `answers` says cheaply whether it could
     be; `screen` and `input` may raise anything (capture goes on without
     pictures or input counts); `accessibility_bus` watches the AT-SPI bus
-    the worker reads through."""
+    the worker reads through; `idle`, where the compositor offers one, says
+    when the person went idle (None: idle is input-less time)."""
 
     windows: Callable[[str], WindowSource] = x11_windows
     answers: Callable[[str], bool] = x11_answers
@@ -102,3 +113,4 @@ class Sources:
     input: Callable[[Callable[[RawInput], None]], InputSource] = pynput_input
     accessibility: Callable[[StoreWriter, Config], AccessibilitySource] = atspi_worker
     accessibility_bus: Callable[[str, Callable[[str], None]], AccessibilityBusSource] = atspi_bus
+    idle: Callable[[Callable[[bool], None], Config], IdleSource | None] = no_idle_source

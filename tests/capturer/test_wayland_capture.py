@@ -37,6 +37,23 @@ def sway():
         yield desktop
 
 
+def test_idle_is_the_compositor_s_word(sway):
+    """sway's org_kde_kwin_idle says idle after the threshold without input,
+    and resumed at the next key (wtype, through virtual-keyboard)."""
+    focus(sway, FACTORY)
+    with SwayCapture(sway, config_text="[capture]\nidle_after_seconds = 1\n") as capture:
+        # Idle within a second without input: the first snapshot may already say so.
+        wait_for_rows(capture.db, "SELECT id FROM snapshots WHERE idle = 1", bool, what="an idle snapshot")
+        assert sway.run([executable("wtype"), "x"]).returncode == 0
+        wait_for_rows(capture.db, "SELECT id FROM snapshots WHERE trigger = 'active' AND idle = 0", bool,
+                      what="an active snapshot after the key")
+        assert capture.stop() == 0
+    assert "the compositor says resumed" in capture.log()
+    rows = query(capture.db, "SELECT trigger, idle FROM snapshots ORDER BY ts_ms, id")
+    first_idle = next(i for i, (_, idle) in enumerate(rows) if idle)
+    assert ("active", 0) in rows[first_idle:], rows
+
+
 def focus(sway: SwayDesktop, which: str) -> None:
     if which == XMESSAGE:
         sway.command(f'[class="{XMESSAGE}"] focus')

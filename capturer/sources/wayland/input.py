@@ -5,7 +5,7 @@ No Wayland protocol lets a client see another client's keyboard or pointer
 and the `input` group. The sway backend therefore observes no input: its
 factory fails with this one line, which the daemon records as a source
 failure (a `capture_error` instant) and logs; capture goes on without input
-counts, and idle falls back to input-less time (docs/WAYLAND.md).
+counts; idle is the compositor's word (`idle`), docs/WAYLAND.md.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ..input_listener import RawInput
 
 NO_INPUT = ("no input observation on Wayland: no protocol lets a client observe global input "
-            "(no key or click counts; idle is time since capture last saw input)")
+            "(no key or click counts; idle comes from the compositor where it offers org_kde_kwin_idle)")
 
 
 class NoInputObservation(PhantomError):
