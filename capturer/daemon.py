@@ -29,6 +29,7 @@ import logging
 import os
 import signal
 import threading
+from dataclasses import replace
 from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -183,7 +184,8 @@ class CaptureSession:
     def __init__(self, daemon: CaptureDaemon, loop: asyncio.AbstractEventLoop) -> None:
         config = daemon.config
         self.daemon = daemon
-        self.rules = Rules.from_config(config)
+        self.rules = replace(Rules.from_config(config),
+                             display_lost_reason=f"{daemon.sources.display_kind} unreachable")
         self.state = CaptureState()
         self.control = Controller(self)
         self.pause_listeners = PauseListeners()

@@ -44,7 +44,6 @@ from .operations import (
 from .state import BlindSpot, CaptureState, Rules, Screen, is_new_focus, monitor_of, same_window
 
 PAUSED = "paused by the user"
-DISPLAY_LOST = "X server unreachable"
 NO_ACCESSIBILITY_BUS = "accessibility bus unavailable"
 ACCESSIBILITY_BUS_LOST = "accessibility bus lost"
 BUS_REASONS = {"unavailable": NO_ACCESSIBILITY_BUS, "lost": ACCESSIBILITY_BUS_LOST}
@@ -250,7 +249,7 @@ def _display_gone(d: _Decision, seen: DisplayGone) -> None:
     d.change(focus=None, display_up=False)
     d.close_spot("excluded", seen.now_ms)
     d.close_spot("no_accessibility", seen.now_ms)
-    d.open_spot("display_lost", DISPLAY_LOST, seen.now_ms)
+    d.open_spot("display_lost", d.rules.display_lost_reason, seen.now_ms)
 
 
 def _display_back(d: _Decision, seen: DisplayBack) -> None:

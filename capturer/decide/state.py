@@ -28,6 +28,8 @@ class Rules:
     exclusions: tuple[ExclusionRule, ...] = DEFAULT_EXCLUSIONS
     heartbeat_ms: float = HEARTBEAT_MS
     idle_after_ms: float = IDLE_AFTER_MS
+    # What a `display_lost` blind spot says went away (sway on Wayland).
+    display_lost_reason: str = "X server unreachable"
 
     @classmethod
     def from_config(cls, config: Config) -> Rules:

@@ -95,7 +95,8 @@ def sway_sources(swaysock: str) -> Sources:
     from .wayland.input import no_input
 
     return Sources(windows=windows, answers=answers, screen=screen, input=no_input,
-                   accessibility=accessibility, accessibility_bus=accessibility_bus, idle=idle)
+                   accessibility=accessibility, accessibility_bus=accessibility_bus, idle=idle,
+                   display_kind="sway")
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,3 +115,4 @@ class Sources:
     accessibility: Callable[[StoreWriter, Config], AccessibilitySource] = atspi_worker
     accessibility_bus: Callable[[str, Callable[[str], None]], AccessibilityBusSource] = atspi_bus
     idle: Callable[[Callable[[bool], None], Config], IdleSource | None] = no_idle_source
+    display_kind: str = "X server"   # what a `display_lost` blind spot says went away
