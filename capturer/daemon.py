@@ -29,8 +29,8 @@ import logging
 import os
 import signal
 import threading
-from dataclasses import replace
 from concurrent.futures import Future
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 

@@ -1,4 +1,4 @@
-"""Faults on a real headless sway: sway exiting under a running capture is a
+"""Faults on a real headless sway (and `phantom doctor` naming it): sway exiting under a running capture is a
 `display_lost` blind spot (never a traceback, never silence), and a capture
 killed with SIGKILL leaves a store the next run opens and carries on."""
 
@@ -8,7 +8,7 @@ import signal
 
 import pytest
 
-from support.daemon import query, wait_for_rows
+from support.daemon import PHANTOM, query, wait_for_rows
 from support.sway_capture import SwayCapture
 from testbed.executables import executable
 from testbed.processes import terminate
@@ -21,6 +21,8 @@ def test_sway_exiting_under_capture_is_a_display_lost_blind_spot():
     with SwayDesktop() as sway:
         sway.launch([executable("gtk3-demo")])
         sway.wait_for_view("gtk3-demo")
+        doctor = sway.run([PHANTOM, "doctor"], timeout=60)
+        assert "ok  display        sway on wayland-" in doctor.stdout, doctor.stdout
         with SwayCapture(sway) as capture:
             wait_for_rows(capture.db, "SELECT app FROM snapshots", bool, what="a snapshot")
             terminate(next(p for p in sway._started if p.name == "sway"))

@@ -66,3 +66,12 @@ def test_capture_refuses_with_one_line_and_records_nothing(tmp_path, environ, sa
     assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
     assert said in lines[0]
     assert not (tmp_path / "s.sqlite3").exists() or os.path.getsize(tmp_path / "s.sqlite3") == 0
+
+
+def test_doctor_names_the_unsupported_session(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "PYTHONPATH", "LANG", "HOME")}
+    env.update({"WAYLAND_DISPLAY": "wayland-9", "XDG_CURRENT_DESKTOP": "KDE", "XDG_DATA_HOME": str(tmp_path)})
+    result = subprocess.run([PHANTOM, "doctor"], env=env, capture_output=True, text=True, timeout=60)
+    line = next(line for line in result.stdout.splitlines() if " display " in line)
+    assert line.startswith("!!") and "cannot capture KDE Plasma on Wayland" in line, result.stdout
+    assert result.returncode == 1
