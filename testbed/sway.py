@@ -29,10 +29,10 @@ from .executables import executable
 from .processes import DesktopError, StartedProcess, read_line, terminate
 from .waiting import wait_until
 
-CONFIG = """output HEADLESS-1 resolution {width}x{height} position 0 0
-default_border normal 2
+CONFIG = """default_border normal 2
 focus_follows_mouse no
 """
+OUTPUT = "output HEADLESS-{n} resolution {width}x{height} position {x} 0\n"
 SWAY_ENV = {"WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman"}
 
 
@@ -40,8 +40,10 @@ class SwayDesktop:
     """`with SwayDesktop() as sway:`; `sway.env` is the environment of its
     clients, `sway.launch(argv)` starts one as the desktop's user."""
 
-    def __init__(self, *, width: int = 1280, height: int = 800) -> None:
+    def __init__(self, *, width: int = 1280, height: int = 800, outputs: int = 1) -> None:
+        """`outputs` side by side, HEADLESS-1 leftmost, each `width` × `height`."""
         self.size = (width, height)
+        self.outputs = outputs
         self.root: Path | None = None
         self.env: dict[str, str] = {}
         self.display = ""
@@ -171,7 +173,9 @@ class SwayDesktop:
             path.mkdir(mode=0o700)
             give(path)
         config = self.root / "sway.conf"
-        config.write_text(CONFIG.format(width=self.size[0], height=self.size[1]), encoding="utf-8")
+        width, height = self.size
+        config.write_text(CONFIG + "".join(OUTPUT.format(n=n + 1, width=width, height=height, x=n * width)
+                                           for n in range(self.outputs)), encoding="utf-8")
         give(config)
         keep = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "TZ", "PYTHONPATH",
                                                              "PYTHONHASHSEED", "VIRTUAL_ENV")}
@@ -188,7 +192,8 @@ class SwayDesktop:
         log = open(self.root / "sway.log", "wb")
         try:
             process = subprocess.Popen(as_user([executable("sway"), "-c", str(self.root / "sway.conf")]),
-                                       env={**self.env, **SWAY_ENV}, stdin=subprocess.DEVNULL,
+                                       env={**self.env, **SWAY_ENV, "WLR_HEADLESS_OUTPUTS": str(self.outputs)},
+                                       stdin=subprocess.DEVNULL,
                                        stdout=log, stderr=log, start_new_session=True)
         finally:
             log.close()

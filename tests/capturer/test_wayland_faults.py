@@ -1,4 +1,5 @@
-"""Faults on a real headless sway (and `phantom doctor` naming it): sway exiting under a running capture is a
+"""Faults and layouts on a real headless sway (and `phantom doctor` naming
+it): two outputs are two monitors; sway exiting under a running capture is a
 `display_lost` blind spot (never a traceback, never silence), and a capture
 killed with SIGKILL leaves a store the next run opens and carries on."""
 
@@ -54,3 +55,29 @@ def test_a_killed_capture_leaves_a_store_the_next_run_carries_on():
         assert query(first.db, "PRAGMA integrity_check") == [("ok",)]
         assert query(first.db, "PRAGMA foreign_key_check") == []
         assert query(first.db, "SELECT count(*) FROM snapshots WHERE app = 'gtk3-demo'")[0][0] > before
+
+
+def test_each_sway_output_is_a_monitor():
+    """Two outputs side by side: a window on the right one is captured on
+    monitor 1, with that output's thumbnail (grim -o HEADLESS-2)."""
+    with SwayDesktop(outputs=2) as sway:
+        sway.command("focus output HEADLESS-1")
+        sway.launch([executable("gtk3-demo")])
+        sway.wait_for_view("gtk3-demo")
+        sway.command("focus output HEADLESS-2")
+        sway.launch([executable("gtk3-widget-factory")])
+        view = sway.wait_for_view("gtk3-widget-factory")
+        assert view["rect"]["x"] >= 1280, view["rect"]
+        with SwayCapture(sway) as capture:
+            wait_for_rows(capture.db, "SELECT app FROM snapshots", bool, what="a snapshot")
+            sway.command('[app_id="gtk3-demo"] focus')
+            wait_for_rows(capture.db, "SELECT app FROM snapshots WHERE trigger = 'focus'",
+                          lambda rows: rows[-1:] == [("gtk3-demo",)], what="the demo's snapshot")
+            sway.command('[app_id="gtk3-widget-factory"] focus')
+            wait_for_rows(capture.db, "SELECT app FROM snapshots WHERE trigger = 'focus'",
+                          lambda rows: rows[-1:] == [("gtk3-widget-factory",)], what="the factory's snapshot")
+            assert capture.stop() == 0
+        monitors = dict(query(capture.db, "SELECT app, monitor FROM snapshots WHERE trigger = 'focus'"))
+        assert monitors == {"gtk3-demo": 0, "gtk3-widget-factory": 1}, monitors
+        shots = query(capture.db, "SELECT DISTINCT s.monitor FROM snapshots s JOIN blobs b ON b.sha256 = s.screenshot")
+        assert (1,) in shots, shots
