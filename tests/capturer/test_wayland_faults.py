@@ -81,3 +81,38 @@ def test_each_sway_output_is_a_monitor():
         assert monitors == {"gtk3-demo": 0, "gtk3-widget-factory": 1}, monitors
         shots = query(capture.db, "SELECT DISTINCT s.monitor FROM snapshots s JOIN blobs b ON b.sha256 = s.screenshot")
         assert (1,) in shots, shots
+
+
+def test_a_no_pictures_window_is_black_in_the_thumbnail():
+    """The X11 thumbnail rules on sway: a window of a `no_pictures` app is
+    painted black where sway shows it, the rest of the screen is kept."""
+    from io import BytesIO
+
+    from PIL import Image, ImageStat
+
+    with SwayDesktop() as sway:
+        sway.launch([executable("gtk3-demo")])
+        sway.wait_for_view("gtk3-demo")
+        sway.launch([executable("gtk3-widget-factory")])
+        sway.wait_for_view("gtk3-widget-factory")
+        sway.command('[app_id="gtk3-widget-factory"] focus')
+        views = {view["app_id"]: view for view in sway.views()}
+        config = '[privacy]\nno_pictures = ["gtk3-demo"]\n'
+        with SwayCapture(sway, config_text=config) as capture:
+            rows = wait_for_rows(capture.db, "SELECT b.data, b.width FROM snapshots s "
+                                 "JOIN blobs b ON b.sha256 = s.screenshot", bool, what="a thumbnail")
+            assert capture.stop() == 0
+    image = Image.open(BytesIO(rows[0][0])).convert("L")
+    scale = rows[0][1] / 1280
+
+    def mean(x: int, y: int, width: int, height: int) -> float:
+        box = (round(x * scale) + 1, round(y * scale) + 1,
+               round((x + width) * scale) - 1, round((y + height) * scale) - 1)
+        return ImageStat.Stat(image.crop(box)).mean[0]
+
+    demo, factory = views["gtk3-demo"], views["gtk3-widget-factory"]
+    rect, title = demo["rect"], demo["deco_rect"]["height"]
+    assert title > 0   # sway draws the demo's title bar (the factory draws its own header)
+    assert mean(rect["x"], rect["y"], rect["width"], rect["height"]) < 8
+    assert mean(rect["x"], rect["y"] - title, rect["width"], title) < 8     # its title is hidden too
+    assert mean(factory["rect"]["x"], factory["rect"]["y"], factory["rect"]["width"], factory["rect"]["height"]) > 60

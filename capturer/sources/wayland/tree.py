@@ -31,6 +31,7 @@ class View:
     focused: bool
     visible: bool
     shell: str          # xdg_shell | xwayland
+    outer: tuple[int, int, int, int]   # with sway's title bar and border (what a picture must hide)
 
 
 def views(tree: dict[str, Any]) -> Iterator[View]:
@@ -44,10 +45,20 @@ def _walk(node: dict[str, Any], output: str) -> Iterator[View]:
     children = [*node.get("nodes", ()), *node.get("floating_nodes", ())]
     if not children and node.get("pid") and node.get("type") in ("con", "floating_con"):
         yield View(window_info(node), output, bool(node.get("focused")), bool(node.get("visible")),
-                   str(node.get("shell") or ""))
+                   str(node.get("shell") or ""), outer_rect(node))
         return
     for child in children:
         yield from _walk(child, output)
+
+
+def outer_rect(node: dict[str, Any]) -> tuple[int, int, int, int]:
+    """The container with its title bar: sway draws the title (`deco_rect`,
+    relative to the parent when tiled, absolute when floating, so only its
+    height is used) right above `rect`, which holds border and content."""
+    rect = node.get("rect") or {}
+    title = int((node.get("deco_rect") or {}).get("height", 0))
+    return (int(rect.get("x", 0)), int(rect.get("y", 0)) - title, int(rect.get("width", 0)),
+            int(rect.get("height", 0)) + title)
 
 
 def window_info(node: dict[str, Any]) -> WindowInfo:

@@ -13,6 +13,7 @@ as the X server going is: the supervisor waits for it to answer again.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from core.geometry import Rect, intersect
@@ -90,14 +91,17 @@ class SwaySource:
         return changes
 
     def visible_windows(self, within: Rect | None = None) -> list[WindowInfo]:
+        """Windows sway shows now, each with its title bar and border (what a
+        picture must hide of an excluded one), on visible workspaces only."""
         found = []
         for view in sway_tree.views(self._current_tree()):
             if not view.visible or view.output == sway_tree.SCRATCHPAD:
                 continue
-            info = view.info
-            if within is not None and intersect(within, (info.x, info.y, info.width, info.height)) is None:
+            if within is not None and intersect(within, view.outer) is None:
                 continue
-            found.append(info)
+            # The outer rectangle, as X11's frames: sway's title bar shows the title.
+            x, y, width, height = view.outer
+            found.append(replace(view.info, x=x, y=y, width=width, height=height))
         return found
 
     def window_alive(self, window_id: int) -> bool:
