@@ -14,6 +14,8 @@ import subprocess
 
 import pytest
 
+from capturer.sources.wayland.extents import extents_to_screen
+from capturer.sources.wayland.tree import window_info
 from support.daemon import PHANTOM, query, wait_for_rows
 from support.sway_capture import SwayCapture
 from testbed.executables import executable
@@ -94,9 +96,11 @@ def test_focus_changes_become_snapshots_with_thumbnail_and_screen_extents(sway):
     view = views[NAMES[FACTORY]]
     origin = (view["rect"]["x"] + view["window_rect"]["x"], view["rect"]["y"] + view["window_rect"]["y"])
     assert origin[1] > 0
-    frames = query(db, "SELECT e.x, e.y FROM snapshots s JOIN elements e ON e.tree_id = s.tree_id "
+    frames = query(db, "SELECT e.x, e.y, e.w, e.h FROM snapshots s JOIN elements e ON e.tree_id = s.tree_id "
                        "WHERE s.app = ? AND e.depth = 0", (NAMES[FACTORY],))
-    assert frames and set(frames) == {origin}
+    # The application says its frame is at (0, 0) of its window.
+    assert frames and {extents_to_screen((0, 0, w, h), window_info(view)) for *_, w, h in frames} == set(frames)
+    assert {(x, y) for x, y, *_ in frames} == {origin}
     # Its parts too (GTK's "not laid out" place, -2**31, stays as it is).
     inside = query(db, "SELECT e.x, e.y FROM snapshots s JOIN elements e ON e.tree_id = s.tree_id "
                        "WHERE s.app = ? AND e.depth > 0 AND e.x > ? AND e.y > ?", (NAMES[FACTORY], -2**31, -2**31))
