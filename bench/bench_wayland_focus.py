@@ -8,8 +8,10 @@ command over its IPC) and on the X11 test desktop (Xvfb with openbox,
 focus moved by `xdotool windowfocus --sync`), each under the real
 `phantom capture` at default settings. The time is from the moment the
 focus request returns to the moment the snapshot of the newly focused app
-is readable in the store; a snapshot carries its thumbnail, so on sway a
-`grim` run is inside the figure. Prints figures; asserts nothing.
+is readable in the store. A snapshot carries a thumbnail only once per
+`screenshot_interval_seconds` (60 s by default); `--every-thumbnail` sets
+that interval to 10 ms, so every focus snapshot waits for a grab (a `grim`
+run on sway, mss on X11) and its WebP encoding. Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def switch_loop(db: Path, switches: int, focus: Callable[[str], None], app_name:
     return {"latencies": latencies, "cpu": cpu, "switches": switches}
 
 
-def on_sway(switches: int) -> dict:
+def on_sway(switches: int, config_text: str) -> dict:
     from testbed.sway import SwayDesktop
 
     with SwayDesktop() as sway:
@@ -66,7 +68,7 @@ def on_sway(switches: int) -> dict:
         work = owned_dir("bench-", parent=sway.root)
         os.chmod(work, 0o755)
         db, config = work / "store.sqlite3", work / "config.toml"
-        config.write_text("", encoding="utf-8")
+        config.write_text(config_text, encoding="utf-8")
         give(config)
         with open(work / "capture.log", "wb") as log:
             daemon = subprocess.Popen(as_user(daemon_argv(None, db, config) + ["--no-dbus"]), env=sway.env,
@@ -80,12 +82,12 @@ def on_sway(switches: int) -> dict:
     return figures
 
 
-def on_x11(switches: int) -> dict:
+def on_x11(switches: int, config_text: str) -> dict:
     from testbed.harness import DesktopConfig, VirtualDesktop
 
     workdir = Path(tempfile.mkdtemp(prefix="phantom-bench-focus-"))
     db, config = workdir / "store.sqlite3", workdir / "config.toml"
-    config.write_text("", encoding="utf-8")
+    config.write_text(config_text, encoding="utf-8")
     with VirtualDesktop(DesktopConfig(window_manager=True)) as desktop:
         windows = {}
         for app in APPS:
@@ -120,11 +122,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--switches", type=int, default=30)
     parser.add_argument("--no-x11", action="store_true", help="measure sway only")
+    parser.add_argument("--every-thumbnail", action="store_true",
+                        help="a thumbnail with every snapshot (screenshot interval 10 ms)")
     args = parser.parse_args()
-    found = rows("sway", on_sway(args.switches))
+    config = "[capture]\nscreenshot_interval_seconds = 0.01\n" if args.every_thumbnail else ""
+    found = rows("sway", on_sway(args.switches, config))
     if not args.no_x11:
-        found += rows("X11", on_x11(args.switches))
-    print(table(found, f"Focus latency, sway beside X11 ({args.switches} switches each)"))
+        found += rows("X11", on_x11(args.switches, config))
+    what = ", a thumbnail with every snapshot" if args.every_thumbnail else ""
+    print(table(found, f"Focus latency, sway beside X11 ({args.switches} switches each{what})"))
     return 0
 
 
