@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from core.a11y import Accessible
 from core.a11y.roles import CONTAINER_ROLES
-from core.a11y.toolkit import origin_for
+from core.a11y.toolkit import OriginRule, origin_for
 from core.a11y.tree import read_extents
 from core.geometry import Rect
 
@@ -112,7 +112,8 @@ def ancestors(accessible: Accessible) -> list[Accessible]:
     return list(reversed(chain))
 
 
-def focused_field_mask(accessible: Accessible, window: WindowInfo, *, browser: bool) -> FieldMask | None:
+def focused_field_mask(accessible: Accessible, window: WindowInfo, *, browser: bool,
+                       origin: OriginRule = origin_for) -> FieldMask | None:
     """The mask of an element that just took keyboard focus in `window`, if
     it takes text (any editable element, a password field). In a `browser`
     a field of its toolbars — the address bar — is masked by its whole box
@@ -124,23 +125,26 @@ def focused_field_mask(accessible: Accessible, window: WindowInfo, *, browser: b
     secret = accessible.getRoleName() == "password text"
     if not secret and not accessible.getState().contains(pyatspi.STATE_EDITABLE):
         return None
-    rect = _desktop_extents(accessible, window)
+    rect = _desktop_extents(accessible, window, origin)
     if rect is None:
         return None
-    origin, size = (window.x, window.y), (window.width, window.height)
+    corner, size = (window.x, window.y), (window.width, window.height)
     if browser:
         chain = ancestors(accessible)[:-1]
         roles = [ancestor.getRoleName() for ancestor in chain]
         if in_chrome(roles):
-            box = chrome_box(list(zip(roles, (_desktop_extents(a, window) for a in chain))), rect)
+            box = chrome_box(list(zip(roles, (_desktop_extents(a, window, origin) for a in chain))), rect)
             box = union(box, (box[0], box[1], box[2], DROPDOWN_COVER_PX))
-            return FieldMask(window.window_id, origin, box, secret, chrome=True, size=size)
-    return FieldMask(window.window_id, origin, rect, secret, size=size)
+            return FieldMask(window.window_id, corner, box, secret, chrome=True, size=size)
+    return FieldMask(window.window_id, corner, rect, secret, size=size)
 
 
-def _desktop_extents(accessible: Accessible, window: WindowInfo) -> Rect | None:
+def _desktop_extents(accessible: Accessible, window: WindowInfo,
+                     origin: OriginRule = origin_for) -> Rect | None:
+    """Its extents on the desktop, moved by the session's origin rule (X11:
+    by toolkit; Wayland: by the compositor's window rectangle)."""
     x, y, w, h = read_extents(accessible)
     if x is None or y is None or w is None or h is None or w <= 0 or h <= 0:
         return None
-    dx, dy = origin_for(accessible, window.x, window.y)
+    dx, dy = origin(accessible, window.x, window.y)
     return x + dx, y + dy, w, h

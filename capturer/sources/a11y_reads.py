@@ -20,7 +20,7 @@ from types import ModuleType
 
 from core.a11y import Accessible
 from core.a11y.roles import CONTAINER_ROLES, TEXT_INPUT_ROLES
-from core.a11y.toolkit import origin_for
+from core.a11y.toolkit import OriginRule, origin_for
 from core.a11y.tree import Node, Walk, WalkLimits, clicked_element, hit_test, node_for_hit, walk
 from core.clock import now_ms
 from core.store import StoreWriter, TreeRow
@@ -72,8 +72,11 @@ class TreeReads:
     worker may read (None while paused or excluded): every read checks it."""
 
     def __init__(self, pyatspi: ModuleType, writer: StoreWriter, limits: WalkLimits,
-                 browsers: frozenset[str]) -> None:
+                 browsers: frozenset[str], *, origin: OriginRule = origin_for) -> None:
         self._pyatspi = pyatspi
+        # What moves an application's extents onto the desktop: per toolkit
+        # on X11, the window's place for every client on Wayland.
+        self._origin = origin
         self._writer = writer
         self._limits = limits
         self._browsers = browsers
@@ -111,7 +114,7 @@ class TreeReads:
         frame = self._frame_for(window)
         if frame is None:
             return HitResult(None, "none")
-        origin = origin_for(frame, window.x, window.y)
+        origin = self._origin(frame, window.x, window.y)
         chain = clicked_element(hit_test(frame, x, y, origin=origin))
         cached = self._trees.get(window.window_id)
         if cached is not None and cached.key[::2] != window.key[::2]:
@@ -208,7 +211,7 @@ class TreeReads:
         frame = self._frame_for(window)
         if frame is None:
             return None
-        result = on_desktop(walk(frame, window.app, self._limits), origin_for(frame, window.x, window.y))
+        result = on_desktop(walk(frame, window.app, self._limits), self._origin(frame, window.x, window.y))
         cached = self._store_walk(result, window, geometry)
         self._trees[window.window_id] = cached
         self._trees.move_to_end(window.window_id)
@@ -235,7 +238,7 @@ class TreeReads:
 
     def focused_mask(self, accessible: Accessible, window: WindowInfo) -> FieldMask | None:
         """The mask of an element that just took keyboard focus, if it takes text."""
-        return focused_field_mask(accessible, window, browser=window.app in self._browsers)
+        return focused_field_mask(accessible, window, browser=window.app in self._browsers, origin=self._origin)
 
     def _frame_for(self, window: WindowInfo) -> Accessible | None:
         """The AT-SPI top-level matching an X window: same pid, then the same

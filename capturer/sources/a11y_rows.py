@@ -91,12 +91,18 @@ def _extents(node: Node) -> Rect | None:
     return x, y, w, h
 
 
+# GTK's "no place" for a widget that is not laid out (an unmapped panel):
+# the lowest 32-bit integer, kept as it is rather than moved with the window.
+NO_PLACE = -(2 ** 31)
+
+
 def on_desktop(result: Walk, origin: tuple[int, int]) -> Walk:
     """A walk's extents moved onto the desktop (for window-relative toolkits)."""
     if origin == (0, 0):
         return result
     dx, dy = origin
-    nodes = tuple(node if node.x is None or node.y is None else replace(node, x=node.x + dx, y=node.y + dy)
+    nodes = tuple(node if node.x is None or node.y is None or NO_PLACE in (node.x, node.y)
+                  else replace(node, x=node.x + dx, y=node.y + dy)
                   for node in result.nodes)
     return replace(result, nodes=nodes)
 

@@ -183,6 +183,17 @@ class InputSource(Protocol):
     def alive(self) -> bool: ...
 
 
+class IdleSource(Protocol):
+    """The compositor's own word on idle (`CompositorIdle`, Wayland): it
+    calls the `report(idle)` it was made with, from its own thread."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def alive(self) -> bool: ...
+
+
 class AccessibilitySource(Protocol):
     """The accessibility worker (`AccessibilityWorker`); thread-safe, and
     every answer is a Future."""

@@ -12,9 +12,15 @@ be hit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from . import Accessible
+
+# What to add to an accessible's extents, given its window's top-left corner,
+# to get desktop coordinates (`origin_for` on X11; every client's window
+# corner on Wayland, `capturer.sources.wayland.extents`).
+OriginRule = Callable[[Accessible, int, int], tuple[int, int]]
 
 
 def toolkit_of(accessible: Accessible) -> tuple[str, str]:
