@@ -61,10 +61,13 @@ class AccessibilitySettings:
 class RetentionSettings:
     """What `phantom retention run` (a daily user timer) keeps; 0 keeps
     everything. Read here with the rest of the file; the capture daemon
-    itself never acts on it."""
+    itself never acts on it. By default a month of raw capture and a 2 GiB
+    store: capture grows the store 12-35 MB an active hour (2-3 GB a month,
+    docs/BENCHMARKS.md), which nobody should find out about when the disk
+    is full. A file that sets a value keeps it (0 too)."""
 
-    raw_days: int = 0        # days of raw rows kept; older days are rolled up, then removed
-    max_store_mb: int = 0    # a budget for the store: more old days go until it fits
+    raw_days: int = 30       # days of raw rows kept; older days are rolled up, then removed
+    max_store_mb: int = 2048  # a budget for the store: more old days go until it fits
     image_days: int = 0      # days of thumbnails and click crops kept
 
 
@@ -151,7 +154,9 @@ use_default_exclusions = true
 # compiled document kept for good (small), so `phantom compile` of that day still
 # answers and routines still count it; then its raw rows go. With max_store_mb, more
 # of the oldest days go until the store fits; image_days keeps screenshots and click
-# crops that many days. Leave a setting out (or 0) to keep everything.
+# crops that many days. Left out, raw_days is 30 and max_store_mb 2048 (2 GiB);
+# set one to 0 to keep everything of that kind. `phantom status` shows how fast
+# the store grows and when it reaches max_store_mb.
 # raw_days = 30
 # max_store_mb = 2048
 # image_days = 14
@@ -224,11 +229,13 @@ def _section(kind: type[Settings], raw: object, name: str, locate: "_KeyLocator"
         if isinstance(default, bool):
             ok = isinstance(value, bool)
         elif isinstance(default, (int, float)):
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+            # retention's 0 is "keep everything"; elsewhere a 0 would stop capture working
+            ok = (isinstance(value, (int, float)) and not isinstance(value, bool)
+                  and (value >= 0 if kind is RetentionSettings else value > 0))
         else:
             ok = isinstance(value, type(default))
-        _expect(ok, locate, name, key,
-                f"{name}.{key} must be {_describe(default)}, not {value!r}")
+        described = "0 or more (0 keeps everything)" if kind is RetentionSettings else _describe(default)
+        _expect(ok, locate, name, key, f"{name}.{key} must be {described}, not {value!r}")
         values[key] = type(default)(value) if not isinstance(default, bool) else value
     return kind(**values)
 

@@ -71,6 +71,7 @@ from .input_path import InputPath
 from .notify import Notifier
 from .pictures import Pictures
 from .privacy import excluding_rule
+from .search_upkeep import SearchUpkeep
 from .snapshots import SnapshotWriter
 from .sources import Sources
 from .sources.base import DisplayLost, Monitor, WindowInfo
@@ -189,6 +190,7 @@ class CaptureSession:
         self.pause_listeners = PauseListeners()
         self.writer = StoreWriter(daemon.db_path)
         self.blind = BlindSpots(self.writer)
+        self.search = SearchUpkeep(self.writer)
         self.a11y = daemon.sources.accessibility(self.writer, config)
         self.accessibility = AccessibilityKeeper(
             self.a11y, daemon.sources.accessibility_bus, daemon.display, config, loop,
@@ -246,6 +248,7 @@ class CaptureSession:
             return
         self.input.tick(now)
         await self.observe(Tick(now))
+        self.search.tick(idle=self.state.idle)
 
     async def close(self, *, carry_on: bool = False) -> bool:
         """End the run; True when everything it captured is in the store.

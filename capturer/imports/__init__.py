@@ -30,6 +30,7 @@ from .store import Written
 
 if TYPE_CHECKING:
     from capturer.privacy import ExclusionRule
+    from core.store import StoreWriter
 
     from .activitywatch import AwBucket
 
@@ -106,11 +107,28 @@ def import_history(path: Path, store: Path, *, rules: tuple[ExclusionRule, ...],
                 # a full disk or a lock held elsewhere: the writer keeps retrying, the import does not wait
                 raise HistoryError(f"the store at {store} did not take the import ({stats.last_error}); "
                                    "importing again later adds only what is missing")
+            _index_for_search(writer, progress)
         finally:
             writer.close()
     finally:
         lock.release()
     return ImportReport(history.source, history.description, written, history.already)
+
+
+def _index_for_search(writer: StoreWriter, progress: Progress | None) -> None:
+    """Index what was imported (and any backlog) for search now, on the
+    writer's connection, so the first search after an import does not do
+    it. The index is derived: if the store stays busy, the import stands
+    and the next search or the capture daemon catches up."""
+    import apsw
+
+    from core.store.search_index import catch_up
+
+    step = (lambda done, total: progress("indexing for search", done, total)) if progress else None
+    try:
+        writer.perform(lambda connection: catch_up(connection, step)).result()
+    except apsw.BusyError:
+        pass
 
 
 class _Reader:

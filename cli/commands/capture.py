@@ -185,6 +185,7 @@ def run_status(args: argparse.Namespace) -> int:
         connection = open_readonly(db_path)
         try:
             store = store_summary(connection, db_path)
+            store["growth"] = _growth(connection)
         finally:
             connection.close()
     except StoreError as exc:
@@ -228,7 +229,46 @@ def _format_status(daemon: dict[str, Any] | None, store: dict[str, Any]) -> str:
                  f"{store['elements']} elements, {store['blobs']} images; {span}")
     if store["open_blind_spots"]:
         lines.append(f"  open blind spots: {', '.join(store['open_blind_spots'])}")
+    lines += _growth_lines(store["growth"])
     return "\n".join(lines)
+
+
+def _growth(connection: Any) -> dict[str, Any]:
+    """The store's recent growth and, with the [retention] budget of the
+    config file (its defaults when there is none, or it cannot be read),
+    when it is reached."""
+    from capturer.config import ConfigError, RetentionSettings, load_config
+    from core.clock import now_ms
+    from core.store.growth import store_growth
+
+    try:
+        settings = load_config().retention
+    except ConfigError:
+        settings = RetentionSettings()
+    cap = settings.max_store_mb * 1024 * 1024 if settings.max_store_mb else None
+    growth = store_growth(connection, now_ms(), cap_bytes=cap, raw_days=settings.raw_days).as_dict()
+    return {**growth, "raw_days": settings.raw_days}
+
+
+def _growth_lines(growth: dict[str, Any]) -> list[str]:
+    days = growth["days"]
+    if not any(d["bytes"] for d in days):
+        return ["  growth: nothing captured in the last days before today"]
+    shown = ", ".join(f"{d['day'][5:]} {_size(d['bytes'])}" for d in days)
+    lines = [f"  growth: ≈ {_size(growth['per_day_bytes'])} a day over the last {len(days)} day(s) "
+             f"({shown})"]
+    cap, level, left = growth["cap_bytes"], growth["level_bytes"], growth["days_to_cap"]
+    if cap is None:
+        lines.append("  no max_store_mb: the store grows without a cap")
+    elif left == 0:
+        lines.append(f"  over its {_size(cap)} cap: the next `phantom retention run` rolls up old days")
+    elif left is not None:
+        reached = time.strftime("%Y-%m-%d", time.localtime(time.time() + left * 86400))
+        lines.append(f"  at this rate it reaches its {_size(cap)} cap in ≈ {left:.0f} day(s) ({reached})")
+    elif level is not None:
+        lines.append(f"  keeping {growth['raw_days']} days of raw capture it levels off near "
+                     f"{_size(level)}, under its {_size(cap)} cap")
+    return lines
 
 
 def _local(ms: int | None) -> str:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import apsw
 
+from . import retention_refs as references
 from .connection import INCREMENTAL, has_table
 from .errors import StoreError
 from .search_index import drop_rows, has_index
@@ -84,29 +85,32 @@ def _kept_by_programs(connection: apsw.Connection) -> str:
 
 
 def _collect(connection: apsw.Connection, window: dict[str, int]) -> None:
+    references.refresh(connection)
     for name in ("ret_snapshots", "ret_inputs", "ret_trees", "ret_elements", "ret_blobs"):
         connection.execute(f"DROP TABLE IF EXISTS temp.{name}")
     linked = "snapshot_id" in _columns(connection, "input_events")
     for name, select in (_COLLECT if linked else _COLLECT_V2):
         connection.execute(f"CREATE TEMP TABLE {name} AS {select}", window)
+    # what other rows still name: looked up in the run's reference tables
+    # (retention_refs), not by reading every row of the store for each day
     connection.execute(
         "CREATE TEMP TABLE ret_elements AS SELECT id FROM elements WHERE (tree_id IN "
         "(SELECT id FROM ret_trees) OR (tree_id IS NULL AND id IN (SELECT element_id FROM ret_inputs))) "
-        "AND id NOT IN (SELECT element_id FROM input_events WHERE element_id IS NOT NULL "
-        "AND id NOT IN (SELECT id FROM ret_inputs))")
+        "AND NOT EXISTS (SELECT 1 FROM temp.ret_ref_elements r WHERE r.element_id = elements.id "
+        "AND r.input_id NOT IN (SELECT id FROM ret_inputs))")
     # a click's three crops (`click_evidence`, in stores that have it) go with it
     evidence = has_table(connection, "click_evidence")
     crops = ("OR sha256 IN (SELECT blob FROM click_evidence WHERE input_id IN "
              "(SELECT id FROM ret_inputs))" if evidence else "")
-    kept_crops = ("AND sha256 NOT IN (SELECT blob FROM click_evidence WHERE input_id NOT IN "
-                  "(SELECT id FROM ret_inputs))" if evidence else "")
+    kept_crops = ("AND NOT EXISTS (SELECT 1 FROM click_evidence c WHERE c.blob = blobs.sha256 AND "
+                  "c.input_id NOT IN (SELECT id FROM ret_inputs))" if evidence else "")
     connection.execute(
         "CREATE TEMP TABLE ret_blobs AS SELECT sha256, length(data) AS size FROM blobs "
         f"WHERE (sha256 IN (SELECT screenshot FROM ret_snapshots) OR sha256 IN (SELECT crop FROM "
-        f"ret_inputs) {crops}) AND sha256 NOT IN (SELECT screenshot FROM snapshots WHERE screenshot "
-        "IS NOT NULL AND id NOT IN (SELECT id FROM ret_snapshots)) AND sha256 NOT IN (SELECT crop FROM "
-        f"input_events WHERE crop IS NOT NULL AND id NOT IN (SELECT id FROM ret_inputs)) {kept_crops} "
-        f"AND {_kept_by_programs(connection)}")
+        f"ret_inputs) {crops}) AND NOT EXISTS (SELECT 1 FROM temp.ret_ref_blobs r WHERE "
+        "r.sha256 = blobs.sha256 AND CASE r.kind WHEN 's' THEN r.row_id NOT IN (SELECT id FROM "
+        "ret_snapshots) ELSE r.row_id NOT IN (SELECT id FROM ret_inputs) END) "
+        f"{kept_crops} AND {_kept_by_programs(connection)}")
 
 
 def _count(connection: apsw.Connection, sql: str, params: apsw.Bindings | None = None) -> int:
@@ -117,6 +121,8 @@ def _count(connection: apsw.Connection, sql: str, params: apsw.Bindings | None =
 def plan_raw(connection: apsw.Connection, since_ms: int, until_ms: int) -> Removed:
     """What `remove_raw` would take out; writes nothing."""
     connection.pragma("temp_store", "memory")
+    if not references.is_built(connection):
+        references.build(connection)
     connection.execute("BEGIN")
     try:
         window = {"since": since_ms, "until": until_ms}
@@ -137,11 +143,12 @@ def _tally(connection: apsw.Connection, window: dict[str, int]) -> Removed:
                           "AND end_ms IS NOT NULL AND end_ms <= :until", window))
 
 
+# Rows left pointing at removed ones, asked after the removal (the
+# references re-read for the days it changed): none may be found.
 _DANGLING = (
-    "SELECT count(*) FROM input_events WHERE element_id IN (SELECT id FROM ret_elements) "
-    "OR crop IN (SELECT sha256 FROM ret_blobs)",
-    "SELECT count(*) FROM snapshots WHERE screenshot IN (SELECT sha256 FROM ret_blobs) "
-    "OR tree_id IN (SELECT id FROM ret_trees)",
+    "SELECT count(*) FROM temp.ret_ref_elements WHERE element_id IN (SELECT id FROM ret_elements)",
+    "SELECT count(*) FROM temp.ret_ref_blobs WHERE sha256 IN (SELECT sha256 FROM ret_blobs)",
+    "SELECT count(*) FROM snapshots WHERE tree_id IN (SELECT id FROM ret_trees)",
     "SELECT count(*) FROM elements WHERE tree_id IN (SELECT id FROM ret_trees)",
 )
 
@@ -157,6 +164,8 @@ def remove_raw(connection: apsw.Connection, since_ms: int, until_ms: int,
     break are checked once, before it commits."""
     window = {"since": since_ms, "until": until_ms}
     connection.pragma("temp_store", "memory")
+    if not references.is_built(connection):
+        references.build(connection)
     checked = int(connection.pragma("foreign_keys"))
     connection.pragma("foreign_keys", 0)
     try:
@@ -191,6 +200,7 @@ def _remove(connection: apsw.Connection, window: dict[str, int]) -> Removed:
             "DELETE FROM blind_spots WHERE start_ms >= :since AND end_ms IS NOT NULL "
             "AND end_ms <= :until"):
         connection.execute(statement, window)
+    references.refresh(connection)
     dangling: tuple[str, ...] = _DANGLING
     if has_table(connection, "click_evidence"):
         dangling += ("SELECT count(*) FROM click_evidence WHERE blob IN (SELECT sha256 FROM ret_blobs)",)

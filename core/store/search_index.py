@@ -1,7 +1,9 @@
 """Keeping the search index up to date: from the rows added since it was
-last brought up to date, by whoever searches — never by the capture daemon.
+last brought up to date — by the capture daemon's writer, a small slice now
+and then (`index_some`, capturer/search_upkeep.py), by an import when it
+ends, and by whoever searches, for what is left (`catch_up`).
 
-Why not triggers or the daemon: the daemon's budget is under 2 % of a core
+Why not triggers or the daemon's write path: the daemon's budget is under 2 % of a core
 and every write it makes sits on the focus path; an accessibility walk is a
 few hundred element rows at once, and tokenizing them there would cost more
 than writing them. Instead `search_progress` remembers, per source table, the
@@ -192,3 +194,47 @@ def update_index(path: str | os.PathLike[str], progress: Progress | None = None)
     finally:
         connection.close()
     return None
+
+
+# -- kept current by the capture daemon (capturer/search_upkeep.py) -----------
+# Rows per transaction when the daemon indexes: small, so its writer — the
+# thread that also writes what is captured — is held a few milliseconds at a
+# time. A walk is a few hundred element rows, hence fewer walks per slice.
+UPKEEP_SLICE = {"snapshots": 500, "a11y_trees": 20, "input_events": 500}
+
+
+def index_some(connection: apsw.Connection, budget_s: float,
+               clock: Callable[[], float] | None = None) -> tuple[int, bool]:
+    """Index rows beyond what is indexed, in slices of `UPKEEP_SLICE` (one
+    short transaction each), until `budget_s` of work is spent or nothing
+    is left; (rows indexed, caught up). The capture daemon's writer runs
+    this on its own connection, now and then, so that a search finds the
+    index current instead of indexing months at once (`catch_up` remains
+    for stores no daemon kept, and takes over from here at any point: both
+    advance the same `search_progress` marks)."""
+    import time
+
+    now = clock or time.monotonic
+    if not has_index(connection):
+        return 0, True
+    deadline, done = now() + budget_s, 0
+    for source in SOURCES:
+        if _progress(connection, source) is None:  # never built, or reset by a forget: start afresh
+            with connection:
+                connection.execute(f"DELETE FROM {source.index}")
+                connection.execute("INSERT INTO search_progress VALUES (?, 0)", (source.name,))
+        while True:
+            if now() >= deadline:
+                return done, False
+            with connection:
+                last = _progress(connection, source) or 0
+                ids = [row[0] for row in connection.execute(
+                    f"SELECT id FROM {source.name} WHERE id > ? AND id <= ? ORDER BY id LIMIT ?",
+                    (last, _ceiling(connection, source), UPKEEP_SLICE[source.name]))]
+                if not ids:
+                    break
+                _INDEXERS[source.name](connection, ids[0], ids[-1])
+                connection.execute("UPDATE search_progress SET last_id = ? WHERE source = ?",
+                                   (ids[-1], source.name))
+            done += len(ids)
+    return done, True

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from capturer.config import DEFAULT_CONFIG_TEXT, Config, ConfigError, load_config, parse_config
+from capturer.config import (
+    DEFAULT_CONFIG_TEXT,
+    Config,
+    ConfigError,
+    RetentionSettings,
+    load_config,
+    parse_config,
+)
 from capturer.privacy import DEFAULT_EXCLUSIONS
 
 
@@ -13,7 +20,25 @@ def test_commented_default_file_equals_the_built_in_defaults():
     defaults = Config()
     assert parsed.capture == defaults.capture
     assert parsed.accessibility == defaults.accessibility
+    assert parsed.retention == defaults.retention
     assert parsed.exclusions == DEFAULT_EXCLUSIONS
+
+
+def test_a_new_install_keeps_a_month_of_raw_capture_in_at_most_2_gib():
+    assert (Config().retention.raw_days, Config().retention.max_store_mb) == (30, 2048)
+    assert parse_config("").retention == RetentionSettings(raw_days=30, max_store_mb=2048, image_days=0)
+    # the commented file says so, with the values a person would uncomment
+    assert "# raw_days = 30\n# max_store_mb = 2048\n" in DEFAULT_CONFIG_TEXT
+
+
+def test_a_file_that_sets_retention_keeps_its_values_and_0_keeps_everything():
+    assert parse_config("[retention]\nraw_days = 7\n").retention == RetentionSettings(7, 2048, 0)
+    assert parse_config("[retention]\nraw_days = 0\nmax_store_mb = 0\n").retention == \
+        RetentionSettings(0, 0, 0)
+    assert parse_config("[retention]\nmax_store_mb = 500\nimage_days = 14\n").retention == \
+        RetentionSettings(30, 500, 14)
+    with pytest.raises(ConfigError, match=r"line 2: retention.raw_days must be 0 or more \(0 keeps everything\)"):
+        parse_config("[retention]\nraw_days = -1\n")
 
 
 def test_missing_default_file_means_defaults_but_a_named_one_must_exist(tmp_path, monkeypatch):

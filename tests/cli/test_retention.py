@@ -136,11 +136,19 @@ def test_an_older_store_is_converted_to_incremental_auto_vacuum_once(store, tmp_
     assert apsw.Connection(str(store)).pragma("auto_vacuum") == 2
 
 
-def test_no_settings_keep_everything(store, tmp_path, capsys):
+def test_settings_of_0_keep_everything(store, tmp_path, capsys):
+    assert main(["retention", "run", "--db", str(store), "--config",
+                 config(tmp_path, raw_days=0, max_store_mb=0)]) == 0
+    assert "everything is kept" in capsys.readouterr().out
+
+
+def test_no_settings_keep_a_month_within_2_gib(store, tmp_path, capsys):
     empty = tmp_path / "empty.toml"
     empty.write_text("")
-    assert main(["retention", "run", "--db", str(store), "--config", str(empty)]) == 0
-    assert "everything is kept" in capsys.readouterr().out
+    assert main(["retention", "run", "--dry-run", "--db", str(store), "--config", str(empty)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("would roll up 0 day(s)")   # three days old at most: all kept
+    assert "exceed 2048 MiB" in out
 
 
 def test_the_roll_up_encoding_gives_back_the_same_records(corpus):
