@@ -76,7 +76,7 @@ from .snapshots import SnapshotWriter
 from .sources import Sources
 from .sources.base import DisplayLost, Monitor, WindowInfo
 from .sources.input_listener import RawInput
-from .supervisor import DisplaySupervisor
+from .supervisor import DisplaySupervisor, log_thread_death
 from .time_truth import NOT_RUNNING, STOPPED_REASON, Reading, Ticks, boot_ms, gap_after_ms
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ class CaptureDaemon:
 
     async def run(self) -> int:
         loop = asyncio.get_running_loop()
-        threading.excepthook = _log_thread_death
+        threading.excepthook = log_thread_death
         if threading.current_thread() is threading.main_thread():   # a loop on another thread cannot
             for sig in (signal.SIGTERM, signal.SIGINT):
                 loop.add_signal_handler(sig, self.request_stop)
@@ -395,9 +395,3 @@ class CaptureSession:
 
     def _deliver_input(self, raw: RawInput) -> None:
         self.input.deliver(raw)
-
-
-def _log_thread_death(args: threading.ExceptHookArgs) -> None:
-    """A listener thread dies with its display connection (the tick loop restarts it): one line, no traceback."""
-    name = args.thread.name if args.thread is not None else "?"
-    log.warning("thread %s stopped: %s: %s", name, args.exc_type.__name__, args.exc_value)

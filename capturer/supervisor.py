@@ -20,6 +20,7 @@ tested without waiting for it.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 
 from .config import Config
@@ -182,3 +183,9 @@ class DisplaySupervisor:
         except Exception as exc:  # noqa: BLE001 - idle falls back to input-less time
             self.idle = None
             self._on_source_error("idle source", exc)
+
+
+def log_thread_death(args: threading.ExceptHookArgs) -> None:
+    """A listener thread dies with its display connection (the tick loop restarts it): one line, no traceback."""
+    name = args.thread.name if args.thread is not None else "?"
+    log.warning("thread %s stopped: %s: %s", name, args.exc_type.__name__, args.exc_value)
