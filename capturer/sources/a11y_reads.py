@@ -20,7 +20,7 @@ from types import ModuleType
 
 from core.a11y import Accessible
 from core.a11y.roles import CONTAINER_ROLES, TEXT_INPUT_ROLES
-from core.a11y.toolkit import origin_for
+from core.a11y.screen import Placement, extents_to_screen, placement
 from core.a11y.tree import Node, Walk, WalkLimits, clicked_element, hit_test, node_for_hit, read_extents, walk
 from core.clock import now_ms
 from core.store import StoreWriter, TreeRow
@@ -103,7 +103,7 @@ class TreeReads:
         frame = self._frame_for(window)
         if frame is None:
             return HitResult(None, "none")
-        origin = origin_for(frame, window.x, window.y)
+        origin = placement(frame, window)
         chain = clicked_element(hit_test(frame, x, y, origin=origin))
         cached = self._trees.get(window.window_id)
         if cached is not None and cached.key[::2] != window.key[::2]:
@@ -123,7 +123,7 @@ class TreeReads:
             return self._hit(chain, window, cached, "zone")
         return HitResult(None, "none")
 
-    def _settled(self, frame: Accessible, x: int, y: int, origin: tuple[int, int], chain: list[Accessible],
+    def _settled(self, frame: Accessible, x: int, y: int, origin: Placement, chain: list[Accessible],
                  cached: _CachedTree | None, window: WindowInfo) -> list[Accessible]:
         """The chain under a click that first landed on a container, asked
         again while the application may still be re-laying itself out after
@@ -198,7 +198,7 @@ class TreeReads:
         frame = self._frame_for(window)
         if frame is None:
             return None
-        result = on_desktop(walk(frame, window.app, self._limits), origin_for(frame, window.x, window.y))
+        result = on_desktop(walk(frame, window.app, self._limits), placement(frame, window))
         cached = self._store_walk(result, window, geometry)
         self._trees[window.window_id] = cached
         self._trees.move_to_end(window.window_id)
@@ -234,8 +234,8 @@ class TreeReads:
         x, y, w, h = read_extents(accessible)
         if x is None or y is None or w is None or h is None or w <= 0 or h <= 0:
             return None
-        dx, dy = origin_for(accessible, window.x, window.y)
-        return FieldMask(window.window_id, (window.x, window.y), (x + dx, y + dy, w, h),
+        return FieldMask(window.window_id, (window.x, window.y),
+                         extents_to_screen(placement(accessible, window), (x, y, w, h)),
                          role == "password text")
 
     def _frame_for(self, window: WindowInfo) -> Accessible | None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from . import Accessible
 from .path import Segment, clip_name, join, number_siblings
 from .roles import CONTROL_ROLES, LABELLED_ROLES, PART_ROLES
+from .screen import SCREEN, Placement, point_to_extents
 from .toolkit import on_screen, window_relative
 
 
@@ -172,7 +173,7 @@ def _node(accessible: Accessible, parent: int | None, depth: int, ordinal: int, 
 
 
 def hit_test(window: Accessible, x: int, y: int, max_depth: int = 32,
-             origin: tuple[int, int] = (0, 0)) -> list[Accessible]:
+             origin: Placement = SCREEN) -> list[Accessible]:
     """The chain of accessibles under a desktop point, outermost first.
 
     GTK answers `getAccessibleAtPoint` with the direct child only, so the
@@ -181,13 +182,13 @@ def hit_test(window: Accessible, x: int, y: int, max_depth: int = 32,
     window grows); then the children's own extents are checked, so a click
     on a button is not mistaken for a click on the panel around it. `origin`
     is where the window's extents start on the desktop for a toolkit that
-    reports them relative to the window (`toolkit.origin_for`); such a
+    reports them relative to the window (`screen.placement`); such a
     toolkit's `visible` widgets count as shown.
     """
     import pyatspi
 
-    x, y = x - origin[0], y - origin[1]
-    relaxed = origin != (0, 0) or window_relative(window)
+    x, y = point_to_extents(origin, x, y)
+    relaxed = origin != SCREEN or window_relative(window)
     chain = [window]
     current = window
     for _ in range(max_depth):
