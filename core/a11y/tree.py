@@ -200,9 +200,27 @@ def hit_test(window: Accessible, x: int, y: int, max_depth: int = 32,
             child = _child_covering(current, x, y, relaxed=relaxed)
         if child is None:
             break
-        chain.append(child)
+        chain.extend(_down_to(current, child))
         current = child
     return chain
+
+
+def _down_to(ancestor: Accessible, descendant: Accessible, limit: int = 64) -> list[Accessible]:
+    """The accessibles from below `ancestor` down to `descendant`. GTK 4
+    answers a point asked of a window with the deepest widget there,
+    skipping every level between: the levels are read back from the
+    widget's parents, so the chain — and the path built from it — is the
+    same whichever way the toolkit answered (a two-link `frame/text` path
+    would not resolve again). Not found below `ancestor`: the widget alone."""
+    levels, node = [descendant], descendant.parent
+    for _ in range(limit):
+        if node is None:
+            return [descendant]
+        if node.path == ancestor.path:
+            return list(reversed(levels))
+        levels.append(node)
+        node = node.parent
+    return [descendant]
 
 
 def clicked_element(chain: list[Accessible]) -> list[Accessible]:
