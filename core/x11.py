@@ -55,10 +55,42 @@ class TopLevel:
         return f"{self.title or '(untitled)'!r} ({self.app}, window 0x{self.window_id:x})"
 
 
+# Applications that give their windows several WM_CLASS classes, filed
+# under one name: LibreOffice names a document window after its module
+# (libreoffice-writer, libreoffice-calc, …) and its dialogs and its windows
+# while it starts `soffice`; one soffice.bin process holds them all.
+# (class prefix, the one name)
+APP_FAMILIES = (("libreoffice-", "libreoffice"), ("soffice", "libreoffice"))
+
+
 def app_name(instance: str, klass: str, executable: str | None) -> str:
     """The application name Phantom records: WM_CLASS class, else instance,
-    else the executable's file name, case-folded."""
-    return (klass or instance or (executable or "").rsplit("/", 1)[-1] or "unknown").casefold()
+    else the executable's file name, case-folded — one name for every class
+    of an application in APP_FAMILIES."""
+    name = (klass or instance or (executable or "").rsplit("/", 1)[-1] or "unknown").casefold()
+    return next((family for prefix, family in APP_FAMILIES if name.startswith(prefix)), name)
+
+
+def owner_app(window: XWindow, atoms: Atoms, pid: int | None) -> str | None:
+    """The application name of the window `window` is transient for, when
+    the same process made both: a dialog is filed under the application of
+    the window it belongs to, whatever class its toolkit gave it."""
+    from Xlib import Xatom, error
+    from Xlib.xobject.drawable import Window
+
+    if pid is None:
+        return None
+    owner_id = window.get_full_property(Xatom.WM_TRANSIENT_FOR, Xatom.WINDOW)
+    if owner_id is None or not len(owner_id.value) or not owner_id.value[0]:
+        return None
+    try:
+        owner = Window(window.display, int(owner_id.value[0]))
+        instance, klass = owner.get_wm_class() or ("", "")
+        if not (instance or klass) or pid_of(owner, atoms) != pid:
+            return None
+    except (error.BadWindow, error.BadDrawable, error.BadValue):
+        return None
+    return app_name(instance, klass, None)
 
 
 def executable_of(pid: int | None) -> str | None:
@@ -211,7 +243,8 @@ def describe(client: XWindow, frame: XWindow, root: XWindow, atoms: Atoms) -> To
     geometry = client.get_geometry()
     origin = client.translate_coords(root, 0, 0)
     kinds = window_types(client, atoms)
-    return TopLevel(client.id, frame.id, app_name(instance, klass, executable_of(pid)),
+    app = owner_app(client, atoms, pid) or app_name(instance, klass, executable_of(pid))
+    return TopLevel(client.id, frame.id, app,
                     f"{instance}.{klass}", pid, title_of(client, atoms), -origin.x, -origin.y,
                     geometry.width, geometry.height, is_dialog(client, atoms, kinds),
                     is_popup(frame, atoms, kinds))
