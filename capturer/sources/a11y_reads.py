@@ -114,6 +114,11 @@ class TreeReads:
         named = not is_container(deepest)
         if len(chain) > 1 and named:
             return self._hit(chain, window, cached, "exact")
+        if cached is None or cached.stale:
+            # Walked now, so the control nearest a click the toolkit answered
+            # with a container is found the same way whether or not the
+            # window had been walked before the click.
+            cached = self.tree_for(window)
         if cached is not None:
             near = self._nearest_control(cached, x, y, window)
             if near is not None:
