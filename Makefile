@@ -23,7 +23,7 @@ APT_BASE := xvfb xauth x11-utils xdotool dbus dbus-x11 at-spi2-core \
 # machine, so the demo and the checks do not wait for them).
 APT_TEST := gtk-3-examples gtk-4-examples openbox mousepad gnome-calculator firefox-esr \
 	python3-pyqt5 python3-gi-cairo tesseract-ocr tesseract-ocr-eng systemd bubblewrap util-linux \
-	chromium chromium-driver faketime
+	chromium chromium-driver faketime sway grim wtype xwayland
 
 .PHONY: demo test test-load lint bench bootstrap bootstrap-test apt-base apt-test clean help
 

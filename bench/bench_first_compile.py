@@ -13,8 +13,10 @@ run by run:
   (`phantom synth --seed 7 --layout nocta`, built once into .bench-cache/);
 - `phantom compile --no-cache` of this checkout on that file, and on the
   Phantom store of the same day;
-- the same on the nocta day with `--no-inferred`: no routine miner, and so
-  (since the frames passes run on lists for a day) no numpy;
+- the same on the nocta day with `--no-inferred`: no routine miner (since
+  issue 27 neither compile of a day loads numpy: the frames passes and the
+  miner run on lists below LONG_WINDOW rows / LONG_STREAM actions, so the
+  difference is the inferred tier's own work);
 - with `--baseline DIR` (an export of an older commit: `git archive C |
   tar -x -C DIR`), the same two from there: the figure before a change,
   measured in the same run;
@@ -31,7 +33,8 @@ Then the import bill of the compile (this checkout's, and the baseline's):
 time, the top entries as the tree nests them (numpy's insides folded into
 numpy). Last, numpy both ways: the four frames passes that have a numpy
 version, in this process, on one day and on five, all on lists and then all
-on arrays.
+on arrays. (The miner's two versions are measured the same way by
+`bench/bench_mining.py --threshold`.)
 """
 
 from __future__ import annotations
@@ -102,24 +105,27 @@ def import_bill(argv: list[str], env: dict[str, str], runs: int = 7,
 
 
 def passes_both_ways(db: Path, since: str, until: str, runs: int) -> tuple[int, float, float]:
-    """(snapshots, lists ms, arrays ms): the four numpy-capable passes
-    (segment, attribute, build, coverage) over one window in this process,
-    CPU median, once with every pass on lists and once on arrays."""
+    """(snapshots, lists ms, arrays ms): the numpy-capable passes (segment,
+    quiet, attribute, build, coverage) over one window in this process, CPU
+    median, once with every pass on lists and once on arrays."""
     from compiler.api import read_window
-    from compiler.frames import attribute, build, coverage, flicker, segment
+    from compiler.frames import attribute, build, coverage, flicker, quiet, segment
 
     capture, _ = read_window(db, since=since, until=until, tz="Europe/Berlin")
     stream = tuple(s for s in capture.snapshots if not attribute.anchor_only(s))
     by_id = {s.id: s for s in capture.snapshots}
 
     def passes() -> None:
-        runs_ = segment.runs(stream)
+        credited = segment.runs(stream, capture.blind_spots)
+        found = quiet.quiet(stream, capture.inputs, capture.blind_spots, capture.until_ms,
+                            last_seen=quiet.seen_until(credited))
+        runs_ = quiet.apply(credited, found)
         attribution = attribute.attribute_linked(stream, by_id, capture.inputs)
         build.build_frames(flicker.fold(runs_), attribution)
-        coverage.coverage(runs_, stream, capture.blind_spots)
+        coverage.coverage(runs_, stream, capture.blind_spots, found)
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # as `phantom compile` has it
-    modules = (segment, attribute, coverage)
+    modules = (segment, attribute, coverage, quiet)
     default = [module.LONG_WINDOW for module in modules]
     medians = []
     for threshold in (sys.maxsize, 0):          # lists, then arrays

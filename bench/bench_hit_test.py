@@ -77,13 +77,13 @@ def measure(window, frame, extents, count: int) -> dict[str, list[float]]:
 
     from capturer.sources.a11y_queries import is_container
     from capturer.sources.a11y_reads import TreeReads
-    from core.a11y.screen import Placement, placement
+    from core.a11y.toolkit import origin_for
     from core.a11y.tree import WalkLimits, clicked_element, hit_test, walk
 
     def reads() -> TreeReads:
         return TreeReads(pyatspi, _NoStore(), WalkLimits(), frozenset())
 
-    origin = placement(frame, Placement(extents[0], extents[1]))
+    origin = origin_for(frame, extents[0], extents[1])
     first, fresh, warm, settled = [], [], [], 0
     unwalked = reads()
     points = grid(extents, count)

@@ -24,6 +24,21 @@ corpus as the default `phantom synth` writes them (input not linked to
 snapshots) and as `phantom synth --live-like` writes them (linked, as the
 daemon links them), each with today's switch placement and with the one
 before issue 27's fix (`bench/window_scaling.py`), in the same run.
+With `--threshold` it measures numpy both ways for the miner's
+LONG_STREAM: on generated streams of 1k to 200k actions, the plain-Python
+version and the numpy version in this process (CPU medians), and what
+importing numpy adds to a process that had not loaded it (`python -c
+"import numpy"` minus `python -c pass`, CPU from wait4, median of 7), so
+the cost either way of a first compile that mines the stream alone.
+With `--memory DB [DB ...]` it measures peak RSS (VmHWM, from wait4) and
+CPU of whole-window processes on each store: `phantom routines` and
+`phantom compile --no-cache` over the whole history (a window from
+2026-03-01 to 2027-01-01, clamped to the days the store holds), plus, in a
+child of its own, the stages of `phantom routines` (read the capture,
+derive the action stream, mine it) with the RSS after each and the miner's
+peak traced allocation. With `--baseline DIR` (an export of an older
+commit) the same processes run from there too, in the same run, taking
+turns. The stores are only read.
 Timings go to stdout only; nothing here is asserted.
 """
 
@@ -193,6 +208,134 @@ def linked_and_unlinked(days: int) -> None:
                 corpus_end_to_end(path)
 
 
+def _process_cpu_ms(code: str) -> float:
+    """CPU (user + system) of `python -c code`, from wait4."""
+    import os
+    import subprocess
+
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    process = subprocess.Popen([sys.executable, "-c", code], env=env)
+    _, _, usage = os.wait4(process.pid, 0)
+    return (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def threshold(seed: int, repeats: int) -> None:
+    """The miner's two versions on streams around LONG_STREAM (see the
+    module docstring): where numpy starts to pay, warm and cold."""
+    from compiler.routines import mining
+
+    _process_cpu_ms("import numpy")   # warm the page cache and the .pyc files
+    interpreter, with_numpy = [], []
+    for _ in range(7):
+        interpreter.append(_process_cpu_ms("pass"))
+        with_numpy.append(_process_cpu_ms("import numpy"))
+    numpy_ms = statistics.median(with_numpy) - statistics.median(interpreter)
+    saved = mining.LONG_STREAM
+    print(f"numpy's import in a fresh process: {numpy_ms:.0f} ms CPU (median of 7); "
+          f"LONG_STREAM = {saved:,}")
+    print(f"{'actions':>9}{'lists ms':>10}{'arrays ms':>11}{'arrays + import':>17}  faster in process / cold")
+    for total in (1_000, 2_500, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000):
+        sessions = generate(total, seed)
+        medians = []
+        for limit in (sys.maxsize, 0):
+            mining.LONG_STREAM = limit
+            samples = []
+            for _ in range(repeats):
+                started = time.process_time()
+                mine(sessions)
+                samples.append((time.process_time() - started) * 1000)
+            medians.append(statistics.median(samples))
+        mining.LONG_STREAM = saved
+        lists, arrays = medians
+        warm = "arrays" if arrays < lists else "lists"
+        cold = "arrays" if arrays + numpy_ms < lists else "lists"
+        print(f"{total:>9,}{lists:>10.1f}{arrays:>11.1f}{arrays + numpy_ms:>17.1f}  {warm} / {cold}")
+    print()
+
+
+STAGES = """
+import os, sys, tracemalloc
+from bench.common import peak_rss_mb, rss_mb
+from compiler.api import read_window
+from compiler.routines.actions import derive_actions, sessions
+from compiler.routines.mining import mine
+pid, out = os.getpid(), []
+capture, _ = read_window(sys.argv[1])
+out.append(f"read {rss_mb(pid):.0f}")
+grouped = sessions(derive_actions(capture))
+out.append(f"actions {rss_mb(pid):.0f}")
+mine(grouped)
+out.append(f"mined {rss_mb(pid):.0f} (peak {peak_rss_mb(pid):.0f})")
+tracemalloc.start()
+mine(grouped)
+out.append(f"mine traced peak {tracemalloc.get_traced_memory()[1] / 2**20:.1f}")
+print("; ".join(out) + " MB")
+"""
+
+
+def _process(argv: list[str], checkout: Path, cache: str) -> tuple[float, float, str]:
+    """(peak RSS MB, CPU s, last line of stdout and the digest of all of it)
+    of one process."""
+    import hashlib
+    import os
+    import subprocess
+
+    env = {**os.environ, "PYTHONPATH": str(checkout), "XDG_CACHE_HOME": cache,
+           "OPENBLAS_NUM_THREADS": "1"}
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, env=env, cwd=cache, text=True)
+    assert process.stdout is not None
+    text = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    if status != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({status})")
+    lines = text.strip().splitlines()
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    return usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime, (lines[-1] if lines else "") + " " + digest
+
+
+def memory(stores: list[Path], baseline: Path | None, runs: int) -> None:
+    """Peak RSS of whole-window `routines` and `compile` per store and
+    checkout (see the module docstring)."""
+    import tempfile
+
+    boot = "import sys; from cli.main import main; sys.exit(main())"
+    window = ["--since", "2026-03-01", "--until", "2027-01-01"]
+    checkouts = [("this checkout", ROOT)]
+    if baseline is not None:
+        checkouts.insert(0, (f"baseline {baseline.name}", baseline.resolve()))
+    with tempfile.TemporaryDirectory(prefix="phantom-bench-memory-") as cache:
+        for store in stores:
+            store = store.resolve()
+            print(f"store {store.name}")
+            commands = {
+                "phantom routines": [sys.executable, "-c", boot, "routines", "--db", str(store), *window,
+                                     "--format", "json"],
+                "phantom compile --no-cache": [sys.executable, "-c", boot, "compile", "--db", str(store),
+                                               *window, "--no-cache"],
+            }
+            samples: dict[tuple[str, str], list[tuple[float, float]]] = {}
+            outputs: dict[tuple[str, str], str] = {}
+            for _ in range(runs):
+                for command, argv in commands.items():
+                    for label, checkout in checkouts:
+                        rss, cpu, last = _process(argv, checkout, cache)
+                        samples.setdefault((command, label), []).append((rss, cpu))
+                        outputs[command, label] = last
+            for (command, label), values in samples.items():
+                rss = statistics.median(v[0] for v in values)
+                cpu = statistics.median(v[1] for v in values)
+                print(f"  {command:<28} {label:<24} peak RSS {rss:6.0f} MB, CPU {cpu:6.2f} s "
+                      f"(median of {runs})")
+            if baseline is not None:
+                for command in commands:
+                    same = len({outputs[command, label].rsplit(" ", 1)[1] for label, _ in checkouts}) == 1
+                    print(f"  {command}: the checkouts' outputs are {'byte-identical' if same else 'DIFFERENT'}")
+            for label, checkout in checkouts:
+                _, _, line = _process([sys.executable, "-c", STAGES, str(store)], checkout, cache)
+                print(f"  stages of routines, {label}: {line}")
+            print()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=200_000)
@@ -203,7 +346,19 @@ def main(argv: list[str] | None = None) -> int:
                         "51-day `phantom synth` corpus in .bench-cache/)")
     parser.add_argument("--linked-days", type=int, default=0, metavar="N",
                         help="also mine N synthetic days, unlinked and live-like (linked), end to end")
+    parser.add_argument("--threshold", action="store_true",
+                        help="measure the miner's plain and numpy versions around LONG_STREAM, and stop")
+    parser.add_argument("--memory", type=Path, nargs="+", metavar="DB",
+                        help="peak RSS of whole-window routines and compile on these stores, and stop")
+    parser.add_argument("--baseline", type=Path, help="with --memory: an older checkout beside this one")
+    parser.add_argument("--runs", type=int, default=3, help="with --memory: processes per figure")
     args = parser.parse_args(argv)
+    if args.memory:
+        memory(args.memory, args.baseline, args.runs)
+        return 0
+    if args.threshold:
+        threshold(args.seed, max(args.repeats, 5))
+        return 0
     if args.corpus is not None:
         corpus_end_to_end(args.corpus)
     if args.linked_days:

@@ -2,34 +2,32 @@
 
 A run is one `CaptureSession`: the store writer, the blind spots, the rules'
 state (`capturer.decide`) and the parts that act for them — the display
-supervisor (X windows, screen, input listeners; reconnects with back-off),
-the accessibility worker (its own GLib thread), the focus watch, the
-snapshot writer and the input path. What the session sees becomes an
-observation; the rules return the new state and the operations the session
-performs. One asyncio loop polls focus as a safety net under the X events,
-ticks once a second (heartbeats, idle, bursts, watchdog, reconnects) and
-receives input events from the listener threads. Anything that goes wrong in
-a source becomes a blind-spot row and a retry with back-off — never an exit.
+supervisor (windows, screen, input listeners; reconnects with back-off), the
+accessibility worker (its own GLib thread), the focus watch, the snapshot
+writer and the input path. What the session sees becomes an observation; the
+rules return the new state and the operations the session performs. One
+asyncio loop polls focus under the display's events, ticks once a second
+(heartbeats, idle, bursts, watchdog, reconnects) and receives input from the
+listener threads. A failing source becomes a blind spot and a retry, never an exit.
 
-A run starts by settling what the run before it left open (`handover`:
-rows a `kill -9` interrupted are closed when that run was last alive; rows a
-re-executing run handed over are carried on) and writes a heartbeat every
-tick. It ends with everything flushed — and says so only when it is true: a
-store that could not take the last writes (a full disk) makes the run end
-with an error line and a non-zero exit. A run may also end to re-execute
-the daemon (`request_reexec`): libatspi cannot be initialised twice in one
-process, so a returning accessibility bus is joined by a fresh process that
-carries on the pause and the recording in progress.
+A run first settles what the run before it left open (`handover`), and ends
+with everything flushed — saying so only when true (a full disk: an error
+line, a non-zero exit). It may end to re-execute the daemon (`request_reexec`):
+libatspi cannot be initialised twice in one process, so a returning
+accessibility bus is joined by a fresh process that carries on the pause and
+the recording in progress.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
 import threading
 from concurrent.futures import Future
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,6 +49,7 @@ from .decide import (
     CountInput,
     DisplayBack,
     DisplayGone,
+    IdleReported,
     Observation,
     OpenBlindSpot,
     Operation,
@@ -163,10 +162,8 @@ class CaptureDaemon:
             await self._sleep_unless_stopped(1.0 if session.display.up else DISPLAY_PROBE_S)
 
     async def _sleep_unless_stopped(self, seconds: float) -> None:
-        try:
+        with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._stop.wait(), seconds)
-        except asyncio.TimeoutError:
-            pass
 
     def _send_watchdog(self, now: float) -> None:
         interval = self.notifier.watchdog_interval
@@ -185,7 +182,8 @@ class CaptureSession:
     def __init__(self, daemon: CaptureDaemon, loop: asyncio.AbstractEventLoop) -> None:
         config = daemon.config
         self.daemon = daemon
-        self.rules = Rules.from_config(config)
+        self.rules = replace(Rules.from_config(config),
+                             display_lost_reason=f"{daemon.sources.display_kind} unreachable")
         self.state = CaptureState()
         self.control = Controller(self)
         self.pause_listeners = PauseListeners()
@@ -200,7 +198,7 @@ class CaptureSession:
             daemon.display, config, daemon.sources, deliver_input=self._deliver_input,
             on_up=self._display_up, on_down=self._display_down, on_source_error=self.source_error,
             watch=lambda fd: loop.add_reader(fd, self.focus.readable), unwatch=loop.remove_reader,
-            clock=loop.time)
+            clock=loop.time, on_idle=self._idle_reported)
         self.focus = FocusWatch(self.display, lambda: self.state, self.observe)
         self.pictures = Pictures(self.writer, config, self.display, self.a11y,
                                  lambda: self.control.recording_id is not None, self.source_error)
@@ -355,8 +353,7 @@ class CaptureSession:
         await self.input.flush()
 
     def open_recording_row(self, name: str, start_ms: int) -> int:
-        recording_id = self.writer.ids.next("recordings")
-        self.writer.submit(RecordingRow(recording_id, name, start_ms, None))
+        self.writer.submit(RecordingRow(recording_id := self.writer.ids.next("recordings"), name, start_ms, None))
         return recording_id
 
     def close_recording_row(self, recording_id: int, end_ms: int) -> None:
@@ -389,12 +386,15 @@ class CaptureSession:
         log.warning("%s failed: %s", what, exc)
         self.observe_now(SourceFailed(now_ms(), what))
 
+    def _idle_reported(self, idle: bool) -> None:
+        """From the idle source's thread: onto the loop, as an observation."""
+        self._loop.call_soon_threadsafe(self.observe_now, IdleReported(now_ms(), idle))
+
     def _deliver_input(self, raw: RawInput) -> None:
         self.input.deliver(raw)
 
 
 def _log_thread_death(args: threading.ExceptHookArgs) -> None:
-    """Listener threads die with the X connection they hold; the tick loop
-    restarts them. Say so in one line instead of printing a traceback."""
+    """A listener thread dies with its display connection (the tick loop restarts it): one line, no traceback."""
     name = args.thread.name if args.thread is not None else "?"
     log.warning("thread %s stopped: %s: %s", name, args.exc_type.__name__, args.exc_value)

@@ -17,7 +17,12 @@ What a picture must not show, decided at the moment of the grab:
   the field that last took keyboard focus), moved with its window, is
   painted over — outside an explicit recording; password fields always. In
   a click's crops both are black and transparent (alpha 0), so visual
-  re-aiming leaves them out of matching.
+  re-aiming leaves them out of matching;
+- a browser's address bar is blacked out whole, with its frame and its
+  dropdown, recording or not (`FieldMask.chrome`): it shows the page's full
+  URL, whose query and fragment the stored URL never keeps. A browser
+  window whose bar the accessibility worker has not read as it is now has
+  the band of its toolbars blacked out instead (`_chrome`).
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.geometry import Rect
+from core.geometry import Rect, intersect
 from core.store import BlobRow, ClickEvidenceRow, StoreWriter
 from core.visual_evidence import CropVariant, Masks, crop_variants, evidence_region
 
@@ -37,6 +42,10 @@ from .supervisor import DisplaySupervisor
 # Thumbnail masks cover a field's inside: its border stays. (A click's crops
 # keep `core.visual_evidence.FIELD_FRAME_PX` of it.)
 MASK_INSET_PX = 2
+# How far down from a browser window's top its toolbars may reach: tabs,
+# the navigation bar and a bookmarks bar (Firefox ESR: 85 px without, 115
+# with; Chromium about as much), with room for a shown menu bar.
+BROWSER_CHROME_BAND_PX = 150
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +79,7 @@ class Pictures:
         self._settings = config.capture
         self._exclusions = config.exclusions
         self._no_pictures = frozenset(config.no_pictures)
+        self._browsers = frozenset(config.browsers)
         self._display = display
         self._a11y = a11y
         self._recording = recording
@@ -138,27 +148,87 @@ class Pictures:
     def _hidden(self, area: Rect, inset: int = MASK_INSET_PX) -> tuple[list[Rect], list[Rect]]:
         """(rectangles to black out, rectangles to mask) as the screen is
         now, for a grab of `area` (only windows overlapping it are asked
-        about); the fields' rectangles shrunk by `inset` on every side."""
+        about); the fields' rectangles shrunk by `inset` on every side.
+        Browsers' address bars are blacked out whole (`_chrome`)."""
         windows = self._display.windows
         if windows is None:
             return [], []
-        redact = [(w.x, w.y, w.width, w.height) for w in windows.visible_windows(area)
-                  if w.app in self._no_pictures or excluding_rule(self._exclusions, w)]
-        return redact, self._masks(windows, inset)
-
-    def _masks(self, windows: WindowSource, inset_px: int) -> list[Rect]:
-        recording = self._recording()
-        masks: list[FieldMask] = [m for m in self._a11y.field_masks() if m.secret or not recording]
+        visible = windows.visible_windows(area)
+        hidden = [w for w in visible if w.app in self._no_pictures or excluding_rule(self._exclusions, w)]
+        redact = [(w.x, w.y, w.width, w.height) for w in hidden]
+        masks = [m for m in self._a11y.field_masks() if m.secret or m.chrome or not self._recording()]
         where: dict[int, WindowInfo | None] = {}
-        rects = []
-        for mask in masks:
-            if mask.window_id not in where:
-                where[mask.window_id] = windows.describe(mask.window_id)
-            now = where[mask.window_id]
-            if now is None:
-                continue   # the window is gone: nothing of it is on screen
-            x, y, w, h = mask.rect
-            dx, dy = now.x - mask.origin[0], now.y - mask.origin[1]
-            inset = min(inset_px, (w - 1) // 2, (h - 1) // 2)
-            rects.append((x + dx + inset, y + dy + inset, w - 2 * inset, h - 2 * inset))
+        fields = [rect for mask in masks if not mask.chrome and (rect := _placed(mask, windows, where, inset))]
+        chrome = [m for m in masks if m.chrome]
+        return redact + self._chrome(visible, hidden, chrome, windows, where), fields
+
+    def _chrome(self, visible: list[WindowInfo], hidden: list[WindowInfo], masks: list[FieldMask],
+                windows: WindowSource, where: dict[int, WindowInfo | None]) -> list[Rect]:
+        """What to black out of the browser windows on screen (`visible`,
+        bottom of the stack first): the address bars the accessibility
+        worker read (`masks`), where their windows are now — and for a
+        window whose bar it has not read as it is now, the band where
+        browsers draw their toolbars. That is a window never walked yet
+        (the click that first brings it to the front is cropped before its
+        walk), one whose walk stopped short of its toolbars, a hung one, one
+        resized since (its bar is elsewhere). Its bar shows the page's full
+        URL, so the band is covered conservatively, without asking the
+        browser, which may not answer within a click's budget. The parts
+        that windows stacked above hide are left alone: a bar's dropdown
+        cover or a band must not blank the window in front."""
+        rects: list[Rect] = []
+        for index, window in enumerate(visible):
+            if window.app not in self._browsers or window in hidden:
+                continue
+            if window.window_id not in where:
+                where[window.window_id] = windows.describe(window.window_id)
+            client = where[window.window_id] or window
+            own = [mask for mask in masks if mask.window_id == window.window_id]
+            read = [rect for mask in own if _current(mask, client) and (rect := _placed(mask, windows, where, 0))]
+            if not read:
+                read = [(client.x, client.y, client.width, min(client.height, BROWSER_CHROME_BAND_PX))]
+            above = [(w.x, w.y, w.width, w.height) for w in visible[index + 1:]]
+            rects.extend(piece for rect in read for piece in uncovered(rect, above))
         return rects
+
+
+def _placed(mask: FieldMask, windows: WindowSource, where: dict[int, WindowInfo | None],
+            inset_px: int) -> Rect | None:
+    """A mask where its window is now (None when the window is gone: nothing
+    of it is on screen), shrunk by `inset_px`."""
+    if mask.window_id not in where:
+        where[mask.window_id] = windows.describe(mask.window_id)
+    now = where[mask.window_id]
+    if now is None:
+        return None
+    x, y, w, h = mask.rect
+    dx, dy = now.x - mask.origin[0], now.y - mask.origin[1]
+    inset = min(inset_px, (w - 1) // 2, (h - 1) // 2)
+    return x + dx + inset, y + dy + inset, w - 2 * inset, h - 2 * inset
+
+
+def _current(mask: FieldMask, now: WindowInfo) -> bool:
+    """Whether a mask was read at its window's present size."""
+    return mask.size is None or mask.size == (now.width, now.height)
+
+
+def uncovered(rect: Rect, covers: list[Rect]) -> list[Rect]:
+    """The parts of `rect` no rectangle of `covers` lies over (at most four
+    pieces per cover)."""
+    pieces = [rect]
+    for cover in covers:
+        cut: list[Rect] = []
+        for piece in pieces:
+            overlap = intersect(piece, cover)
+            if overlap is None:
+                cut.append(piece)
+                continue
+            px, py, pw, ph = piece
+            ox, oy, ow, oh = overlap
+            cut.extend(r for r in ((px, py, pw, oy - py),                            # above
+                                   (px, oy + oh, pw, py + ph - oy - oh),             # below
+                                   (px, oy, ox - px, oh),                            # left
+                                   (ox + ow, oy, px + pw - ox - ow, oh))             # right
+                       if r[2] > 0 and r[3] > 0)
+        pieces = cut
+    return pieces

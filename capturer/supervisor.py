@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from .config import Config
 from .sources import Sources
-from .sources.base import DisplayLost, InputSource, Monitor, ScreenGrabber, WindowSource
+from .sources.base import DisplayLost, IdleSource, InputSource, Monitor, ScreenGrabber, WindowSource
 from .sources.input_listener import RawInput
 
 log = logging.getLogger(__name__)
@@ -66,11 +66,13 @@ class DisplaySupervisor:
                  on_up: Callable[[tuple[Monitor, ...]], None], on_down: Callable[[str], None],
                  on_source_error: Callable[[str, Exception], None],
                  watch: Callable[[int], None], unwatch: Callable[[int], object],
-                 clock: Callable[[], float], backoff: tuple[float, ...] = RECONNECT_BACKOFF_S) -> None:
+                 clock: Callable[[], float], backoff: tuple[float, ...] = RECONNECT_BACKOFF_S,
+                 on_idle: Callable[[bool], None] | None = None) -> None:
         self.display = display
         self._config = config
         self._sources = sources
         self._deliver_input = deliver_input
+        self._on_idle = on_idle
         self._on_up, self._on_down, self._on_source_error = on_up, on_down, on_source_error
         self._watch, self._unwatch = watch, unwatch
         self._backoff = Backoff(clock, backoff)
@@ -78,6 +80,7 @@ class DisplaySupervisor:
         self.windows: WindowSource | None = None
         self.screen: ScreenGrabber | None = None
         self.input: InputSource | None = None
+        self.idle: IdleSource | None = None
 
     def connect(self) -> bool:
         """Connect everything; False (and `on_down`) when the display is unreachable."""
@@ -98,6 +101,7 @@ class DisplaySupervisor:
             self.screen = None
             self._on_source_error("screen", exc)
         self._restart_input()
+        self._restart_idle()
         self._backoff.succeeded()
         self._down = False
         self._on_up(monitors)
@@ -131,12 +135,16 @@ class DisplaySupervisor:
         if self.input is not None and not self.input.alive():
             # The listeners die with the display connection they hold.
             self._restart_input()
+        if self.idle is not None and not self.idle.alive():
+            self._restart_idle()
         return True
 
     def close(self) -> None:
         """Stop and close every display-bound source."""
         if self.input is not None:
             self.input.stop()
+        if self.idle is not None:
+            self.idle.stop()
         if self.windows is not None:
             try:
                 self._unwatch(self.windows.fileno())
@@ -146,6 +154,7 @@ class DisplaySupervisor:
         if self.screen is not None:
             self.screen.close()
         self.windows = self.screen = self.input = None
+        self.idle = None
 
     def _restart_input(self) -> None:
         if self.input is not None:
@@ -157,3 +166,19 @@ class DisplaySupervisor:
         except Exception as exc:  # noqa: BLE001 - no input counts, but windows still captured
             self.input = None
             self._on_source_error("input listener", exc)
+
+    def _restart_idle(self) -> None:
+        """The compositor's idle source, where the session has one (Wayland)."""
+        if self.idle is not None:
+            self.idle.stop()
+            self.idle = None
+        if self._on_idle is None:
+            return
+        try:
+            source = self._sources.idle(self._on_idle, self._config)
+            if source is not None:
+                source.start()
+            self.idle = source
+        except Exception as exc:  # noqa: BLE001 - idle falls back to input-less time
+            self.idle = None
+            self._on_source_error("idle source", exc)

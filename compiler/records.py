@@ -158,11 +158,13 @@ class Action(NamedTuple):
 
 # -- output: the activity-frames document -----------------------------------------------
 class PageVisit(NamedTuple):
-    """A typed page reference and how many snapshots showed it."""
+    """A typed page reference, how many times it was arrived at (from
+    another page or app) and the title it showed, where one was captured."""
 
     kind: str
     entity: str | None
-    count: int  # type: ignore[assignment]  # the document's key; shadows tuple.count on purpose
+    count: int  # type: ignore[assignment]  # visits; the document's key; shadows tuple.count on purpose
+    title: str | None = None        # the page's own title (the browser's name cut off)
 
 
 class InputVolume(NamedTuple):
@@ -220,10 +222,14 @@ class Frame(NamedTuple):
     snapshot_ids: tuple[int, ...]
     input_ids: tuple[int, ...]
     idle_snapshots: int
+    idle_ms: int = 0          # credited screen time with no input (quiet.py), not in active_ms
+    away_ms: int = 0
+    targets_more: int = 0     # named click targets beyond those kept in `targets`
 
 
 class Gap(NamedTuple):
-    """A stretch of more than 300 s with no activity on any monitor."""
+    """A stretch of more than 300 s with no activity on any monitor, or (in
+    Coverage.quiet) a stretch with no input: 'idle' up to 300 s, else 'away'."""
 
     start_ms: int
     end_ms: int
@@ -231,12 +237,17 @@ class Gap(NamedTuple):
 
 
 class Coverage(NamedTuple):
+    """active + idle + away = span (first to last activity)."""
+
     first_activity_ms: int | None
     last_activity_ms: int | None
     active_ms: int
     span_ms: int
     gaps: tuple[Gap, ...]
     monitors: tuple[int, ...]
+    idle_ms: int = 0
+    away_ms: int = 0
+    quiet: tuple[Gap, ...] = ()     # idle and away stretches inside the span, outside the gaps
 
 
 class BlindSpotNote(NamedTuple):

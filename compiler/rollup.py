@@ -132,10 +132,12 @@ def _check(fmt: int) -> None:
 
 def _document(value: Any) -> Document:
     coverage, frames, spots, provenance, inferred = value
-    first, last, active, span, gaps, monitors = coverage
+    first, last, active, span, gaps, monitors, *quiet = coverage   # a roll-up made before idle was said has no more
+    idle, away, stretches = quiet if quiet else (0, 0, ())
     schema, version, source, store_schema, since, until, zone, digest, rows = provenance
     return Document(
-        coverage=Coverage(first, last, active, span, tuple(Gap(*g) for g in gaps), tuple(monitors)),
+        coverage=Coverage(first, last, active, span, tuple(Gap(*g) for g in gaps), tuple(monitors),
+                          idle, away, tuple(Gap(*g) for g in stretches)),
         frames=tuple(_frame(f) for f in frames),
         blind_spots=tuple(BlindSpotNote(*s) for s in spots),
         provenance=Provenance(schema, version, source, store_schema, since, until, zone, digest,
@@ -148,14 +150,14 @@ def _document(value: Any) -> Document:
 
 def _frame(raw: list[Any]) -> Frame:
     (identity, monitor, app, site, start, end, active, offset, zone, titles, pages, volume,
-     targets, interruptions, snapshots, inputs, idle) = raw
+     targets, interruptions, snapshots, inputs, idle, *later) = raw   # older roll-ups: no later fields
     return Frame(identity, monitor, app, site, start, end, active, offset, zone, tuple(titles),
                  tuple(PageVisit(*p) for p in pages), InputVolume(*volume),
                  tuple(ClickTarget(*t) for t in targets),
                  tuple(Interruption(a, s, st, en, tuple(snaps),
                                     None if vol is None else InputVolume(*vol), tuple(ids))
                        for a, s, st, en, snaps, vol, ids in interruptions),
-                 tuple(snapshots), tuple(inputs), idle)
+                 tuple(snapshots), tuple(inputs), idle, *later)
 
 
 def merge(parts: list[Document], since_ms: int, until_ms: int, zone: str,
@@ -180,8 +182,12 @@ def merge(parts: list[Document], since_ms: int, until_ms: int, zone: str,
     if covered:
         gaps += covered[-1][2].gaps
         first, last = covered[0][0], covered[-1][1]
-        coverage = Coverage(first, last, sum(c.active_ms for _, _, c in covered), last - first,
-                            tuple(gaps), tuple(sorted({m for _, _, c in covered for m in c.monitors})))
+        active = sum(c.active_ms for _, _, c in covered)
+        idle = sum(c.idle_ms for _, _, c in covered)
+        coverage = Coverage(first, last, active, last - first,
+                            tuple(gaps), tuple(sorted({m for _, _, c in covered for m in c.monitors})),
+                            idle, last - first - active - idle,   # away: the rest of the span
+                            tuple(g for _, _, c in covered for g in c.quiet))
     else:
         coverage = Coverage(None, None, 0, 0, (), ())
     digest = hashlib.sha256("".join(p.provenance.input_digest for p in parts).encode()).hexdigest()

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 
 from compiler.programs.records import Program
 from core.errors import PhantomError, quoted
+from core.labels import once
 from core.store import StoreError
 from programs import api as memory
 
@@ -118,7 +119,8 @@ def intent_keys(program: Program, description: str) -> dict[str, str]:
     in order)."""
     labels: list[str] = []
     for step in program.steps:
-        label = (step.target.display if step.target is not None else "").rstrip(": ").strip()
+        # a label AT-SPI repeated ("4 4") keyed once; the body and its id keep it
+        label = once(step.target.display if step.target is not None else "").rstrip(": ").strip()
         if label and label not in labels:
             labels.append(label)
     return {"title": " ".join(program.guard.title_tokens), "name": program.name,

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.a11y import Accessible
-from core.a11y.screen import SCREEN, Placement, extents_to_screen, placement
+from core.a11y.screen import SCREEN, Placement, extents_to_screen
+from core.a11y.toolkit import origin_for
 from core.x11 import TopLevel
 
 from .tree_view import LiveTreeError, TreeView
@@ -185,7 +186,7 @@ def accessible_window(window: TopLevel) -> Accessible | None:
 
     def distance(accessible: Accessible) -> int:
         box = accessible.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-        x, y, width, height = extents_to_screen(placement(accessible, window),
+        x, y, width, height = extents_to_screen(origin_for(accessible, window.x, window.y),
                                                 (box.x, box.y, box.width, box.height))
         return abs(x - window.x) + abs(y - window.y) + abs(width - window.width) + abs(height - window.height)
 
@@ -224,7 +225,7 @@ def element_at(x: int, y: int, window: Accessible, origin: Placement | None = No
 def view_of(window: TopLevel, accessible: Accessible) -> TreeView:
     """A view of an X window's accessible, placed on the screen as its
     toolkit needs (see core/a11y/screen.py)."""
-    return TreeView(accessible, placement(accessible, window))
+    return TreeView(accessible, origin_for(accessible, window.x, window.y))
 
 
 def placement_of(window: Accessible) -> Placement | None:

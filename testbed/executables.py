@@ -77,6 +77,13 @@ EXECUTABLES: dict[str, Executable] = _table(
     # The browser the web view's tests drive (Selenium; Debian 12 has no geckodriver).
     Executable("chromium", "chromium", "test"),
     Executable("chromedriver", "chromium-driver", "test"),
+    # The headless Wayland desktop (testbed/sway.py) and its tools.
+    Executable("sway", "sway", "test"),
+    Executable("swaymsg", "sway", "test"),
+    Executable("grim", "grim", "test"),
+    Executable("wtype", "wtype", "test"),
+    Executable("Xwayland", "xwayland", "test"),
+    Executable("gtk3-demo", "gtk-3-examples", "test"),
     # Tools the tests use to look at what Phantom did, or to put it in a corner.
     Executable("tesseract", "tesseract-ocr", "test"),
     Executable("systemd-analyze", "systemd", "test"),

@@ -58,6 +58,11 @@ def build_app(db: Path, keys: WebSecrets) -> Any:
             except PhantomError as error:
                 return HTMLResponse(page("Cannot show this", f"<p>{_escape(str(error))}</p>", current=current),
                                     status_code=_status(error))
+            except Exception as error:  # noqa: BLE001 - one line for the person; the traceback to the log
+                log.exception("page %s failed", request.url.path)
+                return HTMLResponse(page("Cannot show this", f"<p>internal error ({_escape(type(error).__name__)}); "
+                                         "this is a bug — the server's log has the details</p>", current=current),
+                                    status_code=500)
             # Every form of this server's own pages carries the form token.
             text = POST_FORM.sub(lambda m: f'{m.group(0)}<input type="hidden" name="csrf" '
                                            f'value="{keys.csrf}">', text)

@@ -113,7 +113,8 @@ def frame_page(db: Path, query: dict[str, str]) -> str:
             body.append(f'<p><img class="thumb" src="/image/{e(sha)}" alt="Screenshot of '
                         f'{e(frame["app"])} at {e(frame["start"][11:16])}"></p>')
     body.append(table("Pages, in the order visited", ["kind", "page", "visits"],
-                      [[p["kind"], p.get("title") or p["entity"], p["count"]] for p in frame["pages"]]))
+                      [[p["kind"], p.get("title") or p["entity"], p.get("visits", p.get("count", ""))]
+                       for p in frame["pages"]]))
     volume = frame["input"]
     body.append(table("Input counts", ["keys", "clicks", "scrolls", "copies", "text bursts"],
                       [[volume["keys"], volume["clicks"], volume["scrolls"], volume["copies"],

@@ -41,6 +41,7 @@ from .observations import (
                            DisplayGone,
                            FocusMoved,
                            Forgot,
+                           IdleReported,
                            InputSeen,
                            Observation,
                            Pause,
@@ -69,7 +70,8 @@ from .state import BlindSpot, CaptureState, Rules, Screen, is_new_focus, monitor
 __all__ = [
     "AccessibilityAnswer", "AccessibilityAnswered", "AccessibilityBus", "BlindSpot", "CaptureState",
     "ClockJumped", "CloseBlindSpot", "CloseBursts", "CountInput", "DisplayBack", "DisplayGone",
-    "FocusMoved", "Forgot", "InputSeen", "Observation", "OpenBlindSpot", "Operation", "Pause", "PauseChanged",
+    "FocusMoved", "Forgot", "IdleReported", "InputSeen", "Observation", "OpenBlindSpot", "Operation",
+    "Pause", "PauseChanged",
     "PointAccessibility", "Resume", "Rules", "Screen", "SourceFailed", "Started", "Tick", "TitleSeen",
     "WatchHung", "WatchTitle", "WindowGone", "WriteSnapshot", "decide", "is_new_focus", "monitor_of",
     "same_window",

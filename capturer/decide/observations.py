@@ -148,6 +148,17 @@ class ClockJumped:
     now_ms: int
 
 
+@dataclass(frozen=True, slots=True)
+class IdleReported:
+    """The compositor says the person has been away from keyboard and
+    pointer for the idle threshold (`idle`), or is back (not `idle`). Where a
+    compositor says so (Wayland's `org_kde_kwin_idle`, where no input can be
+    observed) its word decides idle from then on, not input-less time."""
+
+    now_ms: int
+    idle: bool
+
+
 Observation = Union[Started, FocusMoved, TitleSeen, Tick, InputSeen, Pause, Resume, DisplayGone,
                     DisplayBack, AccessibilityBus, AccessibilityAnswer, AccessibilityAnswered, WindowGone,
-                    SourceFailed, Forgot, ClockJumped]
+                    SourceFailed, Forgot, ClockJumped, IdleReported]

@@ -20,6 +20,7 @@ from .observations import (
     DisplayGone,
     FocusMoved,
     Forgot,
+    IdleReported,
     InputSeen,
     Observation,
     Pause,
@@ -45,7 +46,6 @@ from .operations import (
 from .state import BlindSpot, CaptureState, Rules, Screen, is_new_focus, monitor_of, same_window
 
 PAUSED = "paused by the user"
-DISPLAY_LOST = "X server unreachable"
 NO_ACCESSIBILITY_BUS = "accessibility bus unavailable"
 ACCESSIBILITY_BUS_LOST = "accessibility bus lost"
 BUS_REASONS = {"unavailable": NO_ACCESSIBILITY_BUS, "lost": ACCESSIBILITY_BUS_LOST}
@@ -163,7 +163,9 @@ def _tick(d: _Decision, seen: Tick) -> None:
     if d.state.paused or not d.state.display_up:
         return
     now = seen.now_ms
-    idle = now - d.state.last_input_ms >= d.rules.idle_after_ms
+    idle = d.state.reported_idle
+    if idle is None:
+        idle = now - d.state.last_input_ms >= d.rules.idle_after_ms
     if idle != d.state.idle:
         d.change(idle=idle)
         if d.state.focus is not None and d.state.excluded_by is None:
@@ -249,7 +251,7 @@ def _display_gone(d: _Decision, seen: DisplayGone) -> None:
     d.change(focus=None, display_up=False)
     d.close_spot("excluded", seen.now_ms)
     d.close_spot("no_accessibility", seen.now_ms)
-    d.open_spot("display_lost", DISPLAY_LOST, seen.now_ms)
+    d.open_spot("display_lost", d.rules.display_lost_reason, seen.now_ms)
 
 
 def _display_back(d: _Decision, seen: DisplayBack) -> None:
@@ -300,6 +302,12 @@ def _accessibility_answered(d: _Decision, seen: AccessibilityAnswered) -> None:
 def _window_gone(d: _Decision, seen: WindowGone) -> None:
     d.change(screens=tuple(replace(screen, window=None) if same_window(screen.window, seen.window)
                            else screen for screen in d.state.screens))
+
+
+def _idle_reported(d: _Decision, seen: IdleReported) -> None:
+    """Remembered; the next tick (within a second) acts on it as it acts on
+    input-less time: an `idle` or `active` snapshot, the heartbeat's pace."""
+    d.change(reported_idle=seen.idle)
 
 
 def _source_failed(d: _Decision, seen: SourceFailed) -> None:
@@ -369,5 +377,7 @@ def _apply(d: _Decision, seen: Observation) -> None:
             _forgot(d, seen)
         case ClockJumped():
             _clock_jumped(d, seen)
+        case IdleReported():
+            _idle_reported(d, seen)
         case _:
             assert_never(seen)

@@ -28,6 +28,8 @@ class Rules:
     exclusions: tuple[ExclusionRule, ...] = DEFAULT_EXCLUSIONS
     heartbeat_ms: float = HEARTBEAT_MS
     idle_after_ms: float = IDLE_AFTER_MS
+    # What a `display_lost` blind spot says went away (sway on Wayland).
+    display_lost_reason: str = "X server unreachable"
 
     @classmethod
     def from_config(cls, config: Config) -> Rules:
@@ -64,6 +66,7 @@ class CaptureState:
     focus_ms: int = 0                   # when it got focus (or capture resumed on it)
     idle: bool = False
     last_input_ms: int = 0
+    reported_idle: bool | None = None   # the compositor's word on idle, once it has said it
     monitors: tuple[Monitor, ...] = ()
     screens: tuple[Screen, ...] = ()    # monitors that have had a snapshot, by index
     blind_spots: tuple[BlindSpot, ...] = ()  # the open ones, in the order they opened

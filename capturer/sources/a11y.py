@@ -31,6 +31,7 @@ from concurrent.futures import Future
 from types import ModuleType
 from typing import Any, TypeVar
 
+from core.a11y.toolkit import OriginRule, origin_for
 from core.a11y.tree import WalkLimits
 from core.clock import now_ms
 from core.store import StoreWriter
@@ -56,8 +57,9 @@ class AccessibilityWorker:
     """See the module docstring. All public methods are thread-safe."""
 
     def __init__(self, writer: StoreWriter, settings: AccessibilitySettings,
-                 browsers: tuple[str, ...]) -> None:
+                 browsers: tuple[str, ...], *, origin: OriginRule = origin_for) -> None:
         self._writer = writer
+        self._origin = origin
         self._settings = settings
         self._limits = WalkLimits(settings.max_nodes, settings.max_depth, settings.walk_budget_ms)
         self._browsers = frozenset(browsers)
@@ -232,7 +234,7 @@ class AccessibilityWorker:
             self._ready.set()
             return
         self._pyatspi, self._glib = pyatspi, GLib
-        self._reads = TreeReads(pyatspi, self._writer, self._limits, self._browsers)
+        self._reads = TreeReads(pyatspi, self._writer, self._limits, self._browsers, origin=self._origin)
         self._initialised = True
         try:
             # The second value applies to an application's first calls; left at

@@ -20,14 +20,22 @@ from types import ModuleType
 
 from core.a11y import Accessible
 from core.a11y.roles import CONTAINER_ROLES, TEXT_INPUT_ROLES
-from core.a11y.screen import Placement, extents_to_screen, placement
-from core.a11y.tree import Node, Walk, WalkLimits, clicked_element, hit_test, node_for_hit, read_extents, walk
+from core.a11y.toolkit import OriginRule, origin_for
+from core.a11y.tree import Node, Walk, WalkLimits, clicked_element, hit_test, node_for_hit, walk
 from core.clock import now_ms
 from core.store import StoreWriter, TreeRow
 
 from ..input_counts import FieldRef
-from .a11y_queries import ancestors, characters, document_url, focused_descendant, is_container, showing_document_url
-from .a11y_rows import editable_field_masks, element_row, on_desktop
+from .a11y_queries import (
+    ancestors,
+    characters,
+    document_url,
+    focused_descendant,
+    focused_field_mask,
+    is_container,
+    showing_document_url,
+)
+from .a11y_rows import editable_field_masks, element_row, on_desktop, without_url_secrets
 from .base import A11yContext, FieldMask, HitResult, WindowInfo
 
 log = logging.getLogger(__name__)
@@ -64,8 +72,11 @@ class TreeReads:
     worker may read (None while paused or excluded): every read checks it."""
 
     def __init__(self, pyatspi: ModuleType, writer: StoreWriter, limits: WalkLimits,
-                 browsers: frozenset[str]) -> None:
+                 browsers: frozenset[str], *, origin: OriginRule = origin_for) -> None:
         self._pyatspi = pyatspi
+        # What moves an application's extents onto the desktop: per toolkit
+        # on X11, the window's place for every client on Wayland.
+        self._origin = origin
         self._writer = writer
         self._limits = limits
         self._browsers = browsers
@@ -103,7 +114,7 @@ class TreeReads:
         frame = self._frame_for(window)
         if frame is None:
             return HitResult(None, "none")
-        origin = placement(frame, window)
+        origin = self._origin(frame, window.x, window.y)
         chain = clicked_element(hit_test(frame, x, y, origin=origin))
         cached = self._trees.get(window.window_id)
         if cached is not None and cached.key[::2] != window.key[::2]:
@@ -115,20 +126,19 @@ class TreeReads:
         if len(chain) > 1 and named:
             return self._hit(chain, window, cached, "exact")
         if cached is None or cached.stale:
-            # Walked now, so the control nearest a click the toolkit answered
-            # with a container is found the same way whether or not the
-            # window had been walked before the click.
+            # Walked now: a click answered with a container finds the same control
             cached = self.tree_for(window)
         if cached is not None:
             near = self._nearest_control(cached, x, y, window)
             if near is not None:
                 node = cached.walk.nodes[near]
-                return HitResult(cached.element_ids[near], "tolerance", node.role, node.name, node.path)
+                return HitResult(cached.element_ids[near], "tolerance", node.role, without_url_secrets(node.name),
+                                 without_url_secrets(node.path))
         if len(chain) > 1:
             return self._hit(chain, window, cached, "zone")
         return HitResult(None, "none")
 
-    def _settled(self, frame: Accessible, x: int, y: int, origin: Placement, chain: list[Accessible],
+    def _settled(self, frame: Accessible, x: int, y: int, origin: tuple[int, int], chain: list[Accessible],
                  cached: _CachedTree | None, window: WindowInfo) -> list[Accessible]:
         """The chain under a click that first landed on a container, asked
         again while the application may still be re-laying itself out after
@@ -153,7 +163,8 @@ class TreeReads:
     def _hit(self, chain: list[Accessible], window: WindowInfo, cached: _CachedTree | None,
              resolution: str) -> HitResult:
         element_id, node = self._element_for(chain, window, cached)
-        return HitResult(element_id, resolution, node.role, node.name or node.labelled_by or "", node.path)
+        return HitResult(element_id, resolution, node.role,
+                         without_url_secrets(node.name or node.labelled_by or ""), without_url_secrets(node.path))
 
     def focused_field(self, window: WindowInfo) -> FieldRef | None:
         """Ask the toolkit (Collection interface, one call) which element has
@@ -203,7 +214,7 @@ class TreeReads:
         frame = self._frame_for(window)
         if frame is None:
             return None
-        result = on_desktop(walk(frame, window.app, self._limits), placement(frame, window))
+        result = on_desktop(walk(frame, window.app, self._limits), self._origin(frame, window.x, window.y))
         cached = self._store_walk(result, window, geometry)
         self._trees[window.window_id] = cached
         self._trees.move_to_end(window.window_id)
@@ -222,7 +233,7 @@ class TreeReads:
             self._writer.submit(element_row(node, element_id, tree_id, parent_id))
         by_key = {node.key: index for index, node in enumerate(result.nodes)}
         return _CachedTree(tree_id, result, element_ids, by_key, geometry, window.key,
-                           masks=editable_field_masks(result.nodes, window))
+                           masks=editable_field_masks(result.nodes, window, browser=window.app in self._browsers))
 
     def field_masks(self) -> tuple[FieldMask, ...]:
         """The editable fields of every cached tree (worker thread)."""
@@ -230,18 +241,7 @@ class TreeReads:
 
     def focused_mask(self, accessible: Accessible, window: WindowInfo) -> FieldMask | None:
         """The mask of an element that just took keyboard focus, if it takes text."""
-        role = accessible.getRoleName()
-        if role not in TEXT_INPUT_ROLES:
-            return None
-        states = accessible.getState()
-        if role != "password text" and not states.contains(self._pyatspi.STATE_EDITABLE):
-            return None
-        x, y, w, h = read_extents(accessible)
-        if x is None or y is None or w is None or h is None or w <= 0 or h <= 0:
-            return None
-        return FieldMask(window.window_id, (window.x, window.y),
-                         extents_to_screen(placement(accessible, window), (x, y, w, h)),
-                         role == "password text")
+        return focused_field_mask(accessible, window, browser=window.app in self._browsers, origin=self._origin)
 
     def _frame_for(self, window: WindowInfo) -> Accessible | None:
         """The AT-SPI top-level matching an X window: same pid, then the same

@@ -113,12 +113,21 @@ class FieldMask:
     """Where a window shows text a person typed: an editable field's (or a
     password field's) rectangle on the desktop as the accessibility tree
     last read it, and the window's top-left corner then — a window that has
-    moved since moves its masks with it."""
+    moved since moves its masks with it.
+
+    A `chrome` mask is a browser's address bar: the whole box around it
+    (its dropdown too, once the walk has seen it open), covered frame and
+    all and whatever the recording, because what it shows is the page's
+    full URL — query and fragment included, which the stored URL never
+    keeps — not text the person chose to record. `size` is the window's
+    size when it was read: the bar of a window resized since is elsewhere."""
 
     window_id: int
     origin: tuple[int, int]
     rect: Rect
     secret: bool
+    chrome: bool = False
+    size: tuple[int, int] | None = None
 
 
 class WindowSource(Protocol):
@@ -166,6 +175,17 @@ class ScreenGrabber(Protocol):
 class InputSource(Protocol):
     """Keyboard and mouse listeners (`InputListener`); they call the
     `deliver` they were made with, from their own threads."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def alive(self) -> bool: ...
+
+
+class IdleSource(Protocol):
+    """The compositor's own word on idle (`CompositorIdle`, Wayland): it
+    calls the `report(idle)` it was made with, from its own thread."""
 
     def start(self) -> None: ...
 

@@ -28,7 +28,8 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
                        "accessibility trees into the local store until SIGTERM/SIGINT. This is what "
                        "the systemd user unit runs.")
     p.add_argument("--config", type=Path, help="config file (default: $XDG_CONFIG_HOME/phantom/config.toml)")
-    p.add_argument("--display", help="X display to capture (default: $DISPLAY)")
+    p.add_argument("--display", help="X display to capture (default: the session's: $DISPLAY, or sway "
+                   "through $WAYLAND_DISPLAY and $SWAYSOCK)")
     p.add_argument("--no-dbus", action="store_true", help="do not export org.phantom.Capture1")
     p.add_argument("-v", "--verbose", action="store_true", help="log debug details to stderr")
     p.set_defaults(handler=run_capture)
@@ -53,6 +54,8 @@ def run_capture(args: argparse.Namespace) -> int:
     from capturer.config import load_config
     from capturer.daemon import CaptureDaemon
     from capturer.single_instance import InstanceLock
+    from capturer.sources.session import detect
+    from capturer.sources.wayland.windows import SwaySource
     from capturer.sources.x11 import X11Source
     from core.store import open_store
     from core.store.connection import prepare_for_writing
@@ -70,13 +73,15 @@ def run_capture(args: argparse.Namespace) -> int:
     db_path = resolve_db_path(args.db)
     _tighten_config(args.config)
     prepare_for_writing(db_path)  # modes tightened, a read-only store refused
-    display = args.display or os.environ.get("DISPLAY", "")
-    if not display:
-        raise PhantomError("DISPLAY is not set: phantom capture records an X11 session "
-                           "(run it inside the desktop session or pass --display)", code="unavailable")
-    X11Source(display).close()   # an X server that does not answer: DisplayLost, one line
-    if display != os.environ.get("DISPLAY"):
-        os.environ["DISPLAY"] = display  # pynput reads it
+    # The session kind is chosen once, here: X11, sway, or a refusal in one line.
+    session = detect(os.environ, args.display)
+    display = session.display
+    if session.kind == "x11":
+        X11Source(display).close()   # an X server that does not answer: DisplayLost, one line
+        if display != os.environ.get("DISPLAY"):
+            os.environ["DISPLAY"] = display  # pynput reads it
+    else:
+        SwaySource(session.swaysock).close()   # a dead sway socket: DisplayLost, one line
     _ensure_config_file(args.config)
     lock = InstanceLock(db_path)
     try:
@@ -91,7 +96,8 @@ def run_capture(args: argparse.Namespace) -> int:
         lock.release()
         raise
     try:
-        daemon = CaptureDaemon(db_path, config, display=display, control_bus=not args.no_dbus)
+        daemon = CaptureDaemon(db_path, config, display=display, control_bus=not args.no_dbus,
+                               sources=session.sources())
         status = asyncio.run(daemon.run())
     finally:
         lock.release()

@@ -46,11 +46,28 @@ def run_doctor(args: argparse.Namespace) -> int:
 
 
 def _display() -> Check:
-    display = os.environ.get("DISPLAY")
-    if not display:
-        return Check("display", False, "DISPLAY is not set", "run inside the X11 session")
+    """The session capture would run on (`capturer.sources.session`), asked."""
+    from capturer.sources.session import UnsupportedSession, detect
     from capturer.sources.x11 import DisplayLost, X11Source
 
+    try:
+        session = detect(os.environ)
+    except UnsupportedSession as exc:
+        return Check("display", False, str(exc), "run inside an X11 or a sway session")
+    if session.kind == "sway":
+        from capturer.sources.wayland.windows import SwaySource
+
+        try:
+            sway = SwaySource(session.swaysock)
+            outputs = sway.monitors()
+            sway.close()
+        except DisplayLost as exc:
+            return Check("display", False, str(exc),
+                         "is sway running? A service started outside it needs WAYLAND_DISPLAY and SWAYSOCK "
+                         "(dbus-update-activation-environment --systemd WAYLAND_DISPLAY SWAYSOCK)")
+        return Check("display", True, f"{session.describe()}, {len(outputs)} output(s); no input observation "
+                     "on Wayland (no key or click counts), idle from the compositor")
+    display = session.display
     try:
         source = X11Source(display)
         monitors = source.monitors()

@@ -7,7 +7,8 @@ from its resolved clicks only."""
 
 from __future__ import annotations
 
-from collections import Counter
+import re
+from functools import lru_cache
 from itertools import chain, repeat
 from operator import attrgetter
 from typing import NamedTuple
@@ -29,9 +30,15 @@ from compiler.records import (
 
 from .attribute import Attribution
 from .flicker import FoldedRun
+from .segment import Run
 
 MAX_TARGETS = 5
+_BROWSERS = (r"(?:Mozilla Firefox|Firefox(?: ESR)?|Chromium|Google Chrome|Brave|Microsoft Edge|Epiphany|Web|"
+             r"Phantom Browser)(?: Private Browsing)?")
+_BROWSER_SUFFIX = re.compile(r"\s+[-—–]\s+" + _BROWSERS + "$")
+_BROWSER_NAME = re.compile(_BROWSERS)   # a tab still loading shows the browser's name alone
 NO_INPUT = InputVolume()
+_IDLE_MS, _AWAY_MS = attrgetter("idle_ms"), attrgetter("away_ms")
 _TITLE = attrgetter("title")
 
 # event kinds and click resolutions as small integers: the volume counts' slots
@@ -91,7 +98,8 @@ def _with_detour_input(item: FoldedRun, attribution: Attribution) -> tuple[Inter
 
 
 def _frame(index: int, item: FoldedRun, rows: _Gathered, volume: InputVolume,
-           targets: tuple[ClickTarget, ...]) -> Frame:
+           kept: tuple[tuple[ClickTarget, ...], int]) -> Frame:
+    targets, more = kept
     runs, snapshots = item.runs, rows.snapshots
     first = snapshots[0]
     titles = dict.fromkeys(filter(None, map(_TITLE, snapshots)))
@@ -101,22 +109,53 @@ def _frame(index: int, item: FoldedRun, rows: _Gathered, volume: InputVolume,
         start_ms=head.start_ms,
         end_ms=max(run.end_ms for run in runs), active_ms=sum(run.active_ms for run in runs),
         utc_offset_min=first.utc_offset_min, tz_name=first.tz_name,
-        titles=tuple(titles), pages=_pages(snapshots), input=volume, targets=targets,
+        titles=tuple(titles), pages=_pages(runs), input=volume, targets=targets,
         interruptions=item.interruptions,
         snapshot_ids=rows.snapshot_ids,
         input_ids=tuple(map(ID, rows.events)),
-        idle_snapshots=sum(map(bool, map(IDLE, snapshots))))
+        idle_snapshots=sum(map(bool, map(IDLE, snapshots))),
+        idle_ms=sum(map(_IDLE_MS, runs)), away_ms=sum(map(_AWAY_MS, runs)),
+        targets_more=more)
 
 
-def _pages(snapshots: tuple[Snapshot, ...]) -> tuple[PageVisit, ...]:
-    """Page kinds in order of first sight; each distinct URL is typed once."""
-    by_url = Counter(filter(None, map(URL, snapshots)))
-    counts: dict[tuple[str, str | None], int] = {}
-    for url, seen in by_url.items():
-        ref = type_url(url)
-        key = (ref.kind, ref.entity)
-        counts[key] = counts.get(key, 0) + seen
-    return tuple(PageVisit(kind, entity, count) for (kind, entity), count in counts.items())
+def _pages(runs: tuple[Run, ...]) -> tuple[PageVisit, ...]:
+    """Typed pages in the order first visited, each with its visits: an
+    arrival from another page, or from another app (each run of a folded
+    frame begins after a detour elsewhere). A snapshot without a URL
+    neither ends nor starts a visit. The title is the last one the page
+    showed (a page is titled once it has loaded), without the browser's
+    name; each distinct URL is typed once."""
+    keys: dict[str, tuple[str, str | None]] = {}
+    visits: dict[tuple[str, str | None], int] = {}
+    titles: dict[tuple[str, str | None], str] = {}
+    for run in runs:
+        urls = list(map(URL, run.snapshots))
+        if not any(urls):
+            continue
+        previous = None
+        for url, title in zip(urls, map(_TITLE, run.snapshots)):
+            if not url:
+                continue
+            key = keys.get(url)
+            if key is None:
+                ref = type_url(url)
+                key = keys[url] = (ref.kind, ref.entity)
+            if key != previous:
+                visits[key] = visits.get(key, 0) + 1
+                previous = key
+            if title:
+                titles[key] = title
+    return tuple(PageVisit(kind, entity, count, page_title(titles.get((kind, entity))))
+                 for (kind, entity), count in visits.items())
+
+
+@lru_cache(maxsize=4096)
+def page_title(title: str | None) -> str | None:
+    """A window title without the browser's name after it."""
+    if not title:
+        return None
+    cut = _BROWSER_SUFFIX.sub("", title).strip()
+    return None if not cut or _BROWSER_NAME.fullmatch(cut) else cut
 
 
 def _volume(events: list[InputEvent]) -> InputVolume:
@@ -143,9 +182,10 @@ def _volume(events: list[InputEvent]) -> InputVolume:
     return InputVolume(*row) if any(row) else NO_INPUT
 
 
-def _targets(events: list[InputEvent]) -> tuple[ClickTarget, ...]:
+def _targets(events: list[InputEvent]) -> tuple[tuple[ClickTarget, ...], int]:
     """One frame's most clicked named elements (clicks resolved exactly or
-    within tolerance onto an element with a label), at most MAX_TARGETS."""
+    within tolerance onto an element with a label), at most MAX_TARGETS,
+    and how many more there were (said, never silently cut)."""
     tally: dict[tuple[str, str], int] = {}
     for event in events:
         if event.kind == "click" and event.resolution in _RESOLVED:
@@ -153,8 +193,9 @@ def _targets(events: list[InputEvent]) -> tuple[ClickTarget, ...]:
             if element is not None and element.label:
                 key = (element.role, element.label)
                 tally[key] = tally.get(key, 0) + 1
-    return tuple(ClickTarget(role, label, n) for (role, label), n in
-                 sorted(tally.items(), key=_most_clicked)[:MAX_TARGETS])
+    return (tuple(ClickTarget(role, label, n) for (role, label), n in
+                  sorted(tally.items(), key=_most_clicked)[:MAX_TARGETS]),
+            max(0, len(tally) - MAX_TARGETS))
 
 
 def _most_clicked(item: tuple[tuple[str, str], int]) -> tuple[int, tuple[str, str]]:

@@ -2,9 +2,14 @@
 (app, site), with dwell credit (activity-frames §4).
 
 - Each snapshot earns `min(Δt, 90 s)` where Δt is the time to the next
-  snapshot on the same monitor; no credit across a gap over 300 s, and none
-  for an idle snapshot (the capture knew nobody was there — better than the
-  paper, which credits screen presence regardless).
+  snapshot on the same monitor or to the start of the next blind spot
+  (any kind: capture stopped, suspended, clock jump…), whichever comes
+  first; no credit across a gap over 300 s, and none for an idle snapshot
+  (the capture knew nobody was there — better than the paper, which
+  credits screen presence regardless). The last snapshot of a stream earns
+  only up to a blind spot after it (the row the daemon writes when capture
+  stops): with none, nothing says how long it stayed on screen.
+- Time without input (quiet.py) is taken out of that credit afterwards.
 - A gap over 300 s between snapshots, or an idle stretch over 300 s, ends the
   session: no run continues across it.
 - Consecutive snapshots with the same key form one run.
@@ -18,12 +23,13 @@ snapshot-by-snapshot loop on random streams.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from itertools import accumulate
 from operator import attrgetter, ne, sub
 from typing import NamedTuple
 
 from compiler.pages import site_of
-from compiler.records import CHRONOLOGICAL, IDLE, TS_MS, URL, Snapshot
+from compiler.records import CHRONOLOGICAL, IDLE, TS_MS, URL, BlindSpot, Snapshot
 
 DWELL_CAP_MS = 90_000
 SESSION_GAP_MS = 300_000
@@ -46,6 +52,8 @@ class Run(NamedTuple):
     credits: tuple[int, ...]          # dwell credit per snapshot, ms
     end_ms: int
     active_ms: int
+    idle_ms: int = 0                  # credit taken back: no input (quiet.py)
+    away_ms: int = 0
 
     @property
     def start_ms(self) -> int:
@@ -66,14 +74,29 @@ def by_monitor(snapshots: tuple[Snapshot, ...]) -> dict[int, tuple[Snapshot, ...
     return {monitor: tuple(sorted(stream, key=CHRONOLOGICAL)) for monitor, stream in sorted(streams.items())}
 
 
-def credits(ts: list[int], idle: list[bool]) -> list[int]:
+def credits(ts: list[int], idle: list[bool], stops: list[int] | None = None) -> list[int]:
     """Dwell credit (ms) of each snapshot in one monitor's time-ordered
-    stream, given its times (ms) and idle flags: the time to the next
-    snapshot, capped at 90 s; nothing across a gap of more than 300 s, for
-    an idle snapshot, or for the last one."""
-    gaps = list(map(sub, ts[1:], ts[:-1]))
-    return [0 if quiet or gap > SESSION_GAP_MS else min(gap, DWELL_CAP_MS)
-            for gap, quiet in zip(gaps, idle)] + [0]
+    stream, given its times (ms), idle flags and the sorted instants where
+    a blind spot starts (`stops`): the time to the next snapshot or stop,
+    capped at 90 s; nothing across a gap of more than 300 s, for an idle
+    snapshot, or for the last one when no stop follows it."""
+    if not stops:
+        gaps = list(map(sub, ts[1:], ts[:-1]))
+        return [0 if quiet or gap > SESSION_GAP_MS else min(gap, DWELL_CAP_MS)
+                for gap, quiet in zip(gaps, idle)] + [0]
+    result = []
+    at = bisect_left(stops, ts[0])          # the first stop at or after the snapshot
+    for i, (t, quiet) in enumerate(zip(ts, idle)):
+        while at < len(stops) and stops[at] < t:
+            at += 1
+        following = ts[i + 1] if i + 1 < len(ts) else None
+        if at < len(stops) and (following is None or stops[at] < following):
+            following = stops[at]
+        if quiet or following is None or following - t > SESSION_GAP_MS:
+            result.append(0)
+        else:
+            result.append(min(following - t, DWELL_CAP_MS))
+    return result
 
 
 def session_breaks(ts: list[int], idle: list[bool]) -> list[bool]:
@@ -91,18 +114,28 @@ def session_breaks(ts: list[int], idle: list[bool]) -> list[bool]:
     return breaks
 
 
-def runs(snapshots: tuple[Snapshot, ...]) -> tuple[Run, ...]:
-    """All runs of all monitors, each monitor's in time order."""
+def stops_by_monitor(blind_spots: tuple[BlindSpot, ...], monitors: list[int]) -> dict[int, list[int]]:
+    """Per monitor, the sorted start instants of the blind spots that apply
+    to it (its own and those of every monitor)."""
+    return {monitor: sorted(s.start_ms for s in blind_spots if s.monitor is None or s.monitor == monitor)
+            for monitor in monitors}
+
+
+def runs(snapshots: tuple[Snapshot, ...], blind_spots: tuple[BlindSpot, ...] = ()) -> tuple[Run, ...]:
+    """All runs of all monitors, each monitor's in time order; a snapshot's
+    dwell ends at the first blind spot after it."""
     if len(snapshots) >= LONG_WINDOW:
         from .arrays import runs as array_runs
 
-        return array_runs(snapshots)
+        return array_runs(snapshots, blind_spots)
     result: list[Run] = []
     sites: dict[str, str | None] = {}
-    for monitor, stream in by_monitor(snapshots).items():
+    streams = by_monitor(snapshots)
+    stops = stops_by_monitor(blind_spots, list(streams)) if blind_spots else {}
+    for monitor, stream in streams.items():
         count = len(stream)
         ts, idle = list(map(TS_MS, stream)), list(map(IDLE, stream))
-        dwell = credits(ts, idle)
+        dwell = credits(ts, idle, stops.get(monitor))
         breaks = session_breaks(ts, idle)
         urls = list(map(URL, stream))
         for url in set(urls) - sites.keys():  # the frame key's site, worked out once per URL

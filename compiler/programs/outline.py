@@ -1,8 +1,11 @@
 """A program's steps in words, one line each — what an agent's program list
 (MCP) and an exported skill show of a step. Parameters appear by name
-(`$P0`), constants as the person typed them unless redacted."""
+(`$P0`), constants as the person typed them unless redacted, and a label
+AT-SPI repeated ("4 4") once — the stored body keeps it as captured."""
 
 from __future__ import annotations
+
+from core.labels import once
 
 from .records import ProgramStep
 
@@ -15,7 +18,7 @@ def step_outline(step: ProgramStep, *, redact_constants: bool = False) -> str:
     target = step.target
     what = ""
     if target is not None:
-        what = f"{target.role} {target.display!r}" if target.display else (target.role or target.path)
+        what = f"{target.role} {once(target.display)!r}" if target.display else (target.role or target.path)
     if step.action == "switch":
         return f"switch to {step.app}"
     if step.action == "key":

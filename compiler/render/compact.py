@@ -20,38 +20,49 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..budget import estimate_tokens
-from ..records import Document, Frame
+from ..records import Document, Frame, Gap
 from ..timefmt import TimeFormat, duration
 from .days import render_days, spans_days
-from .text import frame_summary, gap_line, input_summary, where
+from .text import counted_note, frame_summary, frame_time, gap_line, input_summary, readable, spot_words, where
 
 DEFAULT_BUDGET = 2000
 LISTED_SPOTS = 3   # a blind-spot kind with more stretches than this is summarized
+LISTED_QUIET = 8   # idle/away stretches listed (the longest); the rest are counted
 OMITTED = "(+{n} shorter frame(s) left out for the token budget)"
+OMITTED_ROUTINES = "(+{n} inferred routine(s) left out for the token budget)"
 
 
 def render_compact(document: Document, times: TimeFormat, label: str,
                    budget: int = DEFAULT_BUDGET, note: str = "") -> bytes:
-    head = _head(document, times, label)
-    if note:
-        head.insert(1, f"window: {note}")
+    listed = LISTED_QUIET
+    while True:   # a tight budget lists fewer silences (and says how many more)
+        head = _head(document, times, label, listed)
+        if note:
+            head.insert(1, f"window: {note}")
+        if listed == 0 or estimate_tokens("\n".join(head)) <= budget // 4:
+            break
+        listed //= 2
     if document.frames and spans_days(document, times):
         return _render_days(document, times, head, budget)
     frames = list(document.frames)
     frame_lines: dict[str, str] = {}  # only for the frames looked at
-    spots = _blind_lines(document, times)
+    spots = all_spots = _blind_lines(document, times)
     inferred = _inferred_lines(document)
     tail = _tail(document)
 
     # Choose frames longest first, costing only the lines it looks at: a
     # day of several hundred frames stops after the few dozen that fit.
     reserve = estimate_tokens(OMITTED.format(n=len(frames)) + "\n")
-    fixed = estimate_tokens(_assemble(head, [], {}, set(), 0, spots, [], tail))
+    if inferred:   # room to say the tier was left out, should it be
+        reserve += estimate_tokens(OMITTED_ROUTINES.format(n=len(inferred) - 1) + "\n")
+    fixed = estimate_tokens(_assemble(head, [], {}, set(), 0, spots, [], tail,
+                                         len(all_spots) - len(spots)))
     while spots and fixed > budget // 2:
         # Blind-spot detail may take at most half a tight budget: a few
         # frames say more than the tail of that list.
         spots = spots[:-1]
-        fixed = estimate_tokens(_assemble(head, [], {}, set(), 0, spots, [], tail))
+        fixed = estimate_tokens(_assemble(head, [], {}, set(), 0, spots, [], tail,
+                                         len(all_spots) - len(spots)))
     remaining = budget - fixed - reserve
     kept: set[str] = set()
     overflow = False
@@ -63,13 +74,19 @@ def render_compact(document: Document, times: TimeFormat, label: str,
             break
         kept.add(frame.id)
         remaining -= cost
+    routines_cut = 0
     if overflow or (inferred and estimate_tokens("\n".join(inferred) + "\n") > remaining + reserve):
-        inferred = []   # interpretation goes before any measured frame
+        routines_cut = max(0, len(inferred) - 1)
+        inferred = []   # interpretation goes before any measured frame (and a line says so)
     dropped = len(frames) - len(kept)
     while spots and fixed > budget:
         spots = spots[:-1]
-        fixed = estimate_tokens(_assemble(head, [], {}, set(), 0, spots, [], tail))
-    return _assemble(head, frames, frame_lines, kept, dropped, spots, inferred, tail).encode()
+        fixed = estimate_tokens(_assemble(head, [], {}, set(), 0, spots, [], tail,
+                                         len(all_spots) - len(spots)))
+    if routines_cut:
+        inferred = [OMITTED_ROUTINES.format(n=routines_cut)]
+    return _assemble(head, frames, frame_lines, kept, dropped, spots, inferred, tail,
+                     len(all_spots) - len(spots)).encode()
 
 
 def _render_days(document: Document, times: TimeFormat, head: list[str], budget: int) -> bytes:
@@ -82,7 +99,8 @@ def _render_days(document: Document, times: TimeFormat, head: list[str], budget:
              f"{times.local(last).date().isoformat()} {times.hm(last)}")
     apps = len({f.app for f in document.frames})
     at = next(i for i, line in enumerate(head) if line.startswith("coverage: "))
-    head = head[:at] + [f"coverage: {dated}, {duration(coverage.active_ms)} active; "
+    head = head[:at] + [f"coverage: {dated}, {duration(coverage.active_ms)} active, "
+                        f"{duration(coverage.idle_ms)} idle, {duration(coverage.away_ms)} away; "
                         f"{_n(len(coverage.monitors), 'monitor')}, {_n(apps, 'app')}, "
                         f"{_n(len(document.frames), 'frame')}"]
     return render_days(document, times, head, _blind_lines(document, times), document.inferred,
@@ -96,19 +114,19 @@ def _tail(document: Document) -> list[str]:
 
 
 def _assemble(head: list[str], frames: Sequence[Frame], frame_lines: dict[str, str], kept: set[str], dropped: int,
-              spots: list[str], inferred: list[str], tail: list[str]) -> str:
+              spots: list[str], inferred: list[str], tail: list[str], spot_cut: int = 0) -> str:
     lines = list(head)
     lines += [frame_lines[f.id] for f in frames if f.id in kept]
     if dropped:
         lines.append(OMITTED.format(n=dropped))
-    if spots:
-        lines.append("blind spots: " + "; ".join(spots))
+    if spots or spot_cut:
+        lines.append("blind spots: " + "; ".join(spots + ([f"+{spot_cut} more"] if spot_cut else [])))
     lines += inferred
     lines += tail
     return "\n".join(lines) + "\n"
 
 
-def _head(document: Document, times: TimeFormat, label: str) -> list[str]:
+def _head(document: Document, times: TimeFormat, label: str, listed: int = LISTED_QUIET) -> list[str]:
     coverage = document.coverage
     zone = document.provenance.zone
     head = [f"ACTIVITY {label} — local time {zone}; measured from screen capture, no interpretation "
@@ -119,18 +137,32 @@ def _head(document: Document, times: TimeFormat, label: str) -> list[str]:
         return head
     apps = len({f.app for f in document.frames})
     head.append(f"coverage: {times.hm(first)}-{times.hm(last)}, "
-                f"{duration(coverage.active_ms)} active over {duration(coverage.span_ms)}; "
+                f"{duration(coverage.active_ms)} active, {duration(coverage.idle_ms)} idle, "
+                f"{duration(coverage.away_ms)} away over {duration(coverage.span_ms)}; "
                 f"{_n(len(coverage.monitors), 'monitor')}, {_n(apps, 'app')}, "
                 f"{_n(len(document.frames), 'frame')}")
     if coverage.gaps:
         head.append("gaps: " + "; ".join(gap_line(gap, times) for gap in coverage.gaps))
+    if coverage.quiet:
+        head.append(quiet_line(coverage.quiet, times, listed))
     return head
+
+
+def quiet_line(stretches: Sequence[Gap], times: TimeFormat, listed: int = LISTED_QUIET) -> str:
+    """The stretches with no input: the longest `listed` in time order,
+    then how many more and how long they were in all."""
+    shown = sorted(sorted(stretches, key=lambda g: (g.start_ms - g.end_ms, g.start_ms))[:listed])
+    items = [gap_line(gap, times) for gap in shown]
+    rest = [g for g in stretches if g not in shown]
+    if rest:
+        items.append(f"+{len(rest)} more ({duration(sum(g.end_ms - g.start_ms for g in rest))} in all)")
+    return "no input: " + "; ".join(items)
 
 
 def _frame_line(frame: Frame, times: TimeFormat) -> str:
     offset = frame.utc_offset_min
     line = (f"- {times.hm(frame.start_ms, offset)}-{times.hm(frame.end_ms, offset)} {where(frame)} "
-            f"({duration(frame.active_ms)}): {frame_summary(frame)}")
+            f"({frame_time(frame)}): {frame_summary(frame)}")
     volume = input_summary(frame)
     if volume:
         line += f" | {volume}"
@@ -148,15 +180,15 @@ def _blind_lines(document: Document, times: TimeFormat) -> list[str]:
         if note.start_ms is not None and note.end_ms is not None:
             groups.setdefault((note.kind, note.detail), []).append((note.start_ms, note.end_ms))
         else:
-            lines.append(f"{note.count} {note.kind.replace('_', ' ')}")
+            lines.append(counted_note(note))
     timed = []
     for (kind, detail), spans in sorted(groups.items(), key=lambda item: item[1][0][0]):
         reason = f" ({detail})" if detail else ""
         if len(spans) <= LISTED_SPOTS:
-            timed += [f"{kind} {times.hm(start)}-{times.hm(end)}{reason}" for start, end in spans]
+            timed += [f"{spot_words(kind)} {times.hm(start)}-{times.hm(end)}{reason}" for start, end in spans]
         else:
             total = sum(end - start for start, end in spans)
-            timed.append(f"{kind}{reason} ×{len(spans)}, {duration(total)} in all")
+            timed.append(f"{spot_words(kind)}{reason} ×{len(spans)}, {duration(total)} in all")
     return timed + lines
 
 
@@ -167,7 +199,7 @@ def _inferred_lines(document: Document) -> list[str]:
     for item in document.inferred:
         details = dict(item.details)
         lines.append(f"- {item.kind} {details.get('id', '')} ×{details.get('support', '?')} "
-                     f"[{item.confidence}]: {item.label}")
+                     f"[{item.confidence}]: {readable(item.label)}")
     return lines
 
 

@@ -35,7 +35,7 @@ from datetime import date, timedelta
 from ..budget import estimate_tokens
 from ..records import Document, Frame, Gap, InferredItem
 from ..timefmt import TimeFormat, duration
-from .text import frame_summary, where
+from .text import frame_summary, frame_time, gap_reason, readable, where
 
 GAPS_PER_DAY = 3
 TOP_ROUTINES = 2
@@ -225,7 +225,7 @@ def _gap(gap: Gap, day: date, times: TimeFormat) -> str:
     """A gap, its end dated when it ends on another day."""
     end_day = _date(times, gap.end_ms)
     end = times.hm(gap.end_ms) if end_day == day else f"{end_day.isoformat()} {times.hm(gap.end_ms)}"
-    return f"{times.hm(gap.start_ms)}–{end} {gap.reason} ({duration(gap.end_ms - gap.start_ms)})"
+    return f"{times.hm(gap.start_ms)}–{end} {gap_reason(gap)} ({duration(gap.end_ms - gap.start_ms)})"
 
 
 def _day_name(day: date) -> str:
@@ -240,7 +240,7 @@ def _frame_line(frame: Frame, times: TimeFormat) -> str:
     if len(summary) > SUMMARY_CHARS:
         summary = summary[:SUMMARY_CHARS - 1] + "…"
     return (f"- {times.hm(frame.start_ms, offset)}-{times.hm(frame.end_ms, offset)} {where(frame)} "
-            f"({duration(frame.active_ms)}): {summary}")
+            f"({frame_time(frame)}): {summary}")
 
 
 def _inferred(items: tuple[InferredItem, ...] | None) -> list[str]:
@@ -249,7 +249,8 @@ def _inferred(items: tuple[InferredItem, ...] | None) -> list[str]:
     lines = ["inferred (interpretation; each item cites its evidence in the JSON document):"]
     for item in items:
         details = dict(item.details)
-        label = item.label if len(item.label) <= ROUTINE_CHARS else item.label[:ROUTINE_CHARS - 1] + "…"
+        text = readable(item.label)
+        label = text if len(text) <= ROUTINE_CHARS else text[:ROUTINE_CHARS - 1] + "…"
         lines.append(f"- {item.kind} {details.get('id', '')} ×{details.get('support', '?')} "
                      f"[{item.confidence}]: {label}")
     return lines

@@ -23,6 +23,11 @@ def document_dict(document: Document, times: TimeFormat, label: str, note: str =
             "last_activity": times.iso(coverage.last_activity_ms) if coverage.last_activity_ms is not None else None,
             "active_minutes": minutes(coverage.active_ms),
             "span_minutes": minutes(coverage.span_ms),
+            "idle_minutes": minutes(coverage.idle_ms),
+            "away_minutes": minutes(coverage.away_ms),
+            "no_input": [{"start": times.iso(g.start_ms), "end": times.iso(g.end_ms),
+                          "minutes": minutes(g.end_ms - g.start_ms), "reason": g.reason}
+                         for g in coverage.quiet],
             "monitors": list(coverage.monitors),
             "gaps": [{"start": times.iso(g.start_ms), "end": times.iso(g.end_ms),
                       "minutes": minutes(g.end_ms - g.start_ms), "reason": g.reason}
@@ -66,11 +71,15 @@ def _frame(frame: Frame, times: TimeFormat) -> dict[str, Any]:
         "end": times.iso(frame.end_ms, offset),
         "active_seconds": (frame.active_ms + 500) // 1000,
         "active_minutes": minutes(frame.active_ms),
+        "idle_seconds": (frame.idle_ms + 500) // 1000,
+        "away_seconds": (frame.away_ms + 500) // 1000,
         "wall_minutes": minutes(frame.end_ms - frame.start_ms),
         "titles": list(frame.titles),
-        "pages": [{"kind": p.kind, "entity": p.entity, "count": p.count} for p in frame.pages],
+        "pages": [{"kind": p.kind, "entity": p.entity, "visits": p.count, "title": p.title}
+                  for p in frame.pages],
         "input": _volume(volume),
         "click_targets": [{"role": t.role, "label": t.label, "count": t.count} for t in frame.targets],
+        "click_targets_more": frame.targets_more,
         "interruptions": [_interruption(i, times, offset) for i in frame.interruptions],
         "idle_snapshots": frame.idle_snapshots,
         "evidence": {"snapshots": ranges(frame.snapshot_ids),

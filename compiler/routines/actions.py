@@ -25,6 +25,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from enum import Enum
+from functools import partial
 from operator import attrgetter
 from typing import Final
 
@@ -36,6 +37,9 @@ SESSION_GAP_MS = 90_000
 # A switch is moved back to the first input of the window it switched to when
 # that input came at most this long before the focus snapshot.
 SWITCH_LEAD_MS = 5_000
+# From this many input events on, the app at each event is looked up with
+# numpy (as the miner's LONG_STREAM and the frames' LONG_WINDOW, a few days).
+LONG_INPUTS = 10_000
 
 
 class _Missing(Enum):
@@ -217,12 +221,16 @@ def _apps_at(snapshots: tuple[Snapshot, ...], inputs: Sequence[InputEvent]) -> l
     (`InputEvent.snapshot_id`: the window that received it), else of the last
     focused snapshot on its monitor at or before it (the first one, for
     events before any)."""
-    apps = _apps_by_time(snapshots, inputs)
     links = list(map(_SNAPSHOT_ID, inputs))
-    if any(link is not None for link in links):
-        app_of = {snapshot.id: snapshot.app for snapshot in snapshots}
-        apps = [app_of.get(link, app) if link is not None else app for link, app in zip(links, apps)]
-    return apps
+    if all(link is None for link in links):
+        return _apps_by_time(snapshots, inputs)
+    # linked: the time-ordered search only for the events whose link names
+    # no snapshot of the capture (the daemon and nocta link every event)
+    app_of = {snapshot.id: snapshot.app for snapshot in snapshots}
+    apps: list[str | None] = [app_of.get(link) if link is not None else None for link in links]
+    unknown = [event for event, app in zip(inputs, apps) if app is None]
+    by_time = iter(_apps_by_time(snapshots, unknown) if unknown else ())
+    return [app if app is not None else next(by_time) for app in apps]
 
 
 _SNAPSHOT_ID = attrgetter("snapshot_id")
@@ -230,9 +238,8 @@ _SNAPSHOT_ID = attrgetter("snapshot_id")
 
 def _apps_by_time(snapshots: tuple[Snapshot, ...], inputs: Sequence[InputEvent]) -> list[str]:
     """The last focused snapshot's app on each event's monitor at or before
-    it — one vectorized binary search per monitor."""
-    import numpy as np
-
+    it: a binary search per event, vectorized per monitor from LONG_INPUTS
+    events on (a day's few thousand do not pay for numpy's import)."""
     by_monitor: dict[int, tuple[list[int], list[str]]] = {}
     for snapshot in snapshots:
         if snapshot.focused:
@@ -241,6 +248,29 @@ def _apps_by_time(snapshots: tuple[Snapshot, ...], inputs: Sequence[InputEvent])
             names.append(snapshot.app)
     if not by_monitor or not inputs:
         return [""] * len(inputs)
+    if len(inputs) >= LONG_INPUTS:
+        return _apps_by_time_arrays(by_monitor, inputs)
+    monitors = list(map(MONITOR, inputs))
+    stamps = list(map(TS_MS, inputs))
+    found = [""] * len(inputs)
+    for monitor, (times, names) in by_monitor.items():
+        # bisect_right gives 0..len(times); the app before the first snapshot is the first one's
+        shifted = [names[0], *names]
+        positions = [i for i, m in enumerate(monitors) if m == monitor]
+        apps = map(shifted.__getitem__, map(partial(bisect_right, times), [stamps[i] for i in positions]))
+        if len(positions) == len(found):
+            found = list(apps)
+        else:
+            for i, app in zip(positions, apps):
+                found[i] = app
+    return found
+
+
+def _apps_by_time_arrays(by_monitor: dict[int, tuple[list[int], list[str]]],
+                         inputs: Sequence[InputEvent]) -> list[str]:
+    """`_apps_by_time`'s search, one vectorized binary search per monitor."""
+    import numpy as np
+
     event_time = np.fromiter(map(TS_MS, inputs), dtype=np.int64, count=len(inputs))
     event_monitor = np.fromiter(map(MONITOR, inputs), dtype=np.int64, count=len(inputs))
     found = np.full(len(inputs), "", dtype=object)
@@ -250,4 +280,5 @@ def _apps_by_time(snapshots: tuple[Snapshot, ...], inputs: Sequence[InputEvent])
             continue
         index = np.searchsorted(np.asarray(times, dtype=np.int64), event_time[positions], side="right") - 1
         found[positions] = np.asarray(names, dtype=object)[np.maximum(index, 0)]
-    return found.tolist()
+    result: list[str] = found.tolist()
+    return result

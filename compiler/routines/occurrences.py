@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-from compiler.records import Action
+from compiler.records import Action, Step
 
 from .actions import step_key
 from .mining import KeyFn, Occurrence
@@ -34,7 +34,14 @@ class SessionIndex:
 
     def __init__(self, sessions: Sequence[Sequence[Action]], key: KeyFn = step_key) -> None:
         self.sessions = tuple(tuple(s) for s in sessions)
-        self.keys = tuple(tuple(key(a.step) for a in s) for s in self.sessions)
+        # keyed once per distinct step, as the miner does: the keys of a long
+        # window then share a few thousand tuples instead of one per action
+        key_of: dict[Step, Hashable] = {}
+        for session in self.sessions:
+            for action in session:
+                if action.step not in key_of:
+                    key_of[action.step] = key(action.step)
+        self.keys = tuple(tuple(key_of[a.step] for a in s) for s in self.sessions)
         self._tables: dict[int, dict[tuple[Hashable, ...], list[tuple[int, int]]]] = {}
 
     @property

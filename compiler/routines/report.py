@@ -59,7 +59,10 @@ def report_routines(capture: Capture, zone: str, costs: CostModel = CostModel(),
     def day_of(ts_ms: int) -> str:
         return (_EPOCH + timedelta(milliseconds=ts_ms)).astimezone(tz).date().isoformat()
 
-    counts = {f"input_events:{event.id}": event.count for event in capture.inputs}
+    # typed lengths for the type steps' first rows: only text rows make type
+    # steps, so only they are keyed (every input row keyed was a tenth of the
+    # peak of `phantom routines` on 51 days)
+    counts = {f"input_events:{event.id}": event.count for event in capture.inputs if event.kind == "text"}
 
     def typed_length(action: Action) -> int | None:
         return counts.get(action.evidence[0]) if action.step.kind == "type" else None

@@ -1,28 +1,25 @@
 """Where a window's accessible extents lie on the screen: one conversion,
 shared by capture (the walk's rows, the field masks, the click's hit test)
-and replay (what it clicks, what lies under a point).
+and replay (what it clicks, what lies under a point), on X11 and Wayland.
 
-Most toolkits answer AT-SPI's desktop coordinates with desktop coordinates.
-GTK 4 answers them relative to its window (`toolkit.window_relative`), so
-its extents are moved by the X window's origin — and a desktop point is
-moved back before it is compared with them. Capture and replay must move
-them the same way: a path recorded with one conversion and clicked with
-another lands beside its target, or on nothing.
+A window's extents start at its `Placement`: (0, 0) for a toolkit that
+answers AT-SPI's desktop coordinates with desktop coordinates, the window's
+top-left corner for one that answers relative to its window — GTK 4 on X11
+(`toolkit.origin_for`), every client on Wayland, which knows no global
+coordinates (`capturer.sources.wayland.extents`). Capture and replay must
+move extents the same way: a path recorded with one conversion and clicked
+with another lands beside its target, or on nothing.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
-from . import Accessible
-from .toolkit import window_relative
-
-Rect = tuple[int, int, int, int]
+from core.geometry import Rect
 
 
 class Placement(NamedTuple):
-    """What to add to a window's accessible extents to get screen ones:
-    the X window's origin for a window-relative toolkit, else (0, 0). A
+    """What to add to a window's accessible extents to get screen ones. A
     two-int tuple, so it stands wherever an `(dx, dy)` origin is read."""
 
     x: int = 0
@@ -32,30 +29,13 @@ class Placement(NamedTuple):
 SCREEN = Placement()       # a toolkit whose extents already are screen ones
 
 
-class Placed(Protocol):
-    """A top-level window as the display reports it (an X `TopLevel`, the
-    capture's `WindowInfo`): where it is on the screen."""
-
-    @property
-    def x(self) -> int: ...
-
-    @property
-    def y(self) -> int: ...
-
-
-def placement(accessible: Accessible, window: Placed) -> Placement:
-    """The placement of `window`'s extents, read once from the toolkit of
-    `accessible` (the window's accessible or any element of its
-    application)."""
-    return Placement(window.x, window.y) if window_relative(accessible) else SCREEN
-
-
-def extents_to_screen(window: Placement, extents: Rect) -> Rect:
-    """An accessible's extents (x, y, width, height) on the screen."""
+def extents_to_screen(window: tuple[int, int], extents: Rect) -> Rect:
+    """An accessible's extents (x, y, width, height) on the screen, through
+    its window's placement."""
     x, y, width, height = extents
-    return x + window.x, y + window.y, width, height
+    return x + window[0], y + window[1], width, height
 
 
-def point_to_extents(window: Placement, x: int, y: int) -> tuple[int, int]:
+def point_to_extents(window: tuple[int, int], x: int, y: int) -> tuple[int, int]:
     """A screen point in the coordinates the window's extents use."""
-    return x - window.x, y - window.y
+    return x - window[0], y - window[1]

@@ -13,9 +13,16 @@ be hit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from . import Accessible
+from .screen import SCREEN, Placement
+
+# What to add to an accessible's extents, given its window's top-left corner,
+# to get desktop coordinates (`origin_for` on X11; every client's window
+# corner on Wayland, `capturer.sources.wayland.extents`).
+OriginRule = Callable[[Accessible, int, int], tuple[int, int]]
 
 
 def toolkit_of(accessible: Accessible) -> tuple[str, str]:
@@ -36,6 +43,12 @@ def window_relative(accessible: Accessible) -> bool:
 @lru_cache(maxsize=64)
 def _window_relative(name: str, version: str) -> bool:
     return name.upper() == "GTK" and version.split(".", 1)[0] == "4"
+
+
+def origin_for(accessible: Accessible, window_x: int, window_y: int) -> Placement:
+    """Where this application's extents start on the desktop (X11): the
+    X window's origin for a window-relative toolkit, else SCREEN."""
+    return Placement(window_x, window_y) if window_relative(accessible) else SCREEN
 
 
 def on_screen(accessible: Accessible, relaxed: bool) -> bool:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from . import Accessible
 from .path import Segment, clip_name, join, number_siblings
 from .roles import CONTROL_ROLES, LABELLED_ROLES, PART_ROLES
-from .screen import SCREEN, Placement, point_to_extents
+from .screen import SCREEN, point_to_extents
 from .toolkit import on_screen, window_relative
 
 
@@ -173,7 +173,7 @@ def _node(accessible: Accessible, parent: int | None, depth: int, ordinal: int, 
 
 
 def hit_test(window: Accessible, x: int, y: int, max_depth: int = 32,
-             origin: Placement = SCREEN) -> list[Accessible]:
+             origin: tuple[int, int] = SCREEN) -> list[Accessible]:
     """The chain of accessibles under a desktop point, outermost first.
 
     GTK answers `getAccessibleAtPoint` with the direct child only, so the
@@ -182,7 +182,7 @@ def hit_test(window: Accessible, x: int, y: int, max_depth: int = 32,
     window grows); then the children's own extents are checked, so a click
     on a button is not mistaken for a click on the panel around it. `origin`
     is where the window's extents start on the desktop for a toolkit that
-    reports them relative to the window (`screen.placement`); such a
+    reports them relative to the window (`toolkit.origin_for`); such a
     toolkit's `visible` widgets count as shown.
     """
     import pyatspi

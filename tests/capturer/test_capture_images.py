@@ -10,13 +10,13 @@ was."""
 from __future__ import annotations
 
 import io
-import subprocess
 import time
 
 import pytest
 
 from support.apps import app_named, center, find, focus
 from support.daemon import CaptureProcess, query, settle, wait_for_rows
+from support.ocr import ocr
 from testbed.executables import executable
 
 pytestmark = pytest.mark.desktop
@@ -24,25 +24,6 @@ pytestmark = pytest.mark.desktop
 SECRETS = ("ZEBRAQUILT", "MANGOVORTEX", "PLUMHARBOR")
 BANNER = "OPENBANNER"
 FONT_PX = "44"   # large enough that a 320 px thumbnail of a 1280 px screen is readable
-
-
-def ocr(png_or_webp: bytes) -> str:
-    """Everything tesseract reads in an image upscaled 4×, tried several ways
-    (as it is and binarised, as a block of text and as sparse text): the
-    more readings, the harder for a secret to hide."""
-    from PIL import Image
-
-    gray = Image.open(io.BytesIO(png_or_webp)).convert("L")
-    large = gray.resize((gray.width * 4, gray.height * 4), Image.Resampling.LANCZOS)
-    readings = []
-    for image in (large, large.point(lambda p: 255 if p > 160 else 0)):
-        buffer = io.BytesIO()
-        image.save(buffer, "PNG")
-        for mode in ("6", "11"):
-            result = subprocess.run([executable("tesseract"), "stdin", "stdout", "--psm", mode],
-                                    input=buffer.getvalue(), capture_output=True, timeout=60)
-            readings.append(result.stdout.decode(errors="replace"))
-    return "|".join(readings).upper().replace(" ", "").replace("\n", "")
 
 
 @pytest.fixture

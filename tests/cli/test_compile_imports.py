@@ -37,7 +37,7 @@ compiler.records compiler.resolve
 compiler.rolled compiler.timefmt compiler.when compiler.window
 compiler.frames compiler.frames.attribute compiler.frames.blind compiler.frames.build
 compiler.frames.coverage compiler.frames.flicker compiler.frames.inferred compiler.frames.pipeline
-compiler.frames.provenance compiler.frames.segment
+compiler.frames.provenance compiler.frames.quiet compiler.frames.segment
 compiler.pages compiler.pages.fallback compiler.pages.ref compiler.pages.resolve
 compiler.pages.generic compiler.pages.generic.auth compiler.pages.generic.docs
 compiler.pages.generic.files compiler.pages.generic.hosts compiler.pages.generic.schemes
@@ -48,21 +48,23 @@ compiler.pages.sites.media compiler.pages.sites.packages compiler.pages.sites.re
 compiler.pages.sites.shopping compiler.pages.sites.social compiler.pages.sites.work
 compiler.render compiler.render.compact compiler.render.days compiler.render.text
 compiler.routines compiler.routines.actions compiler.routines.cycles compiler.routines.ids
-compiler.routines.mining compiler.routines.occurrences
+compiler.routines.encoded compiler.routines.mining compiler.routines.mining_lists
+compiler.routines.occurrences
 compiler.sources compiler.sources.nocta compiler.sources.phantom_store
-core core.clock core.errors core.inputs core.private
+core core.clock core.errors core.inputs core.labels core.private
 core.store core.store.connection core.store.errors core.store.migration_3 core.store.migration_4
 core.store.migration_5
 core.store.paths core.store.schema
 core.urls core.urls.parts core.urls.reads core.urls.sanitize core.urls.sitekey
 """.split())
 
-# Everything else, by top-level name. numpy is here for the routine miner
-# (the inferred tier) alone: the frames passes run on lists for a day (see
-# the last test); the standard library's entries are what argparse,
-# dataclasses, zoneinfo, hashlib and numpy bring.
+# Everything else, by top-level name. numpy is not among them: the frames
+# passes (from LONG_WINDOW rows) and the routine miner (from LONG_STREAM
+# actions) load it for long windows only, and a day is far below both (the
+# last test shows the check catching it); the standard library's entries are
+# what argparse, dataclasses, zoneinfo and hashlib bring.
 OTHERS = frozenset("""
-apsw numpy orjson
+apsw orjson
 _ast _bisect _blake2 _bz2 _compat_pickle _compression _contextvars _ctypes _datetime _hashlib
 _json _locale _lzma _opcode _pickle _random _sha512 _struct _typing _uuid _weakrefset _zoneinfo
 argparse ast bisect bz2 fcntl collections contextvars copy ctypes dataclasses datetime dis gc gettext
@@ -76,6 +78,7 @@ SYSCONFIG_DATA = "_sysconfigdata_"   # sysconfig's platform module, named per bu
 CHILD = """
 import json, sys, traceback
 root = sys.argv[1]
+prelude = sys.argv.pop(2)
 started = set(sys.modules)
 origin = {}
 
@@ -88,6 +91,7 @@ class Witness:
         return None
 
 sys.meta_path.insert(0, Witness())
+exec(prelude)
 from cli.main import main
 status = main(sys.argv[2:])
 print(json.dumps({"status": status, "origin": origin,
@@ -95,9 +99,10 @@ print(json.dumps({"status": status, "origin": origin,
 """
 
 
-def loaded_by(tmp_path: Path, *argv: str) -> tuple[dict[str, str], list[str]]:
-    """(first importer per module, modules loaded) of `phantom *argv`."""
-    result = subprocess.run([sys.executable, "-c", CHILD, str(ROOT), *argv], capture_output=True,
+def loaded_by(tmp_path: Path, *argv: str, prelude: str = "") -> tuple[dict[str, str], list[str]]:
+    """(first importer per module, modules loaded) of `phantom *argv`; the
+    child runs `prelude` first (what it imports there counts as loaded)."""
+    result = subprocess.run([sys.executable, "-c", CHILD, str(ROOT), prelude, *argv], capture_output=True,
                             text=True, timeout=120, cwd=tmp_path,
                             env={**os.environ, "PYTHONPATH": str(ROOT),
                                  "XDG_CACHE_HOME": str(tmp_path / "cache")})
@@ -139,6 +144,7 @@ def test_a_first_compile_of_a_day_loads_only_the_allowed_modules(tmp_path, layou
                        "(tests/cli/test_compile_imports.py): "
                        + "; ".join(f"{name} (first imported at {origin.get(name, '?')})" for name in extra))
     assert "compiler.frames.pipeline" in loaded and "compiler.render.compact" in loaded
+    assert "compiler.routines.mining_lists" in loaded and "numpy" not in loaded
 
 
 def test_the_allow_list_names_a_module_that_creeps_in(tmp_path):
@@ -161,3 +167,15 @@ def test_a_day_without_the_inferred_tier_loads_neither_the_miner_nor_numpy(tmp_p
              or name in ("compiler.frames.inferred", "compiler.frames.arrays")]
     assert not heavy, "; ".join(f"{name} (first imported at {origin.get(name, '?')})" for name in heavy)
     assert not crept_in(loaded)
+
+
+def test_the_allow_list_catches_numpy_when_the_miner_takes_its_array_version(tmp_path):
+    """With the miner's threshold at 0 the same day is mined on numpy arrays:
+    numpy then creeps in, and the check names the miner as what loaded it
+    (so a day mined past its plain path could not pass unseen)."""
+    db = ROOT / "fixtures" / "synthetic" / "day.sqlite3"
+    origin, loaded = loaded_by(tmp_path, "compile", "--db", str(db), "--day", "2026-03-02",
+                               "--no-cache", "--out", str(tmp_path / "day.txt"),
+                               prelude="import compiler.routines.mining as m; m.LONG_STREAM = 0")
+    assert "numpy" in crept_in(loaded)
+    assert origin["numpy"].startswith("compiler/routines/mining_arrays.py:")

@@ -112,15 +112,16 @@ def test_both_formats_import_the_same_history_and_it_compiles(tmp_path, capsys):
 
 def test_dwell_per_app_is_the_event_durations_under_the_90_second_credit_rule(tmp_path):
     """Per day: gedit 600 s + 95.5 s (nothing follows the second event within
-    300 s, so its end earns nothing); Firefox 300 s + 45 s, because the
-    password manager that follows leaves no snapshot and the browser's last
-    one (08:14:30) is credited until the terminal's (75 s, under the 90 s
-    cap) — the rule live capture follows; the terminal 400 s − 120 s afk +
-    90 s of the 200 s gap after it (its end snapshot, capped)."""
+    300 s, so its end earns nothing); Firefox 300 s, its events' durations: the
+    password manager that follows leaves no snapshot but a blind spot from
+    08:15:00, and dwell ends where a blind spot starts (its 45 s are not the
+    browser's) — the rule live capture follows; the terminal 400 s − 120 s afk +
+    90 s of the 200 s gap after it (its end snapshot, capped). The import
+    has no input rows, so no time is made idle for want of input."""
     store = tmp_path / "store.sqlite3"
     assert phantom("import", str(sources(tmp_path)["python export"]), "--db", str(store)) == 0
     for day in DAYS:
-        assert dwell_by_app(store, day) == {"gedit": 695_500, "Firefox": 345_000, "Gnome-terminal": 370_000}
+        assert dwell_by_app(store, day) == {"gedit": 695_500, "Firefox": 300_000, "Gnome-terminal": 370_000}
 
 
 def test_afk_makes_idle_snapshots_and_the_browser_pages_come_from_the_web_bucket(tmp_path):

@@ -165,7 +165,7 @@ def test_site_keys_frames_and_pages_are_typed():
     github, google = document.frames
     assert (github.site, google.site) == ("github.com", "google.com")
     assert [(p.kind, p.entity, p.count) for p in github.pages] == [
-        ("github_pull_request", "acme/api#412", 2)]
+        ("github_pull_request", "acme/api#412", 1)]  # two snapshots, one visit
     assert google.pages[0].kind == "search_query"
 
 

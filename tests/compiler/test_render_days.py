@@ -87,7 +87,8 @@ def test_a_bigger_budget_shows_more_of_every_day():
         return sum(1 for line in lines if line.startswith("- ") and "routine" not in line)
 
     assert frames(big) > 3 * frames(small)
-    assert any(line.startswith("gaps: 15:00–15:10 idle (10m)") for line in big)
+    # a gap over 300 s is away; the screen was on, idle: said so
+    assert any(line.startswith("gaps: 15:00–15:10 away, screen idle (10m)") for line in big)
 
 
 def test_the_same_document_gives_the_same_bytes():

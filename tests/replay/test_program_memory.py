@@ -298,3 +298,17 @@ def test_a_dry_run_by_intent_shows_the_gates_verdict():
     assert lines[:2] == ["intent 'multiply 4 by 9 and add 2' → calc 4x9+2 (p-0123456789ab), compatibility 0.900",
                          "intent gate: passed — values bind: '4' → constant"]
     assert result_dict(result)["intent_gate"] == "values bind: '4' → constant"
+
+
+def test_a_label_at_spi_repeats_is_keyed_once_and_the_program_is_unchanged():
+    """AT-SPI names a button '4 4' (name and child text): the intent key
+    says it once; the stored body, and so the program's id, keep it."""
+    from dataclasses import replace
+
+    program = program_of("expense claim")
+    steps = list(program.steps)
+    at = next(i for i, s in enumerate(steps) if s.target is not None and s.target.name == "Send claim")
+    steps[at] = replace(steps[at], target=replace(steps[at].target, name="Send claim Send claim"))
+    doubled = replace(program, steps=tuple(steps))
+    assert key_text(doubled, "") == "Expense Claim: expense claim. Amount, Purpose, Send claim"
+    assert doubled.steps[at].target.name == "Send claim Send claim"

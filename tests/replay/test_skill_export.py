@@ -93,3 +93,23 @@ def test_constants_can_be_redacted_and_names_never_collide(store, tmp_path):
     second = parse(run("programs", "export-skill", twin.id, "--db", str(store)).stdout)[0]["name"]
     assert first != second and first.startswith("fill-form-") and second.startswith("fill-form-")
     assert all(re.fullmatch(r"[a-z0-9-]{1,64}", name) for name in (first, second))
+
+
+def test_a_label_at_spi_repeats_is_said_once_in_the_skill_and_kept_in_the_store(tmp_path):
+    """AT-SPI names the button 'Submit Submit' (name and child text): the
+    skill's step (the MCP outline's words too) says it once; the stored
+    body, and so the program's id, keep it as captured."""
+    from programs.store import load_program
+
+    program = form_program()
+    steps = list(program.steps)
+    at = next(i for i, s in enumerate(steps) if s.target is not None and s.target.name == "Submit")
+    steps[at] = dataclasses.replace(steps[at], target=dataclasses.replace(steps[at].target, name="Submit Submit"))
+    doubled = dataclasses.replace(program, steps=tuple(steps), id="").with_id()
+    db = tmp_path / "store.sqlite3"
+    save_program(db, doubled, created_ms=1_795_990_000_000)
+    written = run("programs", "export-skill", doubled.id, "--db", str(db), "--any-state")
+    assert written.returncode == 0, written.stderr
+    assert "4. click push button 'Submit'" in written.stdout and "Submit Submit" not in written.stdout
+    stored = load_program(db, doubled.id)
+    assert stored.id == doubled.id and stored.steps[at].target.name == "Submit Submit"

@@ -23,7 +23,8 @@ def desktop_center(accessible, app: str) -> tuple[int, int]:
     """The centre of an element on the desktop, also for a toolkit that
     reports extents relative to its window (GTK 4): the X window of `app`
     gives the origin to add."""
-    from core.a11y.screen import extents_to_screen, placement
+    from core.a11y.screen import extents_to_screen
+    from core.a11y.toolkit import origin_for
     from replay.windows import XSession
 
     session = XSession()
@@ -32,7 +33,7 @@ def desktop_center(accessible, app: str) -> tuple[int, int]:
     finally:
         session.close()
     x, y = center(accessible)
-    x, y, _, _ = extents_to_screen(placement(accessible, window), (x, y, 0, 0))
+    x, y, _, _ = extents_to_screen(origin_for(accessible, window.x, window.y), (x, y, 0, 0))
     return x, y
 
 

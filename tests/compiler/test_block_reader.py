@@ -1,0 +1,53 @@
+"""The answerability benchmark's block reader (bench/block_reader.py) reads
+the golden blocks back, by the grammar docs/COMPACT_BLOCK.md gives, into the
+facts the JSON document of the same day holds: a reader that drifted from
+the renderer would fail here, not silently in the benchmark."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from bench.block_reader import read, seconds
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+DAYS = [("recorded/desktop.2026-11-29", 1), ("synthetic/day.2026-03-02", 2)]
+
+
+@pytest.mark.parametrize("stem, monitors", DAYS)
+def test_every_line_of_a_golden_block_is_read_and_agrees_with_its_json(stem, monitors):
+    block = read((FIXTURES / f"{stem}.compact.txt").read_text())
+    document = orjson.loads((FIXTURES / f"{stem}.json").read_bytes())
+    assert block.unread == []
+    coverage = document["coverage"]
+    assert block.first == coverage["first_activity"][11:16] and block.last == coverage["last_activity"][11:16]
+    assert block.frames_total == len(document["frames"])
+    assert len(block.frames) + block.frames_omitted == block.frames_total
+    assert abs(block.active - coverage["active_minutes"] * 60) <= 30
+    assert abs(block.active + block.idle + block.away - block.span) <= 90   # each DUR rounds ±30 s
+    by_start = {}
+    for frame in document["frames"]:
+        by_start.setdefault((frame["start"][11:16], frame["app"]), []).append(frame)
+    for line in block.frames:
+        candidates = by_start[(line.start, line.app)]
+        assert any({k: v for k, v in (("keys", f["input"]["keys"]), ("clicks", f["input"]["clicks"]),
+                                      ("copies", f["input"]["copies"]), ("scrolls", f["input"]["scrolls"]))
+                    if v} == line.input for f in candidates)
+    assert len(block.silences) + block.silences_more == len(coverage["no_input"])
+    assert [g.start for g in block.gaps] == [g["start"][11:16] for g in coverage["gaps"]]
+
+
+def test_pages_and_routines_are_read():
+    block = read((FIXTURES / "recorded/desktop.2026-11-29.compact.txt").read_text())
+    pr = [f for f in block.frames if f.site == "github.com"][0]
+    assert [(p.kind, p.name, p.visits) for p in pr.pages] == [
+        ("github_pull_request", "phantom-desktop/phantom#42", 1)]
+    assert [f for f in block.frames if f.app == "phantom-form"][0].pages == ()   # window titles
+    assert [(r[0], r[1]) for r in block.routines] == [("r-b48f920ac2d5", 4), ("r-161d336cf1e3", 3)]
+
+
+def test_durations_read_back():
+    assert [seconds(t) for t in ("0s", "59s", "1m", "45m", "1h02m", "10h09m")] == [
+        0, 59, 60, 2700, 3720, 36540]
