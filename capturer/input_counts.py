@@ -10,8 +10,10 @@ daemon writes what it emits. The rules:
   can attach the field it went into (resolved asynchronously). The characters
   are held only when the caller says so (inside an explicit recording) and
   the daemon drops them unless the field is known and not a password field;
-- other named keys (Return, Tab, arrows…) become *key* rows; repeats of the
-  same key less than `KEY_REPEAT_GAP_MS` apart are one row with a count;
+- other named keys (Return, Tab, arrows…) become *key* rows, named with
+  every modifier held (`shift+End` selects where `End` only moves: the
+  difference is what the person did); repeats of the same key less than
+  `KEY_REPEAT_GAP_MS` apart are one row with a count;
 - a key pressed with ctrl, alt or super is a *shortcut* row named like
   `ctrl+shift+t`; the copy shortcuts become *copy* rows;
 - scroll steps less than `SCROLL_GAP_MS` apart are one *scroll* row;
@@ -138,7 +140,7 @@ class InputCounter:
                 editing.chars.pop()
             return None
         self._close_text()
-        key = name or "?"
+        key = shortcut_name(name or "?", modifiers)
         run = self._run
         if run and run.kind == "key" and run.key == key and _follows(ts_ms, run.last_ms, KEY_REPEAT_GAP_MS):
             run.count += 1

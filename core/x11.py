@@ -1,7 +1,9 @@
 """Top-level X11 windows read one way for capture and replay alike: which
 application a window belongs to (its WM_CLASS class, case-folded — the `app`
 every snapshot and program names), its title, its owning process, where it
-is, and whether it is a dialog.
+is, whether it is a dialog, and whether it is a popup: a tooltip, a menu, a
+popover or a drag icon, which the toolkit maps as a top-level of its own
+(override-redirect, or typed so) though it is part of another window.
 
 The caller owns the connection (python-xlib, imported by the caller) and its
 thread; every function here is a handful of round trips. A window that
@@ -16,8 +18,12 @@ import socket
 from dataclasses import dataclass
 from typing import Any
 
+# Window types of surfaces that belong to another window and come and go
+# with the pointer: GTK 4 maps its tooltips as top-levels with a WM_CLASS.
+POPUP_TYPES = ("_NET_WM_WINDOW_TYPE_TOOLTIP", "_NET_WM_WINDOW_TYPE_MENU", "_NET_WM_WINDOW_TYPE_POPUP_MENU",
+               "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU", "_NET_WM_WINDOW_TYPE_COMBO", "_NET_WM_WINDOW_TYPE_DND")
 ATOM_NAMES = ("_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID", "UTF8_STRING", "WM_STATE",
-              "_NET_SUPPORTING_WM_CHECK", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_DIALOG")
+              "_NET_SUPPORTING_WM_CHECK", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_DIALOG", *POPUP_TYPES)
 
 ICONIC_STATE = 3     # WM_STATE's IconicState (ICCCM 4.1.3.1)
 
@@ -43,15 +49,48 @@ class TopLevel:
     width: int
     height: int
     dialog: bool          # transient for another window, or typed as a dialog
+    popup: bool = False   # a tooltip, menu, popover or drag icon (see POPUP_TYPES), or override-redirect
 
     def describe(self) -> str:
         return f"{self.title or '(untitled)'!r} ({self.app}, window 0x{self.window_id:x})"
 
 
+# Applications that give their windows several WM_CLASS classes, filed
+# under one name: LibreOffice names a document window after its module
+# (libreoffice-writer, libreoffice-calc, …) and its dialogs and its windows
+# while it starts `soffice`; one soffice.bin process holds them all.
+# (class prefix, the one name)
+APP_FAMILIES = (("libreoffice-", "libreoffice"), ("soffice", "libreoffice"))
+
+
 def app_name(instance: str, klass: str, executable: str | None) -> str:
     """The application name Phantom records: WM_CLASS class, else instance,
-    else the executable's file name, case-folded."""
-    return (klass or instance or (executable or "").rsplit("/", 1)[-1] or "unknown").casefold()
+    else the executable's file name, case-folded — one name for every class
+    of an application in APP_FAMILIES."""
+    name = (klass or instance or (executable or "").rsplit("/", 1)[-1] or "unknown").casefold()
+    return next((family for prefix, family in APP_FAMILIES if name.startswith(prefix)), name)
+
+
+def owner_app(window: XWindow, atoms: Atoms, pid: int | None) -> str | None:
+    """The application name of the window `window` is transient for, when
+    the same process made both: a dialog is filed under the application of
+    the window it belongs to, whatever class its toolkit gave it."""
+    from Xlib import Xatom, error
+    from Xlib.xobject.drawable import Window
+
+    if pid is None:
+        return None
+    owner_id = window.get_full_property(Xatom.WM_TRANSIENT_FOR, Xatom.WINDOW)
+    if owner_id is None or not len(owner_id.value) or not owner_id.value[0]:
+        return None
+    try:
+        owner = Window(window.display, int(owner_id.value[0]))
+        instance, klass = owner.get_wm_class() or ("", "")
+        if not (instance or klass) or pid_of(owner, atoms) != pid:
+            return None
+    except (error.BadWindow, error.BadDrawable, error.BadValue):
+        return None
+    return app_name(instance, klass, None)
 
 
 def executable_of(pid: int | None) -> str | None:
@@ -112,13 +151,29 @@ def _client_pid(window: XWindow) -> int | None:
     return None
 
 
-def is_dialog(window: XWindow, atoms: Atoms) -> bool:
-    from Xlib import X, Xatom
+def window_types(window: XWindow, atoms: Atoms) -> frozenset[int]:
+    """The window's _NET_WM_WINDOW_TYPE atoms (none set: empty)."""
+    from Xlib import X
+
+    kinds = window.get_full_property(atoms["_NET_WM_WINDOW_TYPE"], X.AnyPropertyType)
+    return frozenset(int(kind) for kind in kinds.value) if kinds is not None else frozenset()
+
+
+def is_dialog(window: XWindow, atoms: Atoms, kinds: frozenset[int] | None = None) -> bool:
+    from Xlib import Xatom
 
     if window.get_full_property(Xatom.WM_TRANSIENT_FOR, Xatom.WINDOW) is not None:
         return True
-    kinds = window.get_full_property(atoms["_NET_WM_WINDOW_TYPE"], X.AnyPropertyType)
-    return bool(kinds is not None and atoms["_NET_WM_WINDOW_TYPE_DIALOG"] in list(kinds.value))
+    kinds = window_types(window, atoms) if kinds is None else kinds
+    return atoms["_NET_WM_WINDOW_TYPE_DIALOG"] in kinds
+
+
+def is_popup(frame: XWindow, atoms: Atoms, kinds: frozenset[int]) -> bool:
+    """A surface of another window mapped as a top-level of its own: typed
+    as one (`POPUP_TYPES`), or override-redirect — placed by the toolkit
+    itself, which no window manager ever manages: no window a person
+    switches to is made so."""
+    return bool(frame.get_attributes().override_redirect) or any(atoms[name] in kinds for name in POPUP_TYPES)
 
 
 def window_manager_running(connection: XDisplay, atoms: Atoms) -> bool:
@@ -187,9 +242,12 @@ def describe(client: XWindow, frame: XWindow, root: XWindow, atoms: Atoms) -> To
     pid = pid_of(client, atoms)
     geometry = client.get_geometry()
     origin = client.translate_coords(root, 0, 0)
-    return TopLevel(client.id, frame.id, app_name(instance, klass, executable_of(pid)),
+    kinds = window_types(client, atoms)
+    app = owner_app(client, atoms, pid) or app_name(instance, klass, executable_of(pid))
+    return TopLevel(client.id, frame.id, app,
                     f"{instance}.{klass}", pid, title_of(client, atoms), -origin.x, -origin.y,
-                    geometry.width, geometry.height, is_dialog(client, atoms))
+                    geometry.width, geometry.height, is_dialog(client, atoms, kinds),
+                    is_popup(frame, atoms, kinds))
 
 
 def display_answers(name: str, timeout: float = 0.2) -> bool:

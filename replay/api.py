@@ -44,7 +44,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from compiler.programs.records import Program
-from core.a11y.toolkit import origin_for
 from core.bus import CAPTURE, call
 from core.clock import now_ms
 from core.errors import PhantomError
@@ -62,7 +61,6 @@ from .policy import Policy
 from .preflight import preflight
 from .scene import Scene
 from .telemetry import Telemetry
-from .tree_view import TreeView
 from .verify import verify
 from .visual.evidence import load_evidence, needs_evidence
 from .windows import AmbiguousWindow, FocusLost, GuardMismatch, XSession
@@ -259,10 +257,9 @@ def _run(program: Program, values: dict[str, str], request: ReplayRequest, engin
             reason = f"{match.window.describe()} has no accessible window (AT-SPI); nothing was sent"
             return _result(program, "refused", (), Escalation(0, Policy.REFUSED, reason), False,
                            code="guard_mismatch")
-        origin = origin_for(accessible, match.window.x, match.window.y)
         scene = Scene(session, match)
         eyes = _eyes(evidence, session, scene, request.dry_run)
-        plan = preflight(program, TreeView(accessible, origin), engine.matcher, eyes)
+        plan = preflight(program, live.view_of(match.window, accessible), engine.matcher, eyes)
         if plan.blocked is not None:
             logged(plan.blocked)
             blocked = plan.blocked

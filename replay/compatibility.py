@@ -52,7 +52,6 @@ from .outcomes import PLANNED, StepOutcome
 from .policy import Policy
 from .preflight import preflight
 from .shortlist import Shortlist, shortlist_of
-from .tree_view import TreeView
 from .windows import AmbiguousWindow, GuardMismatch, XSession
 
 WEIGHTS = {"intent": 0.40, "lifecycle": 0.15, "validation": 0.15, "screen": 0.30}
@@ -275,7 +274,7 @@ def on_screen(assessment: Assessment, matcher: LabelMatcher, session: XSession, 
     if accessible is None:
         return replace(assessment, failed="application",
                        reason=f"{match.window.describe()} has no accessible window")
-    plan = preflight(program, TreeView(accessible), matcher)
+    plan = preflight(program, live.view_of(match.window, accessible), matcher)
     if plan.blocked is not None:
         blocked = plan.blocked
         return replace(assessment, failed="screen",

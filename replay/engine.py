@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from compiler.programs.records import Program, ProgramStep
 from core.a11y import Accessible
+from core.a11y.screen import SCREEN
 
 from . import conditions, live
 from .dispatch import Dispatcher, DispatchError
@@ -155,7 +156,7 @@ class ReplayEngine:
             try:
                 after = scene.view_of_current()
             except (FocusLost, live.LiveTreeError):
-                after = TreeView(window)
+                after = TreeView(window, live.placement_of(window) or SCREEN)
             ok, detail = conditions.check(step.postcondition, decision.element, after, typed)
             if ok or time.monotonic() >= deadline:
                 return ok, detail

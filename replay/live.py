@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.a11y import Accessible
+from core.a11y.screen import SCREEN, Placement, extents_to_screen
+from core.a11y.toolkit import origin_for
 from core.x11 import TopLevel
 
 from .tree_view import LiveTreeError, TreeView
@@ -25,7 +27,7 @@ AtspiText = Any
 
 __all__ = ["LiveElement", "LiveTreeError", "TreeView", "accessible_window", "application_of",
            "candidates", "describe", "element_at", "find_application", "full_text", "init",
-           "main_window"]
+           "main_window", "placement_of", "view_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,17 +38,18 @@ class LiveElement:
     role: str
     name: str
     label: str
-    origin: tuple[int, int] = (0, 0)   # added to extents: a window-relative toolkit's window origin
+    origin: Placement = SCREEN   # where its window's extents lie on the screen
 
     @property
     def display(self) -> str:
         return self.name or self.label
 
     def extents(self) -> tuple[int, int, int, int]:
+        """Its rectangle on the screen."""
         import pyatspi
 
         box = self.accessible.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-        return box.x + self.origin[0], box.y + self.origin[1], box.width, box.height
+        return extents_to_screen(self.origin, (box.x, box.y, box.width, box.height))
 
     def center(self) -> tuple[int, int]:
         x, y, w, h = self.extents()
@@ -183,9 +186,9 @@ def accessible_window(window: TopLevel) -> Accessible | None:
 
     def distance(accessible: Accessible) -> int:
         box = accessible.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-        apart: int = (abs(box.x - window.x) + abs(box.y - window.y)
-                      + abs(box.width - window.width) + abs(box.height - window.height))
-        return apart
+        x, y, width, height = extents_to_screen(origin_for(accessible, window.x, window.y),
+                                                (box.x, box.y, box.width, box.height))
+        return abs(x - window.x) + abs(y - window.y) + abs(width - window.width) + abs(height - window.height)
 
     return min(named or showing, key=distance)
 
@@ -202,15 +205,58 @@ def candidates(view: TreeView, role: str) -> list[LiveElement]:
     return [describe(accessible, view) for accessible in view.of_role(role)]
 
 
-def element_at(x: int, y: int, window: Accessible, origin: tuple[int, int] = (0, 0)) -> LiveElement | None:
+def element_at(x: int, y: int, window: Accessible, origin: Placement | None = None) -> LiveElement | None:
     """The element a click at a desktop point acts on (GTK answers one
-    level per call; a label inside a button stands for the button)."""
+    level per call; a label inside a button stands for the button).
+    `origin` is the window's placement (`view_of`); without it, it is found
+    — and when it cannot be, nothing is vouched to lie under the point."""
     from core.a11y.tree import clicked_element, hit_test
 
+    if origin is None:
+        origin = placement_of(window)
+        if origin is None:
+            return None
     chain = clicked_element(hit_test(window, x, y, origin=origin))
     if len(chain) < 2:
         return None
     return describe(chain[-1], TreeView(window, origin))
+
+
+def view_of(window: TopLevel, accessible: Accessible) -> TreeView:
+    """A view of an X window's accessible, placed on the screen as its
+    toolkit needs (see core/a11y/screen.py)."""
+    return TreeView(accessible, origin_for(accessible, window.x, window.y))
+
+
+def placement_of(window: Accessible) -> Placement | None:
+    """The placement of a top-level accessible's extents when only the
+    accessible is at hand: SCREEN for a toolkit that reports screen
+    extents, else the origin of the X window it shows in — its process's
+    only one, else the one titled as it is named, else the one nearest its
+    size; None when its process shows none."""
+    import pyatspi
+
+    from core.a11y.toolkit import window_relative
+
+    from .windows import XSession
+
+    if not window_relative(window):
+        return SCREEN
+    try:
+        pid = window.get_application().get_process_id()
+        name, box = window.name or "", window.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    except Exception:  # noqa: BLE001 - a dying application answers nothing
+        return None
+    session = XSession()
+    try:
+        mine = [w for w in session.top_levels() if w.pid == pid and not w.popup]
+    finally:
+        session.close()
+    if not mine:
+        return None
+    titled = [w for w in mine if w.title == name] or mine
+    nearest = min(titled, key=lambda w: abs(w.width - box.width) + abs(w.height - box.height))
+    return Placement(nearest.x, nearest.y)
 
 
 def _top_levels(application: Accessible) -> list[Accessible]:

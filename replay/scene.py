@@ -68,13 +68,11 @@ class Scene:
     def view_of_current(self) -> live.TreeView:
         """A fresh view of the run's window that has the keyboard, with the
         origin its toolkit's extents need."""
-        from core.a11y.toolkit import origin_for
-
         window = self.current()
         accessible = live.accessible_window(window)
         if accessible is None:
             raise live.LiveTreeError(f"{window.describe()} has no accessible window")
-        return live.TreeView(accessible, origin_for(accessible, window.x, window.y))
+        return live.view_of(window, accessible)
 
     def before_press(self, kind: str) -> None:
         """Called before every XTest press: the keyboard (and, for a button,

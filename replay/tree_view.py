@@ -17,6 +17,7 @@ from collections import deque
 from core.a11y import Accessible
 from core.a11y.path import PathError, Segment, clip_name, parse
 from core.a11y.roles import CONTAINER_ROLES, LABELLED_ROLES
+from core.a11y.screen import SCREEN, Placement
 from core.a11y.tree import read_label
 from core.errors import PhantomError
 
@@ -32,9 +33,9 @@ class LiveTreeError(PhantomError):
 class TreeView:
     """`origin` is what to add to extents to get desktop coordinates: the X
     window's origin for a toolkit that reports window-relative extents
-    (GTK 4, see core/a11y/toolkit.py), else (0, 0)."""
+    (GTK 4, see core/a11y/screen.py), else SCREEN (`live.view_of` places it)."""
 
-    def __init__(self, window: Accessible, origin: tuple[int, int] = (0, 0)) -> None:
+    def __init__(self, window: Accessible, origin: Placement = SCREEN) -> None:
         self.window = window
         self.origin = origin
         self._children: dict[str, list[Accessible]] = {}

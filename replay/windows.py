@@ -81,7 +81,10 @@ class XSession:
 
     # -- which windows ----------------------------------------------------------------
     def app_windows(self, app: str) -> list[TopLevel]:
-        return [w for w in top_levels(self.connection, self.atoms) if w.app == app.casefold()]
+        """The application's windows a person can switch to: not its
+        tooltips, menus and popovers (`TopLevel.popup`), which come and go
+        with the pointer and are part of another of its windows."""
+        return [w for w in top_levels(self.connection, self.atoms) if w.app == app.casefold() and not w.popup]
 
     def top_levels(self) -> list[TopLevel]:
         """Every viewable top-level client window, bottom of the stack first."""

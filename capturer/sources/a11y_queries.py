@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from core.a11y import Accessible
 from core.a11y.roles import CONTAINER_ROLES
+from core.a11y.screen import extents_to_screen
 from core.a11y.toolkit import OriginRule, origin_for
 from core.a11y.tree import read_extents
 from core.geometry import Rect
@@ -146,5 +147,4 @@ def _desktop_extents(accessible: Accessible, window: WindowInfo,
     x, y, w, h = read_extents(accessible)
     if x is None or y is None or w is None or h is None or w <= 0 or h <= 0:
         return None
-    dx, dy = origin(accessible, window.x, window.y)
-    return x + dx, y + dy, w, h
+    return extents_to_screen(origin(accessible, window.x, window.y), (x, y, w, h))

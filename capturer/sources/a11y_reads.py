@@ -125,6 +125,9 @@ class TreeReads:
         named = not is_container(deepest)
         if len(chain) > 1 and named:
             return self._hit(chain, window, cached, "exact")
+        if cached is None or cached.stale:
+            # Walked now: a click answered with a container finds the same control
+            cached = self.tree_for(window)
         if cached is not None:
             near = self._nearest_control(cached, x, y, window)
             if near is not None:

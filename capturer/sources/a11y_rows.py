@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from core.a11y.screen import SCREEN, extents_to_screen
 from core.a11y.tree import Node, Walk
 from core.geometry import Rect
 from core.store import ElementRow
@@ -98,13 +99,16 @@ NO_PLACE = -(2 ** 31)
 
 def on_desktop(result: Walk, origin: tuple[int, int]) -> Walk:
     """A walk's extents moved onto the desktop (for window-relative toolkits)."""
-    if origin == (0, 0):
+    if origin == SCREEN:
         return result
-    dx, dy = origin
-    nodes = tuple(node if node.x is None or node.y is None or NO_PLACE in (node.x, node.y)
-                  else replace(node, x=node.x + dx, y=node.y + dy)
-                  for node in result.nodes)
-    return replace(result, nodes=nodes)
+    return replace(result, nodes=tuple(_on_desktop(node, origin) for node in result.nodes))
+
+
+def _on_desktop(node: Node, origin: tuple[int, int]) -> Node:
+    if node.x is None or node.y is None or NO_PLACE in (node.x, node.y):
+        return node
+    x, y, _, _ = extents_to_screen(origin, (node.x, node.y, node.w or 0, node.h or 0))
+    return replace(node, x=x, y=y)
 
 
 def element_row(node: Node, element_id: int, tree_id: int | None, parent_id: int | None) -> ElementRow:

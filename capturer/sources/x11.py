@@ -20,7 +20,7 @@ from typing import Literal
 from Xlib import X, Xatom, display, error
 
 from core.geometry import Rect, intersect
-from core.x11 import Atoms, XDisplay, XWindow, app_name, client_of, executable_of, pid_of, title_of
+from core.x11 import Atoms, XDisplay, XWindow, app_name, client_of, executable_of, owner_app, pid_of, title_of
 
 from .base import DisplayLost, Monitor, WindowInfo
 
@@ -302,7 +302,8 @@ def window_info(window: XWindow, root: XWindow, atoms: Atoms, generation: int = 
     executable = executable_of(pid)
     geometry = window.get_geometry()
     origin = window.translate_coords(root, 0, 0)
-    return WindowInfo(window_id=window.id, app=app_name(instance, klass, executable),
+    app = owner_app(window, atoms, pid) or app_name(instance, klass, executable)
+    return WindowInfo(window_id=window.id, app=app,
                       wm_class=f"{instance}.{klass}", pid=pid, executable=executable, title=title,
                       x=-origin.x, y=-origin.y, width=geometry.width, height=geometry.height,
                       generation=generation)

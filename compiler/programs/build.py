@@ -37,7 +37,7 @@ from .align import AlignedTraces, align_traces
 from .conditions import postcondition, precondition, unverified
 from .errors import ProgramCompileError
 from .records import EndState, Guard, Parameter, Program, ProgramStep, Target, from_json, to_json
-from .titles import contains_value, shared_words
+from .titles import contains_value, end_words, shared_words
 from .traces import Trace, TraceAction
 from .variance import DELTA, FieldDecision, decide
 
@@ -275,7 +275,7 @@ def _end_state(traces: Sequence[Trace], parameters: list[Parameter], source: str
     ends = [t.end for t in traces if t.end is not None]
     if len(ends) != len(traces) or len({end.app for end in ends}) != 1:
         return None
-    words = () if relax_title else shared_words(end.title for end in ends)
+    words = () if relax_title else end_words(end.title for end in ends)
     titled = tuple(p.name for p in parameters if _in_end_titles(p, traces))
     return EndState(ends[0].app, words, "demonstrations" if source == "demonstration" else "capture",
                     titled)

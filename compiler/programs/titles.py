@@ -38,6 +38,25 @@ def shared_words(titles: Iterable[str]) -> tuple[str, ...]:
     return tuple(w for w in title_words(titles[0]) if all(w.casefold() in other for other in rest))
 
 
+def place_words(title: str) -> frozenset[str]:
+    """The words (case-folded) of the parts of a title that name a place on
+    disk: a folder or a path, as gedit shows "(~/reports)" after the file's
+    name. Where a file was saved is the run's to choose, not the window's
+    identity."""
+    places = (part.strip("()[]{}\"'«»,;") for part in (title or "").split())
+    return frozenset(w.casefold() for part in places if part.startswith(("/", "~"))
+                     for w in _WORD.findall(part))
+
+
+def end_words(titles: Iterable[str]) -> tuple[str, ...]:
+    """The words every final title shared, but for the words of a place on
+    disk in any of them: the demonstrations may all have saved into one
+    folder, and a run that saves into another has still done the task."""
+    titles = list(titles)
+    places = frozenset().union(*(place_words(t) for t in titles))
+    return tuple(w for w in shared_words(titles) if w.casefold() not in places)
+
+
 def has_words(title: str, words: Iterable[str]) -> bool:
     """Whether `title` contains every one of `words` (as whole words)."""
     present = {w.casefold() for w in title_words(title)}

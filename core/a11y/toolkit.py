@@ -5,7 +5,8 @@ widget's extents relative to its window whatever coordinate type is asked
 for, and marks its widgets `visible` but not `showing`. A point on the
 desktop is therefore moved into the window's coordinates before it is
 compared with GTK 4 extents, extents are moved back onto the desktop before
-anything is clicked, and `visible` stands in for `showing` — for GTK 4 only:
+anything is clicked (both in `screen`), and `visible` stands in for
+`showing` — for GTK 4 only:
 in GTK 3 an inactive notebook page is visible and not showing, and must not
 be hit.
 """
@@ -16,6 +17,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from . import Accessible
+from .screen import SCREEN, Placement
 
 # What to add to an accessible's extents, given its window's top-left corner,
 # to get desktop coordinates (`origin_for` on X11; every client's window
@@ -43,10 +45,10 @@ def _window_relative(name: str, version: str) -> bool:
     return name.upper() == "GTK" and version.split(".", 1)[0] == "4"
 
 
-def origin_for(accessible: Accessible, window_x: int, window_y: int) -> tuple[int, int]:
-    """What to add to this application's extents to get desktop coordinates:
-    the X window's origin for a window-relative toolkit, else nothing."""
-    return (window_x, window_y) if window_relative(accessible) else (0, 0)
+def origin_for(accessible: Accessible, window_x: int, window_y: int) -> Placement:
+    """Where this application's extents start on the desktop (X11): the
+    X window's origin for a window-relative toolkit, else SCREEN."""
+    return Placement(window_x, window_y) if window_relative(accessible) else SCREEN
 
 
 def on_screen(accessible: Accessible, relaxed: bool) -> bool:

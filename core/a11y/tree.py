@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from . import Accessible
 from .path import Segment, clip_name, join, number_siblings
 from .roles import CONTROL_ROLES, LABELLED_ROLES, PART_ROLES
+from .screen import SCREEN, point_to_extents
 from .toolkit import on_screen, window_relative
 
 
@@ -172,7 +173,7 @@ def _node(accessible: Accessible, parent: int | None, depth: int, ordinal: int, 
 
 
 def hit_test(window: Accessible, x: int, y: int, max_depth: int = 32,
-             origin: tuple[int, int] = (0, 0)) -> list[Accessible]:
+             origin: tuple[int, int] = SCREEN) -> list[Accessible]:
     """The chain of accessibles under a desktop point, outermost first.
 
     GTK answers `getAccessibleAtPoint` with the direct child only, so the
@@ -186,8 +187,8 @@ def hit_test(window: Accessible, x: int, y: int, max_depth: int = 32,
     """
     import pyatspi
 
-    x, y = x - origin[0], y - origin[1]
-    relaxed = origin != (0, 0) or window_relative(window)
+    x, y = point_to_extents(origin, x, y)
+    relaxed = origin != SCREEN or window_relative(window)
     chain = [window]
     current = window
     for _ in range(max_depth):
@@ -199,9 +200,27 @@ def hit_test(window: Accessible, x: int, y: int, max_depth: int = 32,
             child = _child_covering(current, x, y, relaxed=relaxed)
         if child is None:
             break
-        chain.append(child)
+        chain.extend(_down_to(current, child))
         current = child
     return chain
+
+
+def _down_to(ancestor: Accessible, descendant: Accessible, limit: int = 64) -> list[Accessible]:
+    """The accessibles from below `ancestor` down to `descendant`. GTK 4
+    answers a point asked of a window with the deepest widget there,
+    skipping every level between: the levels are read back from the
+    widget's parents, so the chain — and the path built from it — is the
+    same whichever way the toolkit answered (a two-link `frame/text` path
+    would not resolve again). Not found below `ancestor`: the widget alone."""
+    levels, node = [descendant], descendant.parent
+    for _ in range(limit):
+        if node is None:
+            return [descendant]
+        if node.path == ancestor.path:
+            return list(reversed(levels))
+        levels.append(node)
+        node = node.parent
+    return [descendant]
 
 
 def clicked_element(chain: list[Accessible]) -> list[Accessible]:

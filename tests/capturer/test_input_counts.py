@@ -54,6 +54,23 @@ def test_shortcuts_copies_and_repeated_named_keys():
                     ("key", "Down", 3), ("key", "Down", 1)]
 
 
+def test_a_named_key_keeps_every_modifier_held_and_shift_still_types_capitals():
+    """shift+End selects to the end of the line; End only moves there."""
+    counter = InputCounter()
+    shift = frozenset({"shift"})
+    counter.key(0, name="Home", char=None, modifiers=frozenset({"ctrl"}), keep_text=False)
+    counter.key(100, name="End", char=None, modifiers=shift, keep_text=False)
+    counter.key(200, name="End", char=None, modifiers=NONE, keep_text=False)
+    for t in (300, 400):
+        counter.key(t, name="Right", char=None, modifiers=shift, keep_text=False)
+    counter.key(500, name="A", char="A", modifiers=shift, keep_text=True)
+    counter.key(550, name="BackSpace", char=None, modifiers=shift, keep_text=True)
+    counter.key(600, name="B", char="B", modifiers=shift, keep_text=True)
+    rows = [(r.kind, r.key, r.count, r.text) for r in counter.close()]
+    assert rows == [("key", "ctrl+Home", 1, None), ("key", "shift+End", 1, None), ("key", "End", 1, None),
+                    ("key", "shift+Right", 2, None), ("text", None, 3, "B")]
+
+
 def test_scrolls_aggregate_and_clicks_close_everything():
     counter = InputCounter()
     counter.scroll(0, 10, 20, 1)

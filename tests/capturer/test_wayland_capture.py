@@ -14,8 +14,9 @@ import subprocess
 
 import pytest
 
-from capturer.sources.wayland.extents import extents_to_screen
+from capturer.sources.wayland.extents import wayland_origin
 from capturer.sources.wayland.tree import window_info
+from core.a11y.screen import extents_to_screen
 from support.daemon import PHANTOM, query, wait_for_rows
 from support.sway_capture import SwayCapture
 from testbed.executables import executable
@@ -99,7 +100,8 @@ def test_focus_changes_become_snapshots_with_thumbnail_and_screen_extents(sway):
     frames = query(db, "SELECT e.x, e.y, e.w, e.h FROM snapshots s JOIN elements e ON e.tree_id = s.tree_id "
                        "WHERE s.app = ? AND e.depth = 0", (NAMES[FACTORY],))
     # The application says its frame is at (0, 0) of its window.
-    assert frames and {extents_to_screen((0, 0, w, h), window_info(view)) for *_, w, h in frames} == set(frames)
+    placed = wayland_origin(None, window_info(view).x, window_info(view).y)
+    assert frames and {extents_to_screen(placed, (0, 0, w, h)) for *_, w, h in frames} == set(frames)
     assert {(x, y) for x, y, *_ in frames} == {origin}
     # Its parts too (GTK's "not laid out" place, -2**31, stays as it is).
     inside = query(db, "SELECT e.x, e.y FROM snapshots s JOIN elements e ON e.tree_id = s.tree_id "

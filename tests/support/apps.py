@@ -23,6 +23,7 @@ def desktop_center(accessible, app: str) -> tuple[int, int]:
     """The centre of an element on the desktop, also for a toolkit that
     reports extents relative to its window (GTK 4): the X window of `app`
     gives the origin to add."""
+    from core.a11y.screen import extents_to_screen
     from core.a11y.toolkit import origin_for
     from replay.windows import XSession
 
@@ -31,9 +32,9 @@ def desktop_center(accessible, app: str) -> tuple[int, int]:
         window = session.app_windows(app)[0]
     finally:
         session.close()
-    dx, dy = origin_for(accessible, window.x, window.y)
     x, y = center(accessible)
-    return x + dx, y + dy
+    x, y, _, _ = extents_to_screen(origin_for(accessible, window.x, window.y), (x, y, 0, 0))
+    return x, y
 
 
 def focus(desktop, wm_class: str) -> None:

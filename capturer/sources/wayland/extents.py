@@ -12,18 +12,11 @@ on X11, and nothing downstream knows which session wrote them.
 from __future__ import annotations
 
 from core.a11y import Accessible
-from core.geometry import Rect
-
-from ..base import WindowInfo
+from core.a11y.screen import Placement
 
 
-def extents_to_screen(extents: Rect, window: WindowInfo) -> Rect:
-    """A window-relative rectangle on the screen, through the window's place."""
-    x, y, width, height = extents
-    return x + window.x, y + window.y, width, height
-
-
-def wayland_origin(accessible: Accessible, window_x: int, window_y: int) -> tuple[int, int]:
+def wayland_origin(accessible: Accessible, window_x: int, window_y: int) -> Placement:
     """What to add to any Wayland client's extents (`core.a11y.toolkit.origin_for`
-    on X11 decides per toolkit; here every toolkit is window-relative)."""
-    return window_x, window_y
+    on X11 decides per toolkit; here every toolkit is window-relative); the
+    move itself is `core.a11y.screen.extents_to_screen`, as on X11."""
+    return Placement(window_x, window_y)
