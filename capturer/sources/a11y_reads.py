@@ -26,7 +26,7 @@ from core.clock import now_ms
 from core.store import StoreWriter, TreeRow
 
 from ..input_counts import FieldRef
-from .a11y_queries import ancestors, characters, document_url, focused_descendant, is_container, showing_document_url
+from .a11y_queries import ancestors, contents, document_url, focused_descendant, is_container, showing_document_url
 from .a11y_rows import editable_field_masks, element_row, on_desktop
 from .base import A11yContext, FieldMask, HitResult, WindowInfo
 
@@ -174,7 +174,8 @@ class TreeReads:
         if element_id is None:
             element_id = self._element_for(ancestors(focused), window, None)[0]
         secret = role == "password text"
-        return FieldRef(element_id, role, secret, None if secret else characters(focused))
+        return FieldRef(element_id, role, secret) if secret else FieldRef(element_id, role, secret,
+                                                                          *contents(focused))
 
     def forget_trees(self) -> None:
         """Drop every cached walk: after a forget their rows are gone, and
