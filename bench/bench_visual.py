@@ -12,7 +12,12 @@ the matcher's speed.
    the original screen and on the screen resized by a uniform random factor
    in 0.6–1.6 (the same factor applied to the click). A wrong accept is an
    accepted point outside the clicked control's rectangle (scaled).
-2. Speed, on a 1920×1080 screen composed of those windows (drawn 37, 23
+2. Adversarial layouts (`bench/visual_adversarial.py`): the same screens
+   changed the way a look-alike fools a matcher — a duplicated control, a
+   list shifted by one row, swapped colours, the same icon in two
+   toolbars. A wrong accept is an accepted point outside every place the
+   click may rightly go; the target is 0.
+3. Speed, on a 1920×1080 screen composed of those windows (drawn 37, 23
    pixels from where they were recorded): one re-aim when the target is in
    the region of interest, as replay runs it (three variants of evidence,
    the full scale set; the first variant that decides ends it), and each
@@ -150,6 +155,36 @@ def accuracy_table(rows: list[dict]) -> list[tuple[str, str]]:
     return lines
 
 
+def bench_adversarial() -> tuple[list[tuple[str, str]], list[dict]]:
+    """Every adversarial case, by family: accepted right, refused, wrong."""
+    import cv2
+
+    from bench.visual_adversarial import cases
+    from replay.visual.matcher import reaim
+
+    rows = []
+    for case in cases():
+        height, width = case.recorded.shape[:2]
+        now_h, now_w = case.current.shape[:2]
+        templates = templates_for(case.recorded, *case.click)
+        result = reaim(cv2.cvtColor(case.current, cv2.COLOR_RGB2BGR), (0, 0, now_w, now_h), templates,
+                       case.click, (0, 0, width, height))
+        wrong = result.accepted and not any(
+            x <= result.point[0] < x + w and y <= result.point[1] < y + h for x, y, w, h in case.rights)
+        rows.append({"family": case.family, "case": case.name, "verdict": result.verdict,
+                     "wrong": wrong, "reason": result.reason})
+    lines = []
+    for family in dict.fromkeys(r["family"] for r in rows):
+        subset = [r for r in rows if r["family"] == family]
+        right = sum(1 for r in subset if r["verdict"] == "accepted" and not r["wrong"])
+        wrong = sum(1 for r in subset if r["wrong"])
+        lines.append((family, f"{len(subset)} cases: {right} accepted right, {len(subset) - right - wrong} "
+                              f"refused, {wrong} wrong accepts"))
+    total = sum(1 for r in rows if r["wrong"])
+    lines.append(("all adversarial cases: wrong accepts", f"{total} of {len(rows)}"))
+    return lines, rows
+
+
 def composed_screen():
     """A 1920×1080 desktop holding the fixture windows, twice: as recorded,
     and with every window drawn 37, 23 pixels further right and down."""
@@ -256,6 +291,12 @@ def main() -> int:
             if row["verdict"] != "accepted" or row["wrong"] or (row["deviation"] or 0) > 2:
                 print(f"  {row['kind']:8} {row['factor']:.3f} {row['case'][:48]:48} {row['verdict']:9} "
                       f"dev={row['deviation']} {row['reason'][:110]}")
+    print()
+    adversarial, cases = bench_adversarial()
+    print(table(adversarial, "Adversarial layouts (look-alikes)"))
+    for row in cases:
+        if row["wrong"] or (args.details and row["verdict"] != "accepted"):
+            print(f"  {'WRONG' if row['wrong'] else row['verdict']:9} {row['case'][:70]:70} {row['reason'][:110]}")
     print()
     print(table(bench_speed(args.runs, args.seed), "Re-aim speed on a 1920×1080 screen"))
     return 0

@@ -171,6 +171,7 @@ def _canvas_controls(args: tuple[str, ...] = ()) -> list[dict]:
     parser.add_argument("--swap")
     parser.add_argument("--duplicate")
     parser.add_argument("--hide", action="append")
+    parser.add_argument("--copy")
     margin = 8       # the canvas app's box margin: the drawing area starts there
     return [{"role": "drawn " + look, "name": name,
              "rect": [round(margin + x), round(margin + y), round(w), round(h)]}

@@ -117,7 +117,8 @@ class CountWriter:
             kind=count.kind, count=keys, key=count.key, x=count.x, y=count.y,
             element_id=field.element_id if field else None, recording_id=recording_id,
             text=count.text if keep else None, snapshot_id=snapshot_id,
-            field_chars=field.chars if keep and field is not None and count.kind == "text" else None)
+            field_chars=field.held_before(count.text) if keep and field is not None and count.kind == "text"
+            else None)
         op = Replace(row) if rewrite else row
         if final:
             self._writer.submit(op, within=INPUT_COMMIT_S)

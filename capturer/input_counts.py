@@ -46,6 +46,21 @@ class FieldRef:
     role: str
     secret: bool
     chars: int | None = None     # characters in the field when it was asked about
+    # What the field held when asked (never stored, never of a password
+    # field): the answer can arrive after the first keys reached the field.
+    text: str | None = field(default=None, repr=False)
+
+    def held_before(self, typed: str | None) -> int | None:
+        """How many characters the field held before this burst: `chars`
+        less the burst's first characters the field already shows at its
+        end (measured on Firefox: its empty fields were asked about after
+        two keys had arrived, and counted 2). Without the text or the
+        typed characters, `chars` as counted."""
+        if self.chars is None or self.text is None or not typed:
+            return self.chars
+        shown = next((k for k in range(min(len(typed), len(self.text)), 0, -1)
+                      if self.text.endswith(typed[:k])), 0)
+        return max(0, len(self.text) - shown) if len(self.text) == self.chars else self.chars
 
 
 @dataclass(frozen=True, slots=True)

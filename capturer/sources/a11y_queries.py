@@ -97,6 +97,20 @@ def characters(accessible: Accessible) -> int | None:
         return None
 
 
+def contents(accessible: Accessible) -> tuple[int | None, str | None]:
+    """How many characters a field holds and what they are, from its Text
+    interface — not its name or placeholder, which a toolkit may report for
+    an empty field. The text is only compared with the keys of the burst
+    that follows; it is never stored."""
+    count = characters(accessible)
+    if count is None:
+        return None, None
+    try:
+        return count, str(accessible.queryText().getText(0, count))
+    except Exception:  # noqa: BLE001 - the app went away between the two calls
+        return count, None
+
+
 def is_container(accessible: Accessible) -> bool:
     return not accessible.name and accessible.getRoleName() in CONTAINER_ROLES
 

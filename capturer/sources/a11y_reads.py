@@ -28,7 +28,7 @@ from core.store import StoreWriter, TreeRow
 from ..input_counts import FieldRef
 from .a11y_queries import (
     ancestors,
-    characters,
+    contents,
     document_url,
     focused_descendant,
     focused_field_mask,
@@ -183,14 +183,13 @@ class TreeReads:
             return None
         cached = self._trees.get(window.window_id)
         element_id: int | None = None
-        if cached is not None and cached.key == window.key:
-            index = cached.by_key.get(focused.path)
-            if index is not None:
-                element_id = cached.element_ids[index]
+        if cached is not None and cached.key == window.key and (index := cached.by_key.get(focused.path)) is not None:
+            element_id = cached.element_ids[index]
         if element_id is None:
             element_id = self._element_for(ancestors(focused), window, None)[0]
         secret = role == "password text"
-        return FieldRef(element_id, role, secret, None if secret else characters(focused))
+        return FieldRef(element_id, role, secret) if secret else FieldRef(element_id, role, secret,
+                                                                          *contents(focused))
 
     def forget_trees(self) -> None:
         """Drop every cached walk: after a forget their rows are gone, and

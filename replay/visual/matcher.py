@@ -21,10 +21,15 @@ What to accept (EchoPath's rule, made stricter where it is weak — see
 - the core of the target crop (its middle, around the click) scores
   ≥ 0.78 at the chosen place too: a larger crop may find the surroundings
   of a control that is gone or was replaced; the core says it is there;
-- look-alikes — places that score like the best — are told apart only by a
-  larger crop that finds its recorded surroundings at exactly one of them,
-  and never when the recorded picture shows that a look-alike appeared
-  beside the target since (two identical icons side by side);
+- look-alikes — places that score like the best, every rival scored again
+  at the best's scale — are told apart only by a larger crop that finds its
+  recorded surroundings at exactly one of them, and never when the recorded
+  picture shows that a look-alike appeared beside the target since (two
+  identical icons side by side);
+- a larger crop decides only between the places the target crop found in
+  the same region (its best and the places in the look-alike band below
+  it), and only by the margin, whether or not the target crop was
+  confident: its surroundings may match best at a copy of the control;
 - `thorough` (a consequential step: Delete, Send, Pay …) searches every
   variant over the whole window and accepts only when no place but one
   reaches 0.78 in any variant, and every confident variant points there.
@@ -36,16 +41,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .lookalikes import Twins, lookalikes_of, settles
+from .corecheck import CoreCheck
+from .lookalikes import Twins, candidates, lookalikes_of, rescored, settles
 from .places import SCALES, STEP, Candidate, Found
-from .refine import score_at
 from .scoring import Cache
 from .search import search
-from .templates import Template, core
+from .templates import Template
 
 ACCEPT = 0.78          # γ* threshold (EchoPath §B.3, η)
 MARGIN = 0.02          # best − rival threshold (EchoPath §B.3, η_margin)
@@ -125,7 +130,7 @@ def reaim(picture: np.ndarray, at: Rect, templates: Sequence[Template], click: t
     expected = _expected(click, window, recorded_window)
     expected = (expected[0] - at[0], expected[1] - at[1])
     whole = (0, 0, width, height)
-    check = core(templates[0])
+    check = CoreCheck(templates[0], picture)
     cache: Cache = {}
     regions = {t.kind: _roi(t, expected, window, (width, height)) for t in templates}
     passes = [] if thorough else [("roi", t, regions[t.kind]) for t in templates]
@@ -133,6 +138,7 @@ def reaim(picture: np.ndarray, at: Rect, templates: Sequence[Template], click: t
     attempts: list[Attempt] = []
     confident: list[Attempt] = []
     twins: Twins | None = None
+    finer: Twins | None = None           # the target crop's candidates in the current region
     scales = SCALES
     for region_name, template, region in passes:
         prior = (*expected, likely) if region_name == "roi" else None
@@ -145,8 +151,11 @@ def reaim(picture: np.ndarray, at: Rect, templates: Sequence[Template], click: t
             found = _merged(found, search(picture, template, whole, distinct_px=distinct,
                                           scales=(found.best.scale,), cache=cache,
                                           known=found.best, coarser=True), distinct)
+        found = rescored(found, template, picture, distinct)
         attempt = _attempt(found, template, region_name, at, picture, check)
         attempts.append(attempt)
+        if template is templates[0]:
+            finer = None if template.flat else candidates(found, MARGIN)
         if attempt.score < ACCEPT:
             continue
         place = found.best
@@ -157,8 +166,13 @@ def reaim(picture: np.ndarray, at: Rect, templates: Sequence[Template], click: t
             # either side), not over the whole set again.
             scales = tuple(place.scale * STEP ** k for k in (-1, 0, 1))
         alike = lookalikes_of(found, ACCEPT, MARGIN)
-        if template.flat and alike:
-            continue        # a plain crop looks like any plain patch: a larger crop decides
+        plain = template.flat or (template is templates[0] and check.plain)
+        if plain and (alike or (template is templates[0] and len(templates) > 1)):
+            # A plain crop looks like any plain patch, found or not among the
+            # few places refined, and a target crop whose core is plain (a
+            # click on the blank part of a table cell) shows the place, not
+            # what is in it: a larger crop decides.
+            continue
         if thorough:
             if template.flat:
                 continue    # a plain crop tells nothing about look-alikes, for or against
@@ -170,15 +184,23 @@ def reaim(picture: np.ndarray, at: Rect, templates: Sequence[Template], click: t
                 confident.append(attempt)
             continue
         if twins is not None and not alike:
-            problem = settles(twins, found, template, templates, picture, distinct, ACCEPT, MARGIN)
+            problem, place = settles(twins, found, template, templates, picture, distinct, ACCEPT, MARGIN)
             if problem:
                 return _verdict(AMBIGUOUS, f"ambiguous: {problem}", attempt, attempts, click)
+            found, attempt = _chosen(found, place, attempt, template, region_name, at, picture, check)
         elif alike:
             if twins is None:
                 twins = Twins(template.kind, (place, *alike))
             continue        # a larger crop may tell the look-alikes apart
         if attempt.core < CORE_ACCEPT:
             continue        # the surroundings are there, the control itself is not
+        if finer is not None and template is not templates[0]:
+            problem, place = settles(finer, found, template, templates, picture, distinct, ACCEPT, MARGIN)
+            if problem:
+                return _verdict(AMBIGUOUS, f"ambiguous: {problem}", attempt, attempts, click)
+            found, attempt = _chosen(found, place, attempt, template, region_name, at, picture, check)
+            if attempt.core < CORE_ACCEPT:
+                continue
         return _accept(attempt, at, screen, attempts, click)
     if thorough and confident:
         return _thorough(confident, at, screen, attempts, click, distinct)
@@ -189,6 +211,20 @@ def reaim(picture: np.ndarray, at: Rect, templates: Sequence[Template], click: t
                         f"{twins.places[1].score:.3f}) and no larger crop tells them apart",
                         best, attempts, click)
     return _not_found(attempts, click)
+
+
+def _chosen(found: Found, place: Candidate | None, attempt: Attempt, template: Template, region: str,
+            at: Rect, picture: np.ndarray, check: CoreCheck) -> tuple[Found, Attempt]:
+    """The larger crop's verdict moved to the twin it chose (`place`, with
+    the larger crop's score there), when that is not its own best place:
+    its best was disturbed by the twins around it."""
+    best = found.best
+    if place is None or best is None or math.hypot(place.x - best.x, place.y - best.y) < 1e-6:
+        return found, attempt
+    dx, dy = place.x - best.x, place.y - best.y
+    moved = Found(replace(best, score=place.score, x=place.x, y=place.y, left=round(best.left + dx),
+                          top=round(best.top + dy)), best, found.method, found.places)
+    return moved, _attempt(moved, template, region, at, picture, check)
 
 
 def _not_found(attempts: list[Attempt], click: tuple[int, int]) -> Reaim:
@@ -255,13 +291,13 @@ def _verdict(verdict: str, reason: str, attempt: Attempt, attempts: list[Attempt
 
 
 def _attempt(found: Found, template: Template, region: str, at: Rect, picture: np.ndarray,
-             check: Template) -> Attempt:
+             check: CoreCheck) -> Attempt:
     best = found.best
     if best is None:
         return Attempt(template.kind, region, 0.0, 0.0, 1.0, None, found.method)
     point = (at[0] + int(math.floor(best.x + 0.5)), at[1] + int(math.floor(best.y + 0.5)))
     score = round(best.score, 4)
-    centre = round(score_at(picture, check, (best.x, best.y), best.scale), 4) if score >= ACCEPT else 0.0
+    centre = round(check.score((best.x, best.y), best.scale), 4) if score >= ACCEPT else 0.0
     return Attempt(template.kind, region, score, round(found.rival_score, 4), round(best.scale, 3),
                    point, found.method, centre)
 

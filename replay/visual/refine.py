@@ -114,16 +114,24 @@ def score_at(picture: np.ndarray, template: Template, point: tuple[float, float]
              *, pad: int = 2) -> float:
     """The best score of `template` near `scale` whose click point lies
     within `pad` pixels of `point` (picture pixels); 0 when it cannot fit."""
+    found = place_at(picture, template, point, scale, pad=pad)
+    return found.score if found is not None else 0.0
+
+
+def place_at(picture: np.ndarray, template: Template, point: tuple[float, float], scale: float,
+             *, pad: int = 2) -> Candidate | None:
+    """The best place of `template` near `scale` whose click point lies
+    within `pad` pixels of `point` (picture pixels); None when it cannot fit."""
     method = "sqdiff" if template.flat else "ccoeff"
     width, height = template.size
-    best = 0.0
+    best: Candidate | None = None
     for exponent in (-FINE_STEP / 4, 0.0, FINE_STEP / 4):
         size = scaled(width, scale * STEP ** exponent), scaled(height, scale * STEP ** exponent)
         centre = (point[0] - template.ratio[0] * size[0] + 0.5 + size[0] / 2,
                   point[1] - template.ratio[1] * size[1] + 0.5 + size[1] / 2)
         found = match_near(picture, template, scale * STEP ** exponent, centre, pad, method)
-        if found is not None:
-            best = max(best, found.score)
+        if found is not None and (best is None or found.score > best.score):
+            best = found
     return best
 
 

@@ -8,7 +8,9 @@ Drift switches change the drawing under a recorded program:
 `--zoom 1.25` scales everything the app draws, `--offset DX,DY` shifts it
 inside the window, `--swap red,blue` draws each of two controls where the
 other one was, `--duplicate star` draws a second star where the heart was
-(two identical icons side by side), `--hide NAME` leaves a control out.
+(two identical icons side by side), `--hide NAME` leaves a control out,
+`--copy NAME,DX,DY` draws an identical second NAME that much beside the
+first (it reports as "NAME-copy" when pressed).
 `--print-layout` writes the controls' rectangles (window coordinates) as
 JSON on stdout once the window is shown, for tests and benchmarks.
 """
@@ -60,6 +62,12 @@ def layout(args: argparse.Namespace) -> Layout:
         placed[neighbour][4] = CONTROLS[args.duplicate][4]
     for name in args.hide or ():
         placed.pop(name, None)
+    if args.copy:
+        name, dx_copy, dy_copy = args.copy.split(",")
+        x, y, w, h, look = CONTROLS[name]
+        # A button's look is its label and fill: the copy keeps both.
+        placed[name + "-copy"] = [x + int(dx_copy), y + int(dy_copy), w, h,
+                                  look if look != "button" else "copy:" + name]
     dx, dy = args.offset
     zoom = args.zoom
     return {name: (dx + x * zoom, dy + y * zoom, w * zoom, h * zoom, look)
@@ -67,7 +75,9 @@ def layout(args: argparse.Namespace) -> Layout:
 
 
 def pressed_name(name: str, look: str) -> str:
-    """A duplicate reports as the control it looks like."""
+    """A duplicate reports as the control it looks like; a copy as itself."""
+    if name.endswith("-copy"):
+        return name
     return name if look in ("button", name) else look
 
 
@@ -82,8 +92,9 @@ def draw(cr: cairo.Context, controls: Layout, zoom: float, dx: float, dy: float)
     cr.move_to(dx + 24 * zoom, dy + 36 * zoom)
     cr.show_text("Palette")
     for name, (x, y, w, h, look) in controls.items():
-        if look == "button":
-            _button(cr, x, y, w, h, name.capitalize(), FILLS[name], zoom)
+        if look == "button" or look.startswith("copy:"):
+            original = look.partition(":")[2] or name
+            _button(cr, x, y, w, h, original.capitalize(), FILLS[original], zoom)
         else:
             _icon(cr, x, y, w, h, look, zoom)
 
@@ -188,6 +199,7 @@ def main() -> None:
     parser.add_argument("--swap", metavar="A,B")
     parser.add_argument("--duplicate", metavar="NAME")
     parser.add_argument("--hide", action="append", metavar="NAME")
+    parser.add_argument("--copy", metavar="NAME,DX,DY")
     parser.add_argument("--print-layout", action="store_true")
     args = parser.parse_args()
     set_program("phantom-canvas")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from capturer.input_counts import InputCounter
+from capturer.input_counts import FieldRef, InputCounter
 
 NONE = frozenset()
 
@@ -127,7 +127,6 @@ def test_a_burst_into_a_password_field_stores_that_something_was_typed_never_how
     from concurrent.futures import Future
 
     from capturer.count_writer import CountWriter
-    from capturer.input_counts import FieldRef
     from core.store import StoreWriter
     from support.daemon import query
 
@@ -157,3 +156,15 @@ def test_a_burst_into_a_password_field_stores_that_something_was_typed_never_how
                      "ORDER BY ts_ms") == [("text", None, 1000, 1000, 1, None),
                                            ("key", "Tab", 1600, 1600, 1, None),
                                            ("text", None, 2000, 2100, 3, None)]
+
+
+def test_what_a_field_held_before_a_burst_leaves_out_the_keys_that_reached_it_first():
+    """A toolkit answering after the first keys arrived (Firefox) shows them
+    at the field's end: an empty field is still empty; a prefilled one keeps
+    its own characters; a count without its text stays as counted."""
+    assert FieldRef(None, "entry", False, 2, "Bl").held_before("Blue widget") == 0
+    assert FieldRef(None, "entry", False, 0, "").held_before("Blue widget") == 0
+    assert FieldRef(None, "entry", False, 11, "OLD VALUEMa").held_before("Mary Jackson") == 9
+    assert FieldRef(None, "entry", False, 9, "OLD VALUE").held_before("Mary Jackson") == 9
+    assert FieldRef(None, "entry", False, 5, None).held_before("Mary") == 5
+    assert FieldRef(None, "entry", False, 3, "abc").held_before(None) == 3

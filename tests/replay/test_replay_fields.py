@@ -203,6 +203,27 @@ def test_typing_into_firefox_fields_replays(firefox_order, user):
     assert order_fields(firefox) == ("Green thing", "no rush")
 
 
+def test_every_demonstration_typed_into_an_empty_firefox_field_so_replay_replaces_what_it_holds(
+        firefox_order, user):
+    """Firefox answers the daemon's question about the field after the first
+    keys have reached it; what the field held before is what its text shows
+    less those keys, so the empty fields count as empty and the program
+    sets the field's content. A field holding "OLD VALUE" must not end up
+    "OLD VALUEGreen thing" and be called verified."""
+    desktop, firefox, db = firefox_order
+    program = compile_program(desktop, db, "order")
+    assert [s.get("entry") for s in program["steps"] if s["action"] == "type"] == ["replace", "replace"]
+    reset(user, firefox)
+    user.click(*center(find(firefox, "entry", name="Item")))
+    time.sleep(0.3)
+    user.type("OLD VALUE")
+    time.sleep(0.3)
+    code, result, stderr = replay(desktop, db, "order", "--param", "P0=Green thing", "--param", "P1=no rush")
+    assert order_fields(firefox)[0] != "OLD VALUEGreen thing", (result, stderr)
+    assert code == 0 and result["status"] == "success", (result, stderr)
+    assert order_fields(firefox) == ("Green thing", "no rush")
+
+
 def test_a_character_the_keyboard_cannot_type_is_never_half_typed(firefox_order, user):
     """Where only real keys can type (Firefox), a value with a character the
     keyboard map has no key for stops the step before its first key: the

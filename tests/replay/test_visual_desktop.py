@@ -255,3 +255,17 @@ def test_a_window_off_screen_escalates_and_nothing_is_clicked(desktop, apps, sto
     assert (code, result["status"], result["sent_input"]) == (3, "escalated", False)
     assert "off-screen" in result["escalation"]["reason"]
     assert pressed(app.pid) == "Pressed:"
+
+
+def test_an_identical_copy_beside_the_recorded_button_is_never_clicked(desktop, apps, store):
+    """The window is larger than when recorded (the drawing is not), and an
+    identical Blue stands 80 px below the original, which is where it was:
+    the target crop matches both, and the recorded pictures show no second
+    Blue there. The run must click neither copy nor call itself verified."""
+    db, _ = store
+    app = apps("canvas", "--geometry", "560x360+40+40", "--copy", "blue,0,80")
+    code, result, stderr = replay(desktop, db, "palette")
+    assert "blue-copy" not in pressed(app.pid), (result, stderr)
+    assert code != 0 and result["status"] != "success", (result, stderr)
+    step = next(s for s in result["steps"] if s["index"] == 1)
+    assert step["visual"]["verdict"] == "ambiguous", step
