@@ -21,7 +21,7 @@ APT_BASE := xvfb xauth x11-utils xdotool dbus dbus-x11 at-spi2-core \
 # The test applications: the real apps, window managers and tools that
 # `make test` and `make bench` drive (minutes and hundreds of MB on a fresh
 # machine, so the demo and the checks do not wait for them).
-APT_TEST := gtk-3-examples gtk-4-examples openbox mousepad gnome-calculator firefox-esr \
+APT_TEST := gtk-3-examples gtk-4-examples openbox mousepad gnome-calculator gnome-terminal firefox-esr \
 	python3-pyqt5 python3-gi-cairo tesseract-ocr tesseract-ocr-eng systemd bubblewrap util-linux \
 	chromium chromium-driver faketime sway grim wtype xwayland
 

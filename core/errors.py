@@ -84,6 +84,8 @@ ERROR_KINDS: dict[str, ErrorKind] = {kind.code: kind for kind in (
     ErrorKind("guard_mismatch", 4, "GuardMismatch", "the program's application or window is not on the screen"),
     ErrorKind("ambiguous_window", 4, "AmbiguousWindow", "several windows match the program; name one"),
     ErrorKind("busy", 5, "Busy", "another replay, or a recording, holds the desktop"),
+    ErrorKind("window_busy", 4, "WindowBusy", "the program's window is busy with something else (a "
+              "terminal's shell runs a job in the foreground)"),
     ErrorKind("escalated", 3, "Escalated", "the replay stopped at a step it could not do safely "
               "(ReplayChecked); the run says where and why"),
     ErrorKind("refused", 4, "Refused", "the replay was refused before it could act "

@@ -50,6 +50,7 @@ from core.errors import PhantomError
 from programs import api as memory
 
 from . import live
+from .busy import busy_reason
 from .compatibility import Choice, NoCompatibleProgram, choose, prescreen
 from .desktop_lock import Busy, DesktopLock
 from .embedding import LabelMatcher
@@ -252,6 +253,9 @@ def _run(program: Program, values: dict[str, str], request: ReplayRequest, engin
             match = session.find(program.guard, request.window)
         except (GuardMismatch, AmbiguousWindow) as exc:
             return _result(program, "refused", (), Escalation(0, Policy.REFUSED, str(exc)), False, code=exc.code)
+        busy = busy_reason(match.window.app, match.window.pid)
+        if busy is not None:   # a terminal whose shell runs a job: the keys would go to the job
+            return _result(program, "refused", (), Escalation(0, Policy.REFUSED, busy), False, code="window_busy")
         accessible = live.accessible_window(match.window)
         if accessible is None:
             reason = f"{match.window.describe()} has no accessible window (AT-SPI); nothing was sent"

@@ -72,6 +72,7 @@ EXECUTABLES: dict[str, Executable] = _table(
     Executable("gtk4-widget-factory", "gtk-4-examples", "test"),
     Executable("gnome-calculator", "gnome-calculator", "test"),
     Executable("mousepad", "mousepad", "test"),
+    Executable("gnome-terminal", "gnome-terminal", "test"),
     Executable("firefox-esr", "firefox-esr", "test"),
     Executable("xmessage", "x11-utils", "test"),
     # The browser the web view's tests drive (Selenium; Debian 12 has no geckodriver).
