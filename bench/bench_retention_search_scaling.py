@@ -4,7 +4,7 @@ baseline commit in the same run (issue 27).
 1. `phantom retention run --dry-run` with `raw_days = 1` and the clock at
    the corpus's last day, 16:00 (every day but the last is due), on the 7-
    and the 51-day corpus; each run a new process, the code under test and
-   the baseline (`--baseline`, extracted with `git archive`) taking turns.
+   the baseline (`--baseline DIR`: an export of an older commit) taking turns.
    Reports the median wall and CPU (wait4) and the 51/7 ratio: linear in
    days is about 51/7 ≈ 7.3×.
 2. The first `phantom search invoice` on a copy of the 51-day corpus, as a
@@ -16,7 +16,8 @@ baseline commit in the same run (issue 27).
    at work), which the search then indexes itself.
 Prints, never asserts.
 
-    .venv/bin/python bench/bench_retention_search_scaling.py --baseline cf18c4f --runs 3
+    git archive cf18c4f | tar -x -C /tmp/base   # once: the baseline's tree
+    .venv/bin/python bench/bench_retention_search_scaling.py --baseline /tmp/base --runs 3
 """
 
 from __future__ import annotations
@@ -57,14 +58,6 @@ def timed(argv: list[str], code: Path) -> tuple[float, float]:
     if os.waitstatus_to_exitcode(status):
         raise SystemExit(f"{argv} failed")
     return wall, usage.ru_utime + usage.ru_stime
-
-
-def extract(commit: str, into: Path) -> Path:
-    into.mkdir(parents=True)
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True,
-                             capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into
 
 
 def retention(scratch: Path, contenders: dict[str, Path], runs: int) -> list[tuple[str, str]]:
@@ -135,7 +128,8 @@ def first_search(scratch: Path, contenders: dict[str, Path]) -> list[tuple[str, 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--baseline", help="a commit to measure beside this tree (git archive)")
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="an older commit's tree to measure beside this one (git archive C | tar -x -C DIR)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--skip-search", action="store_true")
     args = parser.parse_args()
@@ -144,7 +138,7 @@ def main() -> None:
     scratch = Path(tempfile.mkdtemp(prefix="phantom-bench-scaling-"))
     contenders = {"this tree": ROOT}
     if args.baseline:
-        contenders["baseline"] = extract(args.baseline, scratch / "baseline")
+        contenders["baseline"] = args.baseline.resolve()
     try:
         rows = retention(scratch, contenders, args.runs)
         if not args.skip_search:
