@@ -63,6 +63,55 @@ def hm(minute: int) -> str:
     return f"{minute // 60:02d}:{minute % 60:02d}"
 
 
+def screen_time(plan: object) -> Counter[str]:
+    """The generator's screen time per app, by the documented rules
+    (docs/COMPACT_BLOCK.md, coverage): per monitor, each snapshot that is
+    not idle earns the time to the next snapshot on that monitor or to the
+    next blind spot that applies to it, at most 90 s, none across more than
+    300 s; the stretches with no input of at least 120 s (from the last
+    input on) are taken out. Computed from the plan, not the compiler."""
+    snapshots = plan.snapshots  # type: ignore[attr-defined]
+    spots = sorted(plan.blind_spots, key=lambda b: b.start_ms)  # type: ignore[attr-defined]
+    silences: list[tuple[int, int]] = []
+    reach: int | None = None
+    for event in sorted(plan.inputs, key=lambda i: i.ts_ms):  # type: ignore[attr-defined]
+        if reach is not None and event.ts_ms - reach >= SILENCE_S * 1000:
+            silences.append((reach, event.ts_ms))
+        reach = max(reach or 0, event.end_ms, event.ts_ms)
+    by_monitor: dict[int, list[object]] = {}
+    for snapshot in snapshots:
+        by_monitor.setdefault(snapshot.monitor, []).append(snapshot)
+    earned: Counter[str] = Counter()
+    for monitor, stream in by_monitor.items():
+        stops = [b.start_ms for b in spots if b.monitor is None or b.monitor == monitor]
+        for index, snap in enumerate(stream):
+            if snap.idle:  # type: ignore[attr-defined]
+                continue
+            at = snap.ts_ms  # type: ignore[attr-defined]
+            following = stream[index + 1].ts_ms if index + 1 < len(stream) else None  # type: ignore[attr-defined]
+            stop = next((x for x in stops if x > at), None)
+            ends = [x for x in (following, stop) if x is not None]
+            if not ends or (following is not None and following - at > 300_000
+                            and (stop is None or stop > following)):
+                continue
+            credit = min(min(ends) - at, 90_000)
+            quiet = sum(max(0, min(at + credit, e) - max(at, s)) for s, e in silences if s < at + credit and e > at)
+            earned[snap.app.app] += credit - quiet  # type: ignore[attr-defined]
+    return earned
+
+
+def on_screen(plan: object, instant: int) -> set[str]:
+    """The apps the plan showed at an instant: per monitor, the latest
+    snapshot at or before it, when it is not idle and at most 90 s old."""
+    latest: dict[int, object] = {}
+    for snapshot in plan.snapshots:  # type: ignore[attr-defined]
+        if snapshot.ts_ms > instant:
+            break
+        latest[snapshot.monitor] = snapshot
+    return {s.app.app for s in latest.values()  # type: ignore[attr-defined]
+            if not s.idle and instant - s.ts_ms <= 90_000}  # type: ignore[attr-defined]
+
+
 def ask(day: str, plan: object, block: Block) -> list[Answer]:
     """Every templated question of one day's block, against its plan."""
     zone = ZoneInfo(plan.day.tz)  # type: ignore[attr-defined]
@@ -101,29 +150,34 @@ def ask(day: str, plan: object, block: Block) -> list[Answer]:
             keys[event.app.app] += event.count
         elif event.kind == "click":
             clicks[event.app.app] += event.count
-    for app in sorted(set(keys) | set(clicks)):
-        for name, truth in (("keys", keys[app]), ("clicks", clicks[app])):
-            if not block.complete_frames:
-                note(f"{name} in {app}", str(truth), "cut", NOT_IN_BLOCK)
-                continue
-            got_count = sum(f.input.get(name, 0) for f in block.frames if f.app == app)
+    totals = {entry.app: entry for entry in block.apps_total}
+    screen = screen_time(plan)
+    for app in sorted(set(keys) | set(clicks) | set(screen)):
+        entry = totals.get(app)
+        if entry is None:
+            said = "cut" if block.apps_more else "absent"
+            verdict = NOT_IN_BLOCK if block.apps_more else WRONG
+            for name in ("minutes", "keys", "clicks"):
+                note(f"{name} in {app}", "?", said, verdict)
+            continue
+        truth_s = screen[app] // 1000
+        note(f"minutes in {app}", f"{truth_s / 60:.1f}", f"{entry.active / 60:.1f}",
+             RIGHT if abs(entry.active - truth_s) <= 60 else WRONG)
+        for name, truth, got_count in (("keys", keys[app], entry.keys), ("clicks", clicks[app], entry.clicks)):
             note(f"{name} in {app}", str(truth), str(got_count), RIGHT if got_count == truth else WRONG)
 
-    focused = [s for s in plan.snapshots if s.focused]  # type: ignore[attr-defined]
     for hour in range(first // 60 + 1, last // 60 + 1):
-        minute = hour * 60
-        before = [s for s in focused if local_minute(s.ts_ms, zone) <= minute]
-        if not before:
+        at = hm(hour * 60)
+        instant = int(datetime.fromisoformat(day).replace(hour=hour, tzinfo=zone).timestamp() * 1000)
+        truth_apps = on_screen(plan, instant)
+        truth = " + ".join(sorted(truth_apps)) or "away"
+        if at not in block.on_screen:
+            note(f"on screen at {at}", truth, "cut" if block.hours_cut else "absent",
+                 NOT_IN_BLOCK if block.hours_cut else WRONG)
             continue
-        truth_app = before[-1].app.app
-        covering = [f for f in block.frames if minute_of(f.start) <= minute <= minute_of(f.end)]
-        if any(f.app == truth_app for f in covering):
-            verdict, said = RIGHT, truth_app
-        elif block.frames_omitted:
-            verdict, said = NOT_IN_BLOCK, "cut"
-        else:
-            verdict, said = WRONG, ", ".join(f.app for f in covering) or "nothing"
-        note(f"focused app at {hm(minute)}", truth_app, said, verdict)
+        held = sorted({what.split(" · ")[0] for what in block.on_screen[at]})
+        note(f"on screen at {at}", truth, " + ".join(held) or "away",
+             RIGHT if set(held) == truth_apps else WRONG)
     return answers
 
 

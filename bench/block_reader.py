@@ -83,6 +83,14 @@ class FrameLine:
     interruptions: int
 
 
+@dataclass(frozen=True)
+class AppTotal:
+    app: str
+    active: int
+    keys: int
+    clicks: int
+
+
 @dataclass
 class Block:
     label: str = ""
@@ -95,6 +103,10 @@ class Block:
     span: int = 0
     apps: int = 0
     frames_total: int = 0
+    apps_total: list[AppTotal] = field(default_factory=list)
+    apps_more: int = 0
+    on_screen: dict[str, list[str]] = field(default_factory=dict)   # HM -> apps (APP or APP · SITE); [] away
+    on_screen_more: int = 0
     gaps: list[Stretch] = field(default_factory=list)
     gaps_more: int = 0
     silences: list[Stretch] = field(default_factory=list)
@@ -107,6 +119,12 @@ class Block:
     routines_cut: int = 0
     provenance: str = ""
     unread: list[str] = field(default_factory=list)
+
+    @property
+    def hours_cut(self) -> bool:
+        """The hour-by-hour line was shortened or left out for the budget."""
+        return bool(self.on_screen_more) or (not self.on_screen and not self.apps_total
+                                             and bool(self.apps_more))
 
     @property
     def complete_frames(self) -> bool:
@@ -127,6 +145,15 @@ def read(text: str) -> Block:
             continue
         elif line.startswith("coverage: "):
             _coverage(block, line)
+        elif line.startswith("apps: "):
+            _apps(block, line[len("apps: "):])
+        elif line.startswith("on screen: "):
+            for item in line[len("on screen: "):].split("; "):
+                if (cut := _MORE.match(item)):
+                    block.on_screen_more = int(cut.group(1))
+                    continue
+                at, _, what = item.partition(" ")
+                block.on_screen[at] = [] if what == "away" else what.split(" + ")
         elif line.startswith("gaps: "):
             block.gaps, block.gaps_more = _stretches(line[len("gaps: "):])
         elif line.startswith("no input: "):
@@ -167,6 +194,22 @@ def _coverage(block: Block, line: str) -> None:
     block.first, block.last = first, last
     block.active, block.idle, block.away, block.span = map(seconds, (active, idle, away, span))
     block.apps, block.frames_total = int(apps), int(frames)
+
+
+def _apps(block: Block, text: str) -> None:
+    for item in text.split("; "):
+        cut = _MORE.match(item)
+        if cut:
+            block.apps_more = int(cut.group(1))
+            continue
+        head, *counts = item.split(", ")
+        app, _, active = head.rpartition(" ")
+        found: dict[str, int] = {}
+        for part in counts:
+            count = _COUNT.match(part)
+            if count:
+                found[_UNITS[count.group(2)]] = int(count.group(1))
+        block.apps_total.append(AppTotal(app, seconds(active), found.get("keys", 0), found.get("clicks", 0)))
 
 
 def _stretches(text: str) -> tuple[list[Stretch], int]:

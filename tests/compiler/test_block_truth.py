@@ -139,7 +139,7 @@ def test_a_capped_page_list_says_how_many_more():
     urls = [f"https://github.com/acme/{name}" for name in "abcde"]
     snapshots = [snap(i + 1, i * 10, "firefox", url) for i, url in enumerate(urls)] + [snap(9, 60, "mousepad")]
     text = block(compiled(snapshots))
-    line, = [line for line in text.splitlines() if "firefox" in line]
+    line, = [line for line in text.splitlines() if line.startswith("- ") and "firefox" in line]
     assert line.endswith(", +2 more")
 
 
