@@ -155,6 +155,18 @@ def test_the_last_frame_is_credited_until_capture_stopped():
     assert "capture not running 08:00-09:00 (capture stopped)" in block(document)
 
 
+def test_a_window_without_accessibility_keeps_its_screen_time():
+    # the daemon opens no_accessibility at the terminal's own focus snapshot (20-80 s): the
+    # screen is still captured, so the terminal earns its 60 s (it earned 0 when that spot ended dwell)
+    snapshots = [snap(1, 0), snap(2, 20, "gnome-terminal-server"), snap(3, 80)]
+    inputs = [key(10, 1), key(11, 21), key(12, 50), key(13, 79), key(14, 81)]
+    document = compiled(snapshots, inputs, [spot(1, 20, 80, "no_accessibility", "no_app")], idle_after=600 * S,
+                        until=90)
+    assert [(f.app, f.active_ms // S) for f in document.frames] == [
+        ("mousepad", 20), ("gnome-terminal-server", 60), ("mousepad", 0)]
+    assert "apps: gnome-terminal-server 1m, 2 keys; mousepad 20s, 3 keys" in block(document)
+
+
 def test_dwell_ends_at_a_suspension_and_an_open_spot_lasts_to_the_next_snapshot():
     # suspended 45-400 s (heartbeat gap): the snapshot at 30 s earns 15 s, not 0 (gap > 300 s)
     snapshots = [snap(1, 0), snap(2, 30), snap(3, 400), snap(4, 430)]
