@@ -28,6 +28,8 @@ _COUNT = re.compile(r"^(\d+) (keys?|clicks?|cop(?:y|ies)|scrolls?)$")
 _OMITTED = re.compile(r"^\(\+(\d+) shorter frame\(s\) left out for the token budget\)$")
 _ROUTINES_CUT = re.compile(r"^\(\+(\d+) inferred routine\(s\) left out for the token budget\)$")
 _ROUTINE = re.compile(r"^- (\S+) (\S+) ×(\S+) \[(low|medium|high)\]: (.*)$")
+_GUESSED = re.compile(r"^(\d+) input whose receiving window the capture did not record")
+_TIMED_SPOT = re.compile(rf"^(.+) {_HM}-{_HM}(?: \((.*)\))?$")
 _PAGE_MORE = re.compile(r"^\+(\d+) more$")
 _VISITS = re.compile(r"^(.*) ×(\d+)$")
 _UNITS = {"key": "keys", "keys": "keys", "click": "clicks", "clicks": "clicks", "copy": "copies",
@@ -115,6 +117,8 @@ class Block:
     frames_omitted: int = 0
     blind_spots: list[str] = field(default_factory=list)
     blind_spots_more: int = 0
+    blind_spans: list[Stretch] = field(default_factory=list)   # the spots written with their times
+    input_guessed: int = 0     # input credited to the nearest snapshot: its window was not recorded
     routines: list[tuple[str, int, str]] = field(default_factory=list)   # (id, support, label)
     routines_cut: int = 0
     provenance: str = ""
@@ -165,6 +169,11 @@ def read(text: str) -> Block:
                     block.blind_spots_more = int(more.group(1))
                 else:
                     block.blind_spots.append(item)
+                    if (guessed := _GUESSED.match(item)):
+                        block.input_guessed = int(guessed.group(1))
+                    if (timed := _TIMED_SPOT.match(item)):
+                        words, start, end, _reason = timed.groups()
+                        block.blind_spans.append(Stretch(start, end, words, 0))
         elif line.startswith("inferred ("):
             in_inferred = True
         elif line.startswith("provenance: "):

@@ -7,7 +7,9 @@ the frame lines alone. These lines say them for the whole window in a few
 tokens each and sit in the block's head, which the budget never cuts:
 
 - `apps:` every app's active time, keys and clicks summed over all its
-  frames (kept or not), longest first;
+  frames (kept or not) and the short detours to it that were folded into
+  another app's frame (their time is not the host's, and their input is
+  the detour's own), longest first;
 - `on screen:` the apps (and sites) whose frames held each full local hour
   inside the coverage span, one entry per hour, `away` where none did.
 
@@ -36,6 +38,12 @@ def app_line(frames: Sequence[Frame], listed: int = LISTED_APPS) -> str:
         entry[0] += frame.active_ms
         entry[1] += frame.input.keys
         entry[2] += frame.input.clicks
+        for detour in frame.interruptions:   # folded into the host, but the detour app's own
+            entry = totals.setdefault(detour.app, [0, 0, 0])
+            entry[0] += detour.end_ms - detour.start_ms
+            if detour.input is not None:
+                entry[1] += detour.input.keys
+                entry[2] += detour.input.clicks
     ordered = sorted(totals.items(), key=lambda item: (-item[1][0], item[0]))
     items: list[str] = []
     for app, (active, keys, clicks) in ordered[:listed]:

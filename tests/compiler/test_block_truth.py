@@ -167,6 +167,18 @@ def test_a_window_without_accessibility_keeps_its_screen_time():
     assert "apps: gnome-terminal-server 1m, 2 keys; mousepad 20s, 3 keys" in block(document)
 
 
+def test_a_silence_in_a_window_without_accessibility_is_said():
+    # the terminal has no accessibility data (spot 10-400 s) and nobody types 20-390 s: that is
+    # said as away (over 300 s), not hidden by the spot (input is still captured there)
+    snapshots = [snap(1, 0), snap(2, 10, "gnome-terminal-server")] + [
+        snap(3 + i, 40 + 30 * i, "gnome-terminal-server") for i in range(12)] + [snap(20, 400)]
+    inputs = [key(10, 1), key(11, 20), key(12, 390), key(13, 401)]
+    document = compiled(snapshots, inputs, [spot(1, 10, 400, "no_accessibility", "no_app")], until=420)
+    assert ("away", 370) in [(g.reason, (g.end_ms - g.start_ms) // S) for g in document.coverage.quiet]
+    silences, = [line for line in block(document).splitlines() if line.startswith("no input: ")]
+    assert "; 08:00–08:06 away (6m); " in silences
+
+
 def test_dwell_ends_at_a_suspension_and_an_open_spot_lasts_to_the_next_snapshot():
     # suspended 45-400 s (heartbeat gap): the snapshot at 30 s earns 15 s, not 0 (gap > 300 s)
     snapshots = [snap(1, 0), snap(2, 30), snap(3, 400), snap(4, 430)]
