@@ -1,29 +1,36 @@
 """Answerability of the compact block on synthetic days (issue 26).
 
-    python bench/bench_answerability.py [--days 5] [--budget 2000] [--list]
+    python bench/bench_answerability.py [--days 51] [--budget 2000] [--live-like] [--day D] [--list]
 
 The synthetic corpus knows what it generated: `synth.day.plan_day` gives each
-day's planned snapshots and input (with the app each input went to), which
-is the oracle here. Each day is compiled to its compact block (`phantom
-compile --day`, the Phantom layout), the block is read back by
-`bench/block_reader.py` (the documented grammar, docs/COMPACT_BLOCK.md,
-nothing else), and templated questions are asked of it:
+day's planned snapshots, input (with the window that received each) and
+blind spots, which is the oracle here. Each day is compiled to its compact
+block, the block is read back by `bench/block_reader.py` (the documented
+grammar, docs/COMPACT_BLOCK.md, nothing else), and templated questions are
+asked of it:
 
 - first activity, last activity (local HH:MM; ±1 min, last +2 min since a
   snapshot's dwell runs up to 90 s past it);
-- every stretch of over 2 minutes with no input: is it stated (a silence
-  or a gap overlapping it)?
-- keys and clicks per app over the day (exact);
-- which app was focused at each full hour inside the day.
+- every stretch of over 2 minutes with no input: is it stated (a silence,
+  a gap or a listed blind spot overlapping it)?
+- minutes per app (±1 min): the plan's screen time by the documented dwell
+  rules (`screen_time`), against the `apps` line;
+- keys and clicks per app over the day (exact), against the `apps` line;
+- what was on screen at each full hour inside the day (the apps of every
+  monitor, or away), against the `on screen` line.
 
 Each answer is right, wrong, or "not in the block" — said by a cut the block
-states ("+N more", "(+N shorter frame(s) left out…)"): that counts as right
-but not as answered. A question the block cannot answer without saying it
-cut something is wrong. Reported: facts right / asked, answered / asked,
-and cl100k tokens of the raw rows / the block.
+states ("+N more", "(+N shorter frame(s) left out…)", a head shortened for
+the budget) or, for per-app input counts, by the block's own note that N
+inputs were credited to the nearest snapshot because their window was not
+recorded (the Phantom layout without links; `--live-like` is the store as
+the daemon writes it): that counts as right but not as answered. A
+question the block cannot answer without saying why is wrong. Reported:
+facts right / asked, answered / asked, and cl100k tokens of the raw rows /
+the block.
 
-Not yet asked (the issue's list): minutes per app ±1 min, pages in order
-with counts, which routine ran when; nor the ≥ 10-minute real-app session.
+Not yet asked (the issue's list): pages visited in order with counts, which
+routine ran when; nor the >= 10-minute real-app session.
 """
 
 from __future__ import annotations
@@ -74,12 +81,7 @@ def screen_time(plan: object) -> Counter[str]:
     snapshots = plan.snapshots  # type: ignore[attr-defined]
     spots = sorted((b for b in plan.blind_spots if b.kind != "no_accessibility"),  # type: ignore[attr-defined]
                    key=lambda b: b.start_ms)   # the screen is still captured through those
-    silences: list[tuple[int, int]] = []
-    reach: int | None = None
-    for event in sorted(plan.inputs, key=lambda i: i.ts_ms):  # type: ignore[attr-defined]
-        if reach is not None and event.ts_ms - reach >= SILENCE_S * 1000:
-            silences.append((reach, event.ts_ms))
-        reach = max(reach or 0, event.end_ms, event.ts_ms)
+    silences = silences_of(plan)
     by_monitor: dict[int, list[object]] = {}
     for snapshot in snapshots:
         by_monitor.setdefault(snapshot.monitor, []).append(snapshot)
@@ -102,16 +104,33 @@ def screen_time(plan: object) -> Counter[str]:
     return earned
 
 
-def on_screen(plan: object, instant: int) -> set[str]:
-    """The apps the plan showed at an instant: per monitor, the latest
-    snapshot at or before it, when it is not idle and at most 90 s old."""
+def on_screen(plan: object, instant: int, silences: list[tuple[int, int]]) -> set[str]:
+    """What the plan showed at an instant: nothing when the person was away
+    then (inside a silence over 300 s or a blind spot that hides the
+    screen); else per monitor the app of the latest snapshot at or before
+    it, at most 90 s old (idle or not: the screen showed it)."""
+    if any(start <= instant < end for start, end in silences if end - start > 300_000):
+        return set()
+    if any(b.start_ms <= instant < b.end_ms for b in plan.blind_spots  # type: ignore[attr-defined]
+           if b.kind != "no_accessibility"):
+        return set()
     latest: dict[int, object] = {}
     for snapshot in plan.snapshots:  # type: ignore[attr-defined]
         if snapshot.ts_ms > instant:
             break
         latest[snapshot.monitor] = snapshot
-    return {s.app.app for s in latest.values()  # type: ignore[attr-defined]
-            if not s.idle and instant - s.ts_ms <= 90_000}  # type: ignore[attr-defined]
+    return {s.app.app for s in latest.values() if instant - s.ts_ms <= 90_000}  # type: ignore[attr-defined]
+
+
+def silences_of(plan: object) -> list[tuple[int, int]]:
+    """[last input, next input) of every stretch of at least 120 s with no input."""
+    found: list[tuple[int, int]] = []
+    reach: int | None = None
+    for event in sorted(plan.inputs, key=lambda i: i.ts_ms):  # type: ignore[attr-defined]
+        if reach is not None and event.ts_ms - reach >= SILENCE_S * 1000:
+            found.append((reach, event.ts_ms))
+        reach = max(reach or 0, event.end_ms, event.ts_ms)
+    return found
 
 
 def ask(day: str, plan: object, block: Block) -> list[Answer]:
@@ -176,17 +195,18 @@ def ask(day: str, plan: object, block: Block) -> list[Answer]:
                 continue
             note(f"{name} in {app}", str(truth), str(got_count), RIGHT if got_count == truth else WRONG)
 
+    quiet = silences_of(plan)
     for hour in range(first // 60 + 1, last // 60 + 1):
         at = hm(hour * 60)
         instant = int(datetime.fromisoformat(day).replace(hour=hour, tzinfo=zone).timestamp() * 1000)
-        truth_apps = on_screen(plan, instant)
-        truth = " + ".join(sorted(truth_apps)) or "away"
+        truth_apps = on_screen(plan, instant, quiet)
+        shown = " + ".join(sorted(truth_apps)) or "away"
         if at not in block.on_screen:
-            note(f"on screen at {at}", truth, "cut" if block.hours_cut else "absent",
+            note(f"on screen at {at}", shown, "cut" if block.hours_cut else "absent",
                  NOT_IN_BLOCK if block.hours_cut else WRONG)
             continue
         held = sorted({what.split(" · ")[0] for what in block.on_screen[at]})
-        note(f"on screen at {at}", truth, " + ".join(held) or "away",
+        note(f"on screen at {at}", shown, " + ".join(held) or "away",
              RIGHT if set(held) == truth_apps else WRONG)
     return answers
 
@@ -196,6 +216,7 @@ def main() -> int:
     parser.add_argument("--days", type=int, default=5)
     parser.add_argument("--budget", type=int, default=2000)
     parser.add_argument("--list", action="store_true", help="print every question and its verdict")
+    parser.add_argument("--day", action="append", help="ask only of this day (repeatable)")
     parser.add_argument("--live-like", action="store_true",
                         help="the store as the daemon writes it (input linked to the window that received it)")
     args = parser.parse_args()
@@ -211,6 +232,8 @@ def main() -> int:
     answers: list[Answer] = []
     raw = block_tokens = 0
     for day in active_days(DEFAULT_START, args.days, DEFAULT_TZ):
+        if args.day and day.iso not in args.day:
+            continue
         text = render(compile_window(db, day=day.iso, tz=DEFAULT_TZ, cache=False), "compact",
                       budget=args.budget).decode()
         block = read(text)

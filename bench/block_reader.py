@@ -290,7 +290,9 @@ def _pages(summary: str) -> tuple[tuple[Page, ...], int]:
 
 
 def _split_outside_quotes(text: str) -> list[str]:
-    items, current, quoted = [], [], False
+    items: list[str] = []
+    current: list[str] = []
+    quoted = False
     index = 0
     while index < len(text):
         char = text[index]

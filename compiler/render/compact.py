@@ -148,7 +148,8 @@ def _head(document: Document, times: TimeFormat, label: str, listed: int = LISTE
                 f"{_n(len(document.frames), 'frame')}")
     if document.frames and not spans_days(document, times):   # a day: its totals survive the budget
         head.append(app_line(document.frames, apps_listed))
-        by_hour = hour_line(document.frames, times, first, last, hours)
+        away = coverage.gaps + tuple(q for q in coverage.quiet if q.reason == "away")
+        by_hour = hour_line(document.frames, times, first, last, hours, away)
         if by_hour and apps_listed:   # with no app named either, the hour line is left out too
             head.append(by_hour)
     if coverage.gaps:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
-from ..records import Frame
+from ..records import Frame, Gap
 from ..timefmt import TimeFormat, duration
 
 LISTED_APPS = 10      # apps named on the apps line; the rest are counted with their time
@@ -60,11 +60,15 @@ def app_line(frames: Sequence[Frame], listed: int = LISTED_APPS) -> str:
 
 
 def hour_line(frames: Sequence[Frame], times: TimeFormat, first_ms: int, last_ms: int,
-              shown: bool = True) -> str | None:
+              shown: bool = True, away: Sequence[Gap] = ()) -> str | None:
     """`on screen: HM WHAT { + WHAT }; …` at every full local hour strictly
     after the first activity and up to the last; None when the span holds
     no full hour. WHAT is `APP` or `APP · SITE`, in the order their frames
-    started, each once. Not `shown` (a tight budget): `on screen: +N more`."""
+    started, each once; a short detour folded into a frame is named for
+    its own app while it lasted. `away` inside a stretch of `away` (the
+    coverage gaps and the silences over 300 s: a frame may span one with
+    the idle snapshots the screen showed meanwhile) or where no frame held
+    the instant. Not `shown` (a tight budget): `on screen: +N more`."""
     start = times.local(first_ms)
     hour = start.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
     instant = first_ms + int((hour - start).total_seconds() * 1000)
@@ -72,11 +76,12 @@ def hour_line(frames: Sequence[Frame], times: TimeFormat, first_ms: int, last_ms
     ordered = sorted(frames, key=lambda f: (f.start_ms, f.monitor))
     while instant <= last_ms:
         held: list[str] = []
-        for frame in ordered:
+        for frame in () if any(g.start_ms <= instant < g.end_ms for g in away) else ordered:
             if frame.start_ms > instant:
                 break
             if frame.end_ms > instant:
-                what = frame.app if frame.site is None else f"{frame.app} · {frame.site}"
+                shown_by = next((d for d in frame.interruptions if d.start_ms <= instant < d.end_ms), frame)
+                what = shown_by.app if shown_by.site is None else f"{shown_by.app} · {shown_by.site}"
                 if what not in held:
                     held.append(what)
         items.append(f"{times.hm(instant)} " + (" + ".join(held) if held else "away"))

@@ -264,3 +264,18 @@ def test_markdown_gives_every_page_its_title():
                          snap(2, 30, "mousepad")])
     markdown = render_markdown(document, TimeFormat(None, 0), "2026-03-02").decode()
     assert 'github_pull_request acme/api#412 "Fix the flaky test · Pull Request #412"' in markdown
+
+
+# -- the day's totals: what held each full hour ------------------------------------------------
+def test_the_hour_line_names_a_detour_at_the_hour_and_away_in_a_long_silence():
+    # 08:59:50 mousepad, 09:00:00 a 10 s detour to the calculator (folded), back at 09:00:10;
+    # then nothing typed from 09:01 to 10:01 while the screen stays on (away at 10:00)
+    hour = 3600
+    snapshots = [snap(1, hour - 10), snap(2, hour, "gnome-calculator"), snap(3, hour + 10)] + [
+        snap(4 + i, hour + 60 + 80 * i) for i in range(46)] + [snap(60, 2 * hour + 100)]
+    inputs = [key(10, hour - 9), key(11, hour + 1), key(12, hour + 11), key(13, hour + 60),
+              key(14, 2 * hour + 90), key(15, 2 * hour + 99)]
+    document = compiled(snapshots, inputs, until=2 * hour + 200)
+    assert document.frames[0].interruptions
+    hours, = [line for line in block(document).splitlines() if line.startswith("on screen: ")]
+    assert hours == "on screen: 09:00 gnome-calculator; 10:00 away"
