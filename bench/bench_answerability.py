@@ -251,7 +251,8 @@ def main() -> int:
                           for a in answers)
     for (question, verdict), n in sorted(by_question.items()):
         print(f"  {question:24s} {verdict:18s} {n}")
-    print(f"{args.days} synthetic day(s), budget {args.budget}: {asked} facts asked; "
+    asked_days = len({a.day for a in answers})
+    print(f"{asked_days} of {args.days} synthetic day(s), budget {args.budget}: {asked} facts asked; "
           f"right {verdicts[RIGHT] + verdicts[NOT_IN_BLOCK]}/{asked}, wrong {verdicts[WRONG]}, "
           f"answered {verdicts[RIGHT]}/{asked} ({100 * verdicts[RIGHT] / max(asked, 1):.1f} %); "
           f"raw rows {raw:,} tokens / blocks {block_tokens:,} tokens = {raw / max(block_tokens, 1):.0f}x")
