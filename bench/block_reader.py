@@ -28,6 +28,8 @@ _COUNT = re.compile(r"^(\d+) (keys?|clicks?|cop(?:y|ies)|scrolls?)$")
 _OMITTED = re.compile(r"^\(\+(\d+) shorter frame\(s\) left out for the token budget\)$")
 _ROUTINES_CUT = re.compile(r"^\(\+(\d+) inferred routine\(s\) left out for the token budget\)$")
 _ROUTINE = re.compile(r"^- (\S+) (\S+) ×(\S+) \[(low|medium|high)\]: (.*)$")
+_GUESSED = re.compile(r"^(\d+) input whose receiving window the capture did not record")
+_TIMED_SPOT = re.compile(rf"^(.+) {_HM}-{_HM}(?: \((.*)\))?$")
 _PAGE_MORE = re.compile(r"^\+(\d+) more$")
 _VISITS = re.compile(r"^(.*) ×(\d+)$")
 _UNITS = {"key": "keys", "keys": "keys", "click": "clicks", "clicks": "clicks", "copy": "copies",
@@ -83,6 +85,14 @@ class FrameLine:
     interruptions: int
 
 
+@dataclass(frozen=True)
+class AppTotal:
+    app: str
+    active: int
+    keys: int
+    clicks: int
+
+
 @dataclass
 class Block:
     label: str = ""
@@ -95,6 +105,10 @@ class Block:
     span: int = 0
     apps: int = 0
     frames_total: int = 0
+    apps_total: list[AppTotal] = field(default_factory=list)
+    apps_more: int = 0
+    on_screen: dict[str, list[str]] = field(default_factory=dict)   # HM -> apps (APP or APP · SITE); [] away
+    on_screen_more: int = 0
     gaps: list[Stretch] = field(default_factory=list)
     gaps_more: int = 0
     silences: list[Stretch] = field(default_factory=list)
@@ -103,10 +117,18 @@ class Block:
     frames_omitted: int = 0
     blind_spots: list[str] = field(default_factory=list)
     blind_spots_more: int = 0
+    blind_spans: list[Stretch] = field(default_factory=list)   # the spots written with their times
+    input_guessed: int = 0     # input credited to the nearest snapshot: its window was not recorded
     routines: list[tuple[str, int, str]] = field(default_factory=list)   # (id, support, label)
     routines_cut: int = 0
     provenance: str = ""
     unread: list[str] = field(default_factory=list)
+
+    @property
+    def hours_cut(self) -> bool:
+        """The hour-by-hour line was shortened or left out for the budget."""
+        return bool(self.on_screen_more) or (not self.on_screen and not self.apps_total
+                                             and bool(self.apps_more))
 
     @property
     def complete_frames(self) -> bool:
@@ -127,6 +149,15 @@ def read(text: str) -> Block:
             continue
         elif line.startswith("coverage: "):
             _coverage(block, line)
+        elif line.startswith("apps: "):
+            _apps(block, line[len("apps: "):])
+        elif line.startswith("on screen: "):
+            for item in line[len("on screen: "):].split("; "):
+                if (cut := _MORE.match(item)):
+                    block.on_screen_more = int(cut.group(1))
+                    continue
+                at, _, what = item.partition(" ")
+                block.on_screen[at] = [] if what == "away" else what.split(" + ")
         elif line.startswith("gaps: "):
             block.gaps, block.gaps_more = _stretches(line[len("gaps: "):])
         elif line.startswith("no input: "):
@@ -138,6 +169,11 @@ def read(text: str) -> Block:
                     block.blind_spots_more = int(more.group(1))
                 else:
                     block.blind_spots.append(item)
+                    if (guessed := _GUESSED.match(item)):
+                        block.input_guessed = int(guessed.group(1))
+                    if (timed := _TIMED_SPOT.match(item)):
+                        words, start, end, _reason = timed.groups()
+                        block.blind_spans.append(Stretch(start, end, words, 0))
         elif line.startswith("inferred ("):
             in_inferred = True
         elif line.startswith("provenance: "):
@@ -167,6 +203,22 @@ def _coverage(block: Block, line: str) -> None:
     block.first, block.last = first, last
     block.active, block.idle, block.away, block.span = map(seconds, (active, idle, away, span))
     block.apps, block.frames_total = int(apps), int(frames)
+
+
+def _apps(block: Block, text: str) -> None:
+    for item in text.split("; "):
+        cut = _MORE.match(item)
+        if cut:
+            block.apps_more = int(cut.group(1))
+            continue
+        head, *counts = item.split(", ")
+        app, _, active = head.rpartition(" ")
+        found: dict[str, int] = {}
+        for part in counts:
+            count = _COUNT.match(part)
+            if count:
+                found[_UNITS[count.group(2)]] = int(count.group(1))
+        block.apps_total.append(AppTotal(app, seconds(active), found.get("keys", 0), found.get("clicks", 0)))
 
 
 def _stretches(text: str) -> tuple[list[Stretch], int]:
@@ -238,7 +290,9 @@ def _pages(summary: str) -> tuple[tuple[Page, ...], int]:
 
 
 def _split_outside_quotes(text: str) -> list[str]:
-    items, current, quoted = [], [], False
+    items: list[str] = []
+    current: list[str] = []
+    quoted = False
     index = 0
     while index < len(text):
         char = text[index]

@@ -8,7 +8,8 @@ stretch of at most the 300 s session gap is *idle* (the person was there
 and not touching anything); a longer one is *away*. A blind spot is away
 too: no snapshot's credit reaches into one (segment.py ends dwell at its
 start), so coverage counts it in the span's away time; a silence is cut
-around blind spots (an open-ended one lasts until the next snapshot or the
+around blind spots (not around one of missing accessibility data, which
+the screen and input are still captured through) (an open-ended one lasts until the next snapshot or the
 window's end) — they are said as blind spots, not as silences. Dwell
 before the last input keeps its credit (up to the 90 s cap, as segment.py
 gives it); the quiet part of every snapshot's credit is moved from active
@@ -35,7 +36,7 @@ from typing import NamedTuple
 
 from compiler.records import TS_MS, BlindSpot, Gap, InputEvent, Snapshot
 
-from .segment import LONG_WINDOW, SESSION_GAP_MS, Run
+from .segment import LONG_WINDOW, SCREEN_SEEN, SESSION_GAP_MS, Run
 
 IDLE_AFTER_MS = 120_000          # the capturer's default idle_after_seconds
 _SNAPSHOTS = attrgetter("snapshots")
@@ -123,12 +124,16 @@ def silences(inputs: tuple[InputEvent, ...], idle_after_ms: int, first_seen: int
 def _blind_spans(snapshots: tuple[Snapshot, ...], blind_spots: tuple[BlindSpot, ...],
                  until_ms: int) -> list[tuple[int, int]]:
     """Each blind spot's stretch; an open one ends at the next snapshot after
-    it starts, or the window's end."""
+    it starts, or the window's end. Not those the screen and input are still
+    captured through (SCREEN_SEEN: a window without accessibility data):
+    a silence inside one is a silence."""
     if not blind_spots:
         return []
     times = sorted(map(TS_MS, snapshots))
     spans = []
     for spot in blind_spots:
+        if spot.kind in SCREEN_SEEN:
+            continue
         end = spot.end_ms
         if end is None:
             at = bisect_right(times, spot.start_ms)

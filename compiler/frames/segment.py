@@ -114,10 +114,21 @@ def session_breaks(ts: list[int], idle: list[bool]) -> list[bool]:
     return breaks
 
 
+# Blind spots during which the screen is still captured: the snapshots go on
+# (app, title, time), only the element tree is missing, so they end no dwell.
+# The daemon opens `no_accessibility` for the window that has focus at the
+# very instant of that window's focus snapshot (a terminal without AT-SPI):
+# ending dwell there credited the snapshot nothing, and a terminal session
+# lost about a sixth of its time (issue 26, the answerability bench).
+SCREEN_SEEN = frozenset({"no_accessibility"})
+
+
 def stops_by_monitor(blind_spots: tuple[BlindSpot, ...], monitors: list[int]) -> dict[int, list[int]]:
     """Per monitor, the sorted start instants of the blind spots that apply
-    to it (its own and those of every monitor)."""
-    return {monitor: sorted(s.start_ms for s in blind_spots if s.monitor is None or s.monitor == monitor)
+    to it (its own and those of every monitor) and end dwell (not those
+    the screen is still captured through, SCREEN_SEEN)."""
+    return {monitor: sorted(s.start_ms for s in blind_spots
+                            if (s.monitor is None or s.monitor == monitor) and s.kind not in SCREEN_SEEN)
             for monitor in monitors}
 
 

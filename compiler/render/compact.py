@@ -24,24 +24,28 @@ from ..records import Document, Frame, Gap
 from ..timefmt import TimeFormat, duration
 from .days import render_days, spans_days
 from .text import counted_note, frame_summary, frame_time, gap_line, input_summary, readable, spot_words, where
+from .totals import LISTED_APPS, app_line, hour_line
 
 DEFAULT_BUDGET = 2000
 LISTED_SPOTS = 3   # a blind-spot kind with more stretches than this is summarized
 LISTED_QUIET = 8   # idle/away stretches listed (the longest); the rest are counted
+# The head's lists, shortened in this order until the head fits a third of
+# the budget: silences listed, then the hour-by-hour line, then apps named.
+_TIGHTER = ((LISTED_QUIET, True, LISTED_APPS), (4, True, LISTED_APPS), (2, True, LISTED_APPS),
+            (1, True, LISTED_APPS), (0, True, LISTED_APPS), (0, False, LISTED_APPS), (0, False, 5),
+            (0, False, 2), (0, False, 0))
 OMITTED = "(+{n} shorter frame(s) left out for the token budget)"
 OMITTED_ROUTINES = "(+{n} inferred routine(s) left out for the token budget)"
 
 
 def render_compact(document: Document, times: TimeFormat, label: str,
                    budget: int = DEFAULT_BUDGET, note: str = "") -> bytes:
-    listed = LISTED_QUIET
-    while True:   # a tight budget lists fewer silences (and says how many more)
-        head = _head(document, times, label, listed)
+    for listed, hours, apps in _TIGHTER:   # a tight budget lists less in the head (and says how much more)
+        head = _head(document, times, label, listed, hours, apps)
         if note:
             head.insert(1, f"window: {note}")
-        if listed == 0 or estimate_tokens("\n".join(head)) <= budget // 4:
+        if estimate_tokens("\n".join(head)) <= budget // 3:
             break
-        listed //= 2
     if document.frames and spans_days(document, times):
         return _render_days(document, times, head, budget)
     frames = list(document.frames)
@@ -126,7 +130,8 @@ def _assemble(head: list[str], frames: Sequence[Frame], frame_lines: dict[str, s
     return "\n".join(lines) + "\n"
 
 
-def _head(document: Document, times: TimeFormat, label: str, listed: int = LISTED_QUIET) -> list[str]:
+def _head(document: Document, times: TimeFormat, label: str, listed: int = LISTED_QUIET,
+          hours: bool = True, apps_listed: int = LISTED_APPS) -> list[str]:
     coverage = document.coverage
     zone = document.provenance.zone
     head = [f"ACTIVITY {label} — local time {zone}; measured from screen capture, no interpretation "
@@ -141,6 +146,12 @@ def _head(document: Document, times: TimeFormat, label: str, listed: int = LISTE
                 f"{duration(coverage.away_ms)} away over {duration(coverage.span_ms)}; "
                 f"{_n(len(coverage.monitors), 'monitor')}, {_n(apps, 'app')}, "
                 f"{_n(len(document.frames), 'frame')}")
+    if document.frames and not spans_days(document, times):   # a day: its totals survive the budget
+        head.append(app_line(document.frames, apps_listed))
+        away = coverage.gaps + tuple(q for q in coverage.quiet if q.reason == "away")
+        by_hour = hour_line(document.frames, times, first, last, hours, away)
+        if by_hour and apps_listed:   # with no app named either, the hour line is left out too
+            head.append(by_hour)
     if coverage.gaps:
         head.append("gaps: " + "; ".join(gap_line(gap, times) for gap in coverage.gaps))
     if coverage.quiet:

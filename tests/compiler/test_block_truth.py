@@ -139,7 +139,7 @@ def test_a_capped_page_list_says_how_many_more():
     urls = [f"https://github.com/acme/{name}" for name in "abcde"]
     snapshots = [snap(i + 1, i * 10, "firefox", url) for i, url in enumerate(urls)] + [snap(9, 60, "mousepad")]
     text = block(compiled(snapshots))
-    line, = [line for line in text.splitlines() if "firefox" in line]
+    line, = [line for line in text.splitlines() if line.startswith("- ") and "firefox" in line]
     assert line.endswith(", +2 more")
 
 
@@ -153,6 +153,30 @@ def test_the_last_frame_is_credited_until_capture_stopped():
     note, = [n for n in document.blind_spots if n.kind == "not_running"]
     assert note.end_ms == T0 + 3600 * S     # open-ended: lasts to the window's end
     assert "capture not running 08:00-09:00 (capture stopped)" in block(document)
+
+
+def test_a_window_without_accessibility_keeps_its_screen_time():
+    # the daemon opens no_accessibility at the terminal's own focus snapshot (20-80 s): the
+    # screen is still captured, so the terminal earns its 60 s (it earned 0 when that spot ended dwell)
+    snapshots = [snap(1, 0), snap(2, 20, "gnome-terminal-server"), snap(3, 80)]
+    inputs = [key(10, 1), key(11, 21), key(12, 50), key(13, 79), key(14, 81)]
+    document = compiled(snapshots, inputs, [spot(1, 20, 80, "no_accessibility", "no_app")], idle_after=600 * S,
+                        until=90)
+    assert [(f.app, f.active_ms // S) for f in document.frames] == [
+        ("mousepad", 20), ("gnome-terminal-server", 60), ("mousepad", 0)]
+    assert "apps: gnome-terminal-server 1m, 2 keys; mousepad 20s, 3 keys" in block(document)
+
+
+def test_a_silence_in_a_window_without_accessibility_is_said():
+    # the terminal has no accessibility data (spot 10-400 s) and nobody types 20-390 s: that is
+    # said as away (over 300 s), not hidden by the spot (input is still captured there)
+    snapshots = [snap(1, 0), snap(2, 10, "gnome-terminal-server")] + [
+        snap(3 + i, 40 + 30 * i, "gnome-terminal-server") for i in range(12)] + [snap(20, 400)]
+    inputs = [key(10, 1), key(11, 20), key(12, 390), key(13, 401)]
+    document = compiled(snapshots, inputs, [spot(1, 10, 400, "no_accessibility", "no_app")], until=420)
+    assert ("away", 370) in [(g.reason, (g.end_ms - g.start_ms) // S) for g in document.coverage.quiet]
+    silences, = [line for line in block(document).splitlines() if line.startswith("no input: ")]
+    assert "; 08:00–08:06 away (6m); " in silences
 
 
 def test_dwell_ends_at_a_suspension_and_an_open_spot_lasts_to_the_next_snapshot():
@@ -240,3 +264,18 @@ def test_markdown_gives_every_page_its_title():
                          snap(2, 30, "mousepad")])
     markdown = render_markdown(document, TimeFormat(None, 0), "2026-03-02").decode()
     assert 'github_pull_request acme/api#412 "Fix the flaky test · Pull Request #412"' in markdown
+
+
+# -- the day's totals: what held each full hour ------------------------------------------------
+def test_the_hour_line_names_a_detour_at_the_hour_and_away_in_a_long_silence():
+    # 08:59:50 mousepad, 09:00:00 a 10 s detour to the calculator (folded), back at 09:00:10;
+    # then nothing typed from 09:01 to 10:01 while the screen stays on (away at 10:00)
+    hour = 3600
+    snapshots = [snap(1, hour - 10), snap(2, hour, "gnome-calculator"), snap(3, hour + 10)] + [
+        snap(4 + i, hour + 60 + 80 * i) for i in range(46)] + [snap(60, 2 * hour + 100)]
+    inputs = [key(10, hour - 9), key(11, hour + 1), key(12, hour + 11), key(13, hour + 60),
+              key(14, 2 * hour + 90), key(15, 2 * hour + 99)]
+    document = compiled(snapshots, inputs, until=2 * hour + 200)
+    assert document.frames[0].interruptions
+    hours, = [line for line in block(document).splitlines() if line.startswith("on screen: ")]
+    assert hours == "on screen: 09:00 gnome-calculator; 10:00 away"

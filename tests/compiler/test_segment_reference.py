@@ -30,7 +30,8 @@ def reference_runs(snapshots, spots=()):
     result = []
     for monitor in sorted({s.monitor for s in snapshots}):
         stream = sorted((s for s in snapshots if s.monitor == monitor), key=lambda s: (s.ts_ms, s.id))
-        stops = sorted(b.start_ms for b in spots if b.monitor in (None, monitor))
+        # a spot the screen is still captured through (no element tree) ends no dwell
+        stops = sorted(b.start_ms for b in spots if b.monitor in (None, monitor) and b.kind != "no_accessibility")
         result.extend(monitor_runs(monitor, stream, stops))
     return result
 
@@ -96,7 +97,8 @@ def streams(draw):
 def blind_spots(draw, snapshots):
     first, last = snapshots[0].ts_ms, snapshots[-1].ts_ms
     count = draw(st.integers(0, 4))
-    return tuple(BlindSpot(i, draw(st.integers(first - 1_000, last + 100_000)), None, "not_running",
+    return tuple(BlindSpot(i, draw(st.integers(first - 1_000, last + 100_000)), None,
+                           draw(st.sampled_from(("not_running", "no_accessibility"))),
                            "capture stopped", draw(st.sampled_from((None, 0, 1))))
                  for i in range(1, count + 1))
 
