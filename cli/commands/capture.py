@@ -229,7 +229,8 @@ def _format_status(daemon: dict[str, Any] | None, store: dict[str, Any]) -> str:
                  f"{store['elements']} elements, {store['blobs']} images; {span}")
     if store["open_blind_spots"]:
         lines.append(f"  open blind spots: {', '.join(store['open_blind_spots'])}")
-    lines += _growth_lines(store["growth"])
+    if store.get("growth") is not None:   # a summary made without the store's connection has none
+        lines += _growth_lines(store["growth"])
     return "\n".join(lines)
 
 
