@@ -17,7 +17,8 @@ ORDER = ("bench_capture.py", "bench_click_capture.py", "bench_hit_test.py", "ben
          "bench_first_compile.py", "bench_compile.py", "bench_gittins.py", "bench_mining.py",
          "bench_program_compile.py", "bench_replay.py", "bench_program_memory.py",
          "bench_visual.py", "bench_interfaces.py", "bench_search.py", "bench_timeline.py",
-         "bench_retention.py", "bench_web.py")
+         "bench_retention.py", "bench_retention_search_scaling.py", "bench_warm_cache.py",
+         "bench_web.py", "bench_answerability.py", "bench_wayland_focus.py")
 
 
 def main() -> int:
