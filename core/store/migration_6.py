@@ -67,7 +67,7 @@ def apply(connection: apsw.Connection) -> None:
         return
     held = connection.execute("SELECT count(*) FROM (SELECT 1 FROM blobs LIMIT ?)",
                               (REBUILD_AT_MOST + 1,)).get
-    if int(held) > REBUILD_AT_MOST:  # type: ignore[arg-type]
+    if int(held) > REBUILD_AT_MOST:
         return
     connection.pragma("defer_foreign_keys", 1)   # back to off at the commit
     connection.execute(f"CREATE TABLE blobs_moving AS SELECT {_COLUMNS} FROM blobs")
