@@ -118,6 +118,7 @@ def test_migration_6_rebuilds_a_small_store_keeping_every_image_and_every_key(tm
     db = tmp_path / "v5.sqlite3"
     rows = version_5_store(db, 300)
     revisions = open_readonly(db).execute("SELECT * FROM day_revisions").fetchall()
+    exported, images = read_back(db, rows)
     connection = open_store(db)
     assert connection.pragma("user_version") == SCHEMA_VERSION == 6
     assert layout(connection) == "rowid"
@@ -139,6 +140,21 @@ def test_migration_6_rebuilds_a_small_store_keeping_every_image_and_every_key(tm
     assert {name for name, _ in TRIGGERS} <= names
     assert connection.execute("SELECT * FROM day_revisions").fetchall() == revisions
     connection.close()
+    assert read_back(db, rows) == (exported, images)        # export and the web view read the same
+
+
+def read_back(db, rows):
+    """What export (with images) and the web view's image reader give for the store's images."""
+    from core.store.export import export_rows
+    from core.store.images import read_image
+
+    connection = open_readonly(db)
+    try:
+        exported = [row for row in export_rows(connection, 0, 10**13, images=True) if row["table"] == "blobs"]
+    finally:
+        connection.close()
+    assert exported
+    return exported, [read_image(db, row[0]) for row in rows]
 
 
 def test_migration_6_leaves_a_large_store_as_it_is_and_everything_works_on_it(tmp_path):
