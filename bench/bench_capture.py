@@ -6,10 +6,11 @@ Starts a private virtual desktop with the fixture apps, runs the real
 `phantom capture` at default settings, and lets a scripted user type, click
 and switch windows for the given minutes. Reports the daemon's CPU (% of one
 core) and peak RSS, focus change → committed snapshot latency, and store
-growth per active hour. Baselines measured in the same run: the idle
-daemon's CPU before the user starts, and the CPU the desktop itself (Xvfb and
-the apps) spends on the same session; with `--baseline DIR`, the same
-session first under the daemon of another checkout, on a fresh desktop.
+growth per active hour, with the tables that grew most. Baselines measured
+in the same run: the idle daemon's CPU before the user starts, and the
+CPU the desktop itself (Xvfb and the apps) spends on the same session; with
+`--baseline DIR`, the same session first under the daemon of another
+checkout, on a fresh desktop.
 
 The pointer glides to each click (`--travel-ms`), as a hand moves a mouse:
 a real desktop sends the daemon's X connections a stream of motion and
@@ -48,6 +49,27 @@ def store_bytes(db: Path) -> int:
         return connection.pragma("page_count") * connection.pragma("page_size")
     finally:
         connection.close()
+
+
+def table_bytes(db: Path) -> dict[str, int]:
+    """Bytes of pages per table or index (SQLite's dbstat), to say what the
+    growth is made of."""
+    import apsw
+
+    connection = apsw.Connection(f"file:{db}?mode=ro",
+                                 flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    try:
+        return {str(name): int(size) for name, size in
+                connection.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name")}
+    finally:
+        connection.close()
+
+
+def growth_by_table(before: dict[str, int], after: dict[str, int], top: int = 4) -> str:
+    grown = sorted(((after[name] - before.get(name, 0), name) for name in after), reverse=True)
+    total = max(1, sum(size for size, _ in grown))
+    return ", ".join(f"{name} {size / 1024:.0f} KB ({100 * size / total:.0f} %)"
+                     for size, name in grown[:top] if size > 0)
 
 
 class SnapshotWatcher:
@@ -104,7 +126,7 @@ def measure(args, source: str | None) -> dict:
         user = ScriptedUser(desktop, pace=3.0 if args.pace == "human" else 1.0, travel_s=args.travel_ms / 1000)
         typing_delay = 0.15 if args.pace == "human" else 0.03
         watcher = SnapshotWatcher(db)
-        size0 = store_bytes(db)
+        size0, tables0 = store_bytes(db), table_bytes(db)
         desktop_pids = [p.pid for p in desktop._started if p.name == "Xvfb"] + [a.pid for a in apps]
         desk_cpu0 = sum(cpu_seconds(pid) for pid in desktop_pids)
         cpu0, t0 = cpu_seconds(daemon.pid), time.monotonic()
@@ -137,9 +159,10 @@ def measure(args, source: str | None) -> dict:
         daemon.send_signal(signal.SIGTERM)
         daemon.wait(30)
         growth_mb_per_hour = (store_bytes(db) - size0) / (1024 * 1024) * 3600 / active_s
+        grown = growth_by_table(tables0, table_bytes(db))
     return {"active_s": active_s, "keys": user.keys, "clicks": user.clicks, "switches": len(latencies),
             "cpu": active_pct, "idle": idle_pct, "desktop": desk_pct, "rss": rss, "latencies": latencies,
-            "growth": growth_mb_per_hour}
+            "growth": growth_mb_per_hour, "grown": grown}
 
 
 def in_own_process(args, source: str | None) -> dict:
@@ -168,6 +191,7 @@ def rows_for(args, label: str, m: dict) -> list[tuple[str, str]]:
         ("focus → committed snapshot", f"p50 {median(latencies):.0f} ms, p95 {percentile(latencies, 95):.0f} ms, "
                                        f"max {max(latencies):.0f} ms   (budget p95 250 ms)"),
         ("store growth", f"{m['growth']:.1f} MB per active hour"),
+        ("what grew", m["grown"]),
     ]
     return [(f"[{label.split()[0]}] {name}" if index else name, value) for index, (name, value) in enumerate(rows)]
 

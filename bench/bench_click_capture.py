@@ -17,7 +17,7 @@ from another checkout — the same script gives the figure before a change.
 Then, in this process on the same screen, the picture work of one click
 alone, timed with the thread's CPU clock: one mss grab of the widest crop's
 place (256×256) and `core.visual_evidence.crop_variants` (cut, mask, three
-PNG encodes), without and with two field masks.
+encodes: lossless WebP, PNG before), without and with two field masks.
 """
 
 from __future__ import annotations

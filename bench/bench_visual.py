@@ -70,7 +70,7 @@ def templates_for(screen, x: int, y: int):
 
     height, width = screen.shape[:2]
     variants = crop_variants(screen, x, y, (0, 0, width, height))
-    return [decode(v.png, v.sha256, v.kind, (v.ratio_x, v.ratio_y), (v.x, v.y)) for v in variants]
+    return [decode(v.data, v.sha256, v.kind, (v.ratio_x, v.ratio_y), (v.x, v.y)) for v in variants]
 
 
 def bench_accuracy(count: int, seed: int) -> tuple[list[dict], dict]:

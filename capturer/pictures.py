@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from core.geometry import Rect, intersect
 from core.store import BlobRow, ClickEvidenceRow, StoreWriter
+from core.visual_evidence import MEDIA_TYPE as CROP_MEDIA_TYPE
 from core.visual_evidence import CropVariant, Masks, crop_variants, evidence_region
 
 from .config import Config
@@ -136,8 +137,8 @@ class Pictures:
             self._on_error("click crop", exc)
             return None
         for crop in crops:
-            self._writer.submit(BlobRow(crop.sha256, "click_crop", "image/png", crop.width, crop.height,
-                                        crop.png, ts_ms))
+            self._writer.submit(BlobRow(crop.sha256, "click_crop", CROP_MEDIA_TYPE, crop.width, crop.height,
+                                        crop.data, ts_ms))
         return ClickPictures(crops, rect) if crops else None
 
     def _store(self, image: EncodedImage, ts_ms: int) -> str:

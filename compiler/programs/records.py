@@ -24,7 +24,7 @@ the truth about the result (docs/REPLAY.md):
 - the program's `end_state`: the application and title words of the window
   the demonstrations ended in, which a run must reach to count as a success;
 - a click target's `visual` evidence: crops of the screen around the click
-  (target, context, wide context; PNG blobs in the store, by sha256), where
+  (target, context, wide context; image blobs in the store, by sha256), where
   each crop was and where the click lay inside it, and the window's
   rectangle then — what replay's visual rung matches when the accessibility
   tree cannot find the target (docs/VISUAL.md). A target without it is
@@ -61,12 +61,12 @@ class ProgramFormatError(PhantomError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Crop:
-    """One crop of a click's visual evidence: its kind, its PNG blob, where
+    """One crop of a click's visual evidence: its kind, its image blob, where
     it lay on the screen when recorded (desktop coordinates) and where the
     click lay inside it, as a share of its width and height."""
 
     kind: str                 # target | context | wide
-    blob: str                 # sha256 of the PNG in the store's blobs table
+    blob: str                 # sha256 of the image (WebP; PNG before) in the store's blobs table
     x: int
     y: int
     width: int

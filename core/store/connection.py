@@ -125,7 +125,10 @@ def migrate(connection: apsw.Connection, path: Path) -> int:
         if migration.version <= version:
             continue
         with connection:
-            connection.execute(migration.sql)
+            if migration.sql:
+                connection.execute(migration.sql)
+            if migration.apply is not None:
+                migration.apply(connection)
             connection.pragma("application_id", APPLICATION_ID)
             connection.pragma("user_version", migration.version)
         version = migration.version

@@ -143,7 +143,9 @@ def _copy_table(source: apsw.Connection, target: apsw.Connection, table: str) ->
     columns = [name for name, _ in wanted if name in present]
     if not columns:
         return TableCopy(table, 0, False)
-    without_rowid = bool(target.execute(
+    # Read as the damaged file lays the table out: a table a later migration
+    # rebuilt (migration 6's rowid `blobs`) may still be WITHOUT ROWID there.
+    without_rowid = bool(source.execute(
         "SELECT sql LIKE '%WITHOUT ROWID%' FROM sqlite_master WHERE name = ?", (table,)).get)
     insert = (f"INSERT OR IGNORE INTO {_quote(table)}({', '.join(map(_quote, columns))}) "
               f"VALUES({', '.join('?' for _ in columns)})")

@@ -16,11 +16,17 @@ Conventions every table follows:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .migration_3 import V3_SQL
 from .migration_4 import V4_SQL
 from .migration_5 import V5_SQL
+from .migration_6 import apply as apply_v6
+
+if TYPE_CHECKING:
+    import apsw
 
 # "PHAN" — lets readers tell a Phantom store from any other SQLite file.
 APPLICATION_ID = 0x5048414E
@@ -33,6 +39,9 @@ class Migration:
     version: int
     summary: str
     sql: str
+    # A step SQL alone cannot say (it depends on what the store holds), run
+    # after `sql` in the same transaction.
+    apply: Callable[[apsw.Connection], None] | None = None
 
 
 _V1_CAPTURE = """
@@ -211,6 +220,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "blind spots for a stopped or suspended daemon, a clock jump and unobservable input",
               V4_SQL),
     Migration(5, "per-UTC-day revisions of the rows the compiler reads, kept by triggers", V5_SQL),
+    Migration(6, "images in a rowid table (their bytes in the table's pages, not overflow chains)", "",
+              apply_v6),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -1,6 +1,6 @@
 """A recorded crop ready to match: its pixels (BGR, as OpenCV and mss hold
 them), the mask of pixels that may be compared (masked pixels — an
-excluded window, a field's interior — are transparent in the PNG), where
+excluded window, a field's interior — are transparent in the image), where
 the click lay inside it, and whether it is flat.
 
 A flat crop (a field's empty interior, a plain panel) has next to no
@@ -61,7 +61,8 @@ def from_pixels(kind: str, pixels: np.ndarray, ratio: tuple[float, float],
 
 def decode(data: bytes, sha256: str, kind: str, ratio: tuple[float, float],
            origin: tuple[int, int]) -> Template:
-    """A template from a stored PNG blob, checked against its address."""
+    """A template from a stored crop blob (lossless WebP, or the PNG of an
+    older store), checked against its address."""
     import cv2
 
     if hashlib.sha256(data).hexdigest() != sha256:

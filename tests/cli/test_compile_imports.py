@@ -53,7 +53,7 @@ compiler.routines.occurrences
 compiler.sources compiler.sources.nocta compiler.sources.phantom_store
 core core.clock core.errors core.inputs core.labels core.private
 core.store core.store.connection core.store.errors core.store.migration_3 core.store.migration_4
-core.store.migration_5
+core.store.migration_5 core.store.migration_6
 core.store.paths core.store.schema
 core.urls core.urls.parts core.urls.reads core.urls.sanitize core.urls.sitekey
 """.split())

@@ -22,7 +22,7 @@ def screen(width=800, height=600):
 
 
 def decoded(variant):
-    return np.asarray(Image.open(io.BytesIO(variant.png)))
+    return np.asarray(Image.open(io.BytesIO(variant.data)))
 
 
 def test_three_crops_centred_on_the_click_with_its_ratio_inside_each():
@@ -35,7 +35,7 @@ def test_three_crops_centred_on_the_click_with_its_ratio_inside_each():
     # The click's pixel centre: (400 - 368 + 0.5) / 64.
     assert (target.ratio_x, target.ratio_y) == (0.5078, 0.5078)
     assert np.array_equal(decoded(target), shot[268:332, 368:432])
-    assert target.sha256 == hashlib.sha256(target.png).hexdigest() and target.masked == 0
+    assert target.sha256 == hashlib.sha256(target.data).hexdigest() and target.masked == 0
 
 
 def test_a_click_near_the_window_edge_keeps_its_true_place_in_the_crop():

@@ -10,6 +10,7 @@ click hit."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -138,13 +139,13 @@ def test_every_canvas_click_carries_the_daemons_three_crops_and_the_window(store
             assert crop["x"] + crop["ratio_x"] * crop["width"] == pytest.approx(target["x"] + 0.5, abs=0.02)
             assert crop["y"] + crop["ratio_y"] * crop["height"] == pytest.approx(target["y"] + 0.5, abs=0.02)
     # In the store: three rows for every click of the six demonstrations,
-    # each crop a PNG blob; the click's own row names its target crop.
+    # each crop a lossless WebP blob; the click's own row names its target crop.
     clicks = query(db, "SELECT count(*) FROM input_events WHERE kind = 'click' AND recording_id IS NOT NULL")
     rows = query(db, "SELECT e.kind, b.media_type, i.crop = e.blob FROM click_evidence e JOIN blobs b ON "
                      "b.sha256 = e.blob JOIN input_events i ON i.id = e.input_id WHERE i.recording_id "
                      "IS NOT NULL")
     assert clicks == [(14,)] and len(rows) == 3 * 14
-    assert set(rows) == {("target", "image/png", 1), ("context", "image/png", 0), ("wide", "image/png", 0)}
+    assert set(rows) == {("target", "image/webp", 1), ("context", "image/webp", 0), ("wide", "image/webp", 0)}
 
 
 def test_a_moved_and_zoomed_drawing_replays_through_the_visual_rung(desktop, apps, store):
@@ -269,3 +270,100 @@ def test_an_identical_copy_beside_the_recorded_button_is_never_clicked(desktop, 
     assert code != 0 and result["status"] != "success", (result, stderr)
     step = next(s for s in result["steps"] if s["index"] == 1)
     assert step["visual"]["verdict"] == "ambiguous", step
+
+
+def as_before_storage(db, out) -> dict[str, str]:
+    """A copy of `db` as the daemon stored it before lossless WebP crops and
+    migration 6: every click crop re-encoded as the PNG it was (level 6),
+    every row naming one renamed to that PNG's digest, and the images in the
+    WITHOUT ROWID table of schema 1. The map of new digest → old digest."""
+    import hashlib
+    import io
+
+    import apsw
+    from PIL import Image
+
+    shutil.copy(db, out)
+    connection = apsw.Connection(str(out))   # foreign keys off: the rows move one at a time
+    renamed: dict[str, str] = {}
+    try:
+        with connection:
+            rows = connection.execute("SELECT sha256, kind, media_type, width, height, data, created_ms "
+                                      "FROM blobs").fetchall()
+            connection.execute("DROP TABLE blobs")
+            connection.execute("CREATE TABLE blobs (sha256 TEXT PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN "
+                               "('thumbnail', 'click_crop')), media_type TEXT NOT NULL, width INTEGER NOT NULL, "
+                               "height INTEGER NOT NULL, data BLOB NOT NULL, created_ms INTEGER NOT NULL) "
+                               "WITHOUT ROWID")
+            for sha, kind, media_type, width, height, data, created in rows:
+                if kind == "click_crop":
+                    assert media_type == "image/webp"
+                    image = Image.open(io.BytesIO(data))
+                    buffer = io.BytesIO()
+                    image.save(buffer, "PNG", compress_level=6)
+                    data, media_type = buffer.getvalue(), "image/png"
+                    renamed[sha] = hashlib.sha256(data).hexdigest()
+                connection.execute("INSERT INTO blobs VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                   (renamed.get(sha, sha), kind, media_type, width, height, data, created))
+            for new, old in renamed.items():
+                connection.execute("UPDATE click_evidence SET blob = ? WHERE blob = ?", (old, new))
+                connection.execute("UPDATE input_events SET crop = ? WHERE crop = ?", (old, new))
+    finally:
+        connection.close()
+    return renamed
+
+
+def test_the_crops_encoding_changes_no_fact_the_compiler_and_replay_read(desktop, store, tmp_path):
+    """The daemon's store (WebP crops, rowid images) beside the same store in
+    the encoding before (PNG crops, WITHOUT ROWID images): the compiled day
+    is byte-identical but for its input digest (which hashes the crops'
+    names with the rows), each program compiles to the same body but for the
+    crops' digests (which name the same pixels, alpha included), and both
+    programs' crops decode to the same pixels for replay."""
+    import cv2
+    import numpy as np
+
+    from replay.visual.templates import decode
+
+    db, _ = store
+    before = tmp_path / "before.sqlite3"
+    renamed = as_before_storage(db, before)
+    assert len(renamed) == len(set(query(db, "SELECT blob FROM click_evidence"))) > 0
+    day = query(db, "SELECT min(ts_ms) FROM snapshots")[0][0]
+    from datetime import datetime, timezone
+
+    date = datetime.fromtimestamp(day / 1000, timezone.utc).strftime("%Y-%m-%d")
+    digests = []
+    for fmt in ("compact", "json"):
+        now, then = (phantom(desktop, "compile", "--db", str(path), "--day", date, "--tz", "UTC", "--format", fmt,
+                             "--no-cache") for path in (db, before))
+        assert now.returncode == then.returncode == 0, (now.stderr, then.stderr)
+        # The provenance digest hashes every row read, a click's crop name
+        # among them: the one place the name shows. The rest is byte-identical.
+        ours, theirs = (re.sub(r"sha256:[0-9a-f]+", "sha256:…", out.stdout) for out in (now, then))
+        assert ours == theirs and len(ours) > 100
+        digests.append((re.findall(r"sha256:[0-9a-f]+", now.stdout), re.findall(r"sha256:[0-9a-f]+", then.stdout)))
+    assert all(len(ours) == len(theirs) == 1 and ours != theirs for ours, theirs in digests)
+    for name in ("palette", "star first", "twin"):
+        now, then = (phantom(desktop, "compile-program", name, "--db", str(path), "--format", "json")
+                     for path in (db, before))
+        assert now.returncode == then.returncode == 0, (now.stderr, then.stderr)
+        text = now.stdout
+        for new, old in renamed.items():
+            text = text.replace(new, old)
+        ours, theirs = json.loads(text), json.loads(then.stdout)
+        for report in (ours, theirs):          # the program's id is a digest of its body
+            report.pop("id"), report["program"].pop("id", None)
+        assert ours == theirs
+    pixels = {}
+    for path in (db, before):
+        for sha, data in query(path, "SELECT sha256, data FROM blobs WHERE kind = 'click_crop'"):
+            template = decode(bytes(data), sha, "target", (0.5, 0.5), (0, 0))
+            raw = cv2.imdecode(np.frombuffer(bytes(data), dtype=np.uint8), cv2.IMREAD_UNCHANGED)
+            pixels.setdefault(renamed.get(sha, sha), []).append((template.pixels.tobytes(),
+                                                                  None if template.mask is None
+                                                                  else template.mask.tobytes(), raw.tobytes()))
+    assert all(len(both) == 2 and both[0] == both[1] for both in pixels.values())
+    sizes = [sum(len(bytes(row[0])) for row in query(path, "SELECT data FROM blobs WHERE kind = 'click_crop'"))
+             for path in (db, before)]
+    assert sizes[0] < 0.6 * sizes[1]     # the point of the change: the same pixels in fewer bytes

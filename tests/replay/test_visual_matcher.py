@@ -43,7 +43,7 @@ def controls(table: dict, screen: str) -> dict[str, list]:
 def templates(image: np.ndarray, x: int, y: int, masks: Masks = Masks()):
     """The crops the capture hook makes, through the PNG round trip a program stores."""
     height, width = image.shape[:2]
-    return [decode(v.png, v.sha256, v.kind, (v.ratio_x, v.ratio_y), (v.x, v.y))
+    return [decode(v.data, v.sha256, v.kind, (v.ratio_x, v.ratio_y), (v.x, v.y))
             for v in crop_variants(image, x, y, (0, 0, width, height), masks)]
 
 
@@ -187,7 +187,7 @@ def test_flat_crops_are_scored_by_squared_difference():
 def test_a_corrupt_or_misaddressed_crop_blob_is_refused():
     variant = crop_variants(RECORDED, *centre(RECORDED_AT["red"]), RECORDED_WINDOW)[0]
     with pytest.raises(BadCrop, match="does not hash to its address"):
-        decode(variant.png, "0" * 64, "target", (0.5, 0.5), (0, 0))
+        decode(variant.data, "0" * 64, "target", (0.5, 0.5), (0, 0))
     broken = b"not a png"
     import hashlib
 

@@ -51,7 +51,7 @@ def stored(db, variants) -> None:
             for v in variants:
                 connection.execute(insert_sql(BlobRow),
                                    BlobRow(v.sha256, "click_crop", "image/png", v.width, v.height,
-                                           v.png, 0).values())
+                                           v.data, 0).values())
     finally:
         connection.close()
 
