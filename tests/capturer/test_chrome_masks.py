@@ -110,7 +110,7 @@ def _wide_crop(windows: _Windows, a11y: _Accessibility, x: int, y: int, *, recor
     pictures = Pictures(writer, Config(), display, a11y, lambda: recording, lambda what, exc: None)
     result = pictures.click_evidence(x, y, MONITOR, 0, windows.windows[0])
     wide = next(c for c in result.crops if c.kind == "wide")
-    return wide, Image.open(io.BytesIO(wide.png)).convert("RGBA")
+    return wide, Image.open(io.BytesIO(wide.data)).convert("RGBA")
 
 
 def _hidden(crop, image, x: int, y: int) -> bool:

@@ -46,7 +46,7 @@ compiler.pages.sites compiler.pages.sites.ai compiler.pages.sites.code compiler.
 compiler.pages.sites.engines compiler.pages.sites.forums compiler.pages.sites.google
 compiler.pages.sites.media compiler.pages.sites.packages compiler.pages.sites.reference
 compiler.pages.sites.shopping compiler.pages.sites.social compiler.pages.sites.work
-compiler.render compiler.render.compact compiler.render.days compiler.render.text
+compiler.render compiler.render.compact compiler.render.days compiler.render.text compiler.render.totals
 compiler.routines compiler.routines.actions compiler.routines.cycles compiler.routines.ids
 compiler.routines.encoded compiler.routines.mining compiler.routines.mining_lists
 compiler.routines.occurrences

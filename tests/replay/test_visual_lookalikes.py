@@ -37,7 +37,7 @@ CASES = _layouts()
 def reaimed(name: str):
     case = CASES[name]
     height, width = case.recorded.shape[:2]
-    crops = [decode(v.png, v.sha256, v.kind, (v.ratio_x, v.ratio_y), (v.x, v.y))
+    crops = [decode(v.data, v.sha256, v.kind, (v.ratio_x, v.ratio_y), (v.x, v.y))
              for v in crop_variants(case.recorded, *case.click, (0, 0, width, height))]
     now_h, now_w = case.current.shape[:2]
     result = reaim(cv2.cvtColor(case.current, cv2.COLOR_RGB2BGR), (0, 0, now_w, now_h), crops, case.click,
