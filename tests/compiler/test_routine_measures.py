@@ -211,10 +211,11 @@ def test_observed_outcomes_counts_begun_and_completed_runs():
     assert routine.support == 3
     assert observed_outcomes(sessions, routine) == (3, 4)
     assert observed_outcomes(SessionIndex(sessions), routine) == (3, 4)
-    inputs = gate_inputs(routine, sessions)
+    # passive counts are recurrence, not evidence: the gate gets no outcomes from them
+    inputs = gate_inputs(routine)
     assert inputs == GateInputs(steps=4, traces=3, h_ui_normalized=0.0, timing_cv=0.0,
-                                successes=3, trials=4)
-    decide(inputs)  # accepted by the gate
+                                successes=0, trials=0)
+    assert not decide(inputs).evidence
 
 
 def test_observed_outcomes_short_routine_uses_whole_prefix():
@@ -231,8 +232,8 @@ def test_measure_record_and_to_dict():
     assert isinstance(m, RoutineMeasures)
     assert (m.support, m.days_seen, m.length) == (4, 2, 3)
     assert (m.h_ui, m.h_task, m.h_task_source, m.quadrant) == (0.0, 0.0, "lengths", "Q1")
-    assert (m.successes, m.trials) == (4, 4)
-    assert measured_inputs(m) == gate_inputs(routine, sessions)
+    assert (m.completed, m.begun) == (4, 4)
+    assert measured_inputs(m) == gate_inputs(routine)
     d = m.to_dict()
     assert json.loads(json.dumps(d)) == d
     assert set(d) == {f.name for f in dataclasses.fields(RoutineMeasures)}
@@ -340,7 +341,7 @@ def test_measures_are_bounded(sessions):
         m = measure(r, sessions, day_of=utc_day, typed_length=lambda a: 4)
         assert 0.0 <= m.h_ui <= 1.0 and 0.0 <= m.h_task <= 1.0
         assert m.timing_cv >= 0.0 and math.isfinite(m.timing_cv)
-        assert 0 < m.successes <= m.trials
-        assert m.successes == r.support
+        assert 0 < m.completed <= m.begun
+        assert m.completed == r.support
         decide(measured_inputs(m))
     assert 0.0 <= coverage(sessions, routines) <= 1.0

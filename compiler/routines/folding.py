@@ -1,0 +1,95 @@
+"""One entry per recurring routine: variants folded into the routine they hold.
+
+The miner keeps every maximal n-gram, and `cycles.distinct` one per loop;
+what is left can still name one piece of work many times. A planted 4-step
+routine came back as 12 (issue 25): the routine itself, and the routine
+with an unresolved click before it, after it, or both, each occurring often
+enough to be maximal in its own right — and a chain of editor noise, the
+routine and a switch away, seen three times. A person sees one routine
+there, done with something else around it now and then.
+
+So a listed routine A is a *variant* of a listed routine B when B's keys
+are a contiguous slice of A's (A holds B) and what A adds on each side of B
+is nothing, padding — only unresolved steps (clicks on nothing nameable,
+bare keys: `Step.specific` false) — or another task: a side holding a switch,
+or a step in another application than B's step next to it. Both survived
+`distinct`, so B also occurs outside A, and (by maximality) more often.
+
+A side that continues B in its own application with a nameable step is
+not folded: "fill the form, then Submit" is not a variant of "fill the
+form" (the shorter one may be listed beside it when it also occurs alone).
+
+Each variant goes to one routine: among those it is a variant of, the most
+frequent, then the longest, then the smallest id — and from there on to that
+routine's own target, so every variant ends at a routine that is a variant
+of nothing. Those are the entries; each carries its variants and how often
+they occurred. The order of the input (the miner's) is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+from compiler.records import Step
+
+from .mining import Routine
+
+__all__ = ["Folded", "fold"]
+
+
+@dataclass(frozen=True, slots=True)
+class Folded:
+    """A routine and the listed routines folded into it (mined order)."""
+
+    routine: Routine
+    variants: tuple[Routine, ...] = ()
+
+
+def _slices(outer: tuple[Hashable, ...], inner: tuple[Hashable, ...]) -> list[int]:
+    """Where `inner` starts inside `outer` (a proper, contiguous slice)."""
+    n = len(inner)
+    if not 0 < n < len(outer):
+        return []
+    return [i for i in range(len(outer) - n + 1) if outer[i:i + n] == inner]
+
+
+def _foldable(side: Sequence[Step], edge_app: str) -> bool:
+    """Nothing, padding, or another task (module docstring)."""
+    return (all(not step.specific for step in side)
+            or any(step.kind == "switch" or step.app != edge_app for step in side))
+
+
+def _is_variant(a: Routine, b: Routine) -> bool:
+    first, last = b.steps[0].app, b.steps[-1].app
+    return any(_foldable(a.steps[:i], first) and _foldable(a.steps[i + b.length:], last)
+               for i in _slices(a.keys, b.keys))
+
+
+def _targets(a: Routine, routines: Sequence[Routine]) -> list[int]:
+    present = set(a.keys)
+    return [index for index, b in enumerate(routines)
+            if b.length < a.length and b.keys[0] in present and _is_variant(a, b)]
+
+
+def fold(routines: Sequence[Routine]) -> tuple[Folded, ...]:
+    """The routines that are no variant of another, each with its variants."""
+    rank = {id(r): (-r.support, -r.length, r.id, repr(r.keys)) for r in routines}
+    target: dict[int, int] = {}
+    for index, routine in enumerate(routines):
+        candidates = _targets(routine, routines)
+        if candidates:
+            target[index] = min(candidates, key=lambda i: rank[id(routines[i])])
+
+    def root(index: int) -> int:
+        while index in target:    # strictly shorter at every step: no loop
+            index = target[index]
+        return index
+
+    roots = {index: root(index) for index in range(len(routines))}
+    variants: dict[int, list[Routine]] = {}
+    for index, routine in enumerate(routines):
+        if roots[index] != index:
+            variants.setdefault(roots[index], []).append(routine)
+    return tuple(Folded(routine, tuple(variants.get(index, ())))
+                 for index, routine in enumerate(routines) if roots[index] == index)
