@@ -53,7 +53,7 @@ class EvidenceSource(Protocol):
     the trees recorded around (app, instant)s, the statuses of replays of
     programs compiled from routines (by routine id)."""
 
-    def trees(self, wants: tuple[tuple[str, int], ...]
+    def trees(self, wants: tuple[tuple[str, int], ...], roles: tuple[str, ...]
               ) -> Mapping[tuple[str, int], TreeRow | None]: ...
 
     def replay_statuses(self, routine_ids: tuple[str, ...]) -> Mapping[str, Sequence[str]]: ...
@@ -128,7 +128,8 @@ def _evidence(routines: Sequence[Routine], source: EvidenceSource | None) -> lis
     the replays of its programs, then the dry passes (pure)."""
     if source is None or not routines:
         return [Evidence() for _ in routines]
-    rows = source.trees(tree_wants(routines))
+    roles = tuple(sorted({step.role for r in routines for step in r.steps if step.kind in ("click", "type")}))
+    rows = source.trees(tree_wants(routines), roles)
     trees = {want: None if found is None else
              RecordedTree(found[0], found[1], tuple(TreeElement(*row) for row in found[2]))
              for want, found in rows.items()}

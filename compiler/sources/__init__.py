@@ -93,14 +93,14 @@ class CaptureSource:
         rows = self._reader.fetch(self.connection, since_ms, until_ms)
         return Fetched(self.kind, rows, rows.digest)
 
-    def trees(self, wants: tuple[tuple[str, int], ...]
+    def trees(self, wants: tuple[tuple[str, int], ...], roles: tuple[str, ...]
               ) -> dict[tuple[str, int], recorded.TreeRow | None]:
         """The accessibility trees stored around given (app, instant)s
-        (`recorded.read_trees`); a foreign layout stores none Phantom can
+        (`recorded.read_trees`; only elements of `roles`); a foreign layout stores none Phantom can
         match a plan against, so every answer is None there."""
         if self.kind != "phantom":
             return {want: None for want in wants}
-        return recorded.read_trees(self.connection, wants)
+        return recorded.read_trees(self.connection, wants, roles)
 
     def replay_statuses(self, routine_ids: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
         """Statuses of replays of programs compiled from these routines."""

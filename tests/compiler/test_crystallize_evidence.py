@@ -231,6 +231,23 @@ def test_the_store_gives_plan_passes_and_a_verified_replay_counts(recorded_store
     assert other.evidence.replay_trials == 0       # another routine's replays are not its own
 
 
+def test_the_reader_gives_the_walk_around_an_instant_and_none_far_from_any(recorded_store):
+    from compiler.api import routine_report
+    from compiler.sources import CaptureSource
+
+    report, _ = routine_report(recorded_store)
+    routine = report.entries[0].routine
+    action = next(a for a in routine.occurrences[0].actions if a.step.kind == "click" and a.step.specific)
+    far = action.ts_ms + 365 * 86_400_000
+    with CaptureSource(recorded_store) as source:
+        found = source.trees(((action.step.app, action.ts_ms), (action.step.app, far)), ("text",))
+    assert found[action.step.app, far] is None
+    ts, truncated, elements = found[action.step.app, action.ts_ms]
+    assert ts <= action.ts_ms + 2_000 and not truncated
+    assert elements and {row[0] for row in elements} == {"text"}      # only the roles asked for
+    assert action.step.target in {row[3] for row in elements}
+
+
 def _env() -> dict[str, str]:
     import os
     return {**os.environ, "PYTHONPATH": str(ROOT)}
