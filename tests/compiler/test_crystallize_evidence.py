@@ -30,7 +30,7 @@ from compiler.routines.gate import (
     tree_wants,
 )
 from compiler.routines.gate.evidence import dry_pass
-from compiler.routines.measures import observed_outcomes, timing_cv
+from compiler.routines.measures import completion_counts, timing_cv
 from compiler.routines.mining import mine
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -125,7 +125,7 @@ def test_a_chain_of_noise_seen_three_times_is_not_crystallized_without_plan_evid
     (routine,) = mine(sessions)
     assert routine.support == 3 and timing_cv(routine) == 0.0
     # what the gate used to count: every passive occurrence a success
-    completed, begun = observed_outcomes(sessions, routine)
+    completed, begun = completion_counts(sessions, routine)
     passive = decide(GateInputs(routine.length, routine.support, 0.0, 0.0, completed, begun))
     assert passive.crystallize                       # the bug: 3/3 passive "successes"
     evidence = plan_evidence(routine, trees({"mousepad": NOTES_TREE}))
@@ -135,7 +135,7 @@ def test_a_chain_of_noise_seen_three_times_is_not_crystallized_without_plan_evid
     sessions = sessions_of((*NOISE, click("mousepad", "push button", "Close"), AWAY))
     (routine,) = mine(sessions)
     assert decide(GateInputs(routine.length, routine.support, 0.0, 0.0,
-                             *observed_outcomes(sessions, routine))).crystallize
+                             *completion_counts(sessions, routine))).crystallize
     unrecorded = plan_evidence(routine, trees({"form": FORM_TREE}))
     assert (unrecorded.trials, unrecorded.unchecked) == (0, 3)
     decision = decide(gate_inputs(routine, unrecorded))

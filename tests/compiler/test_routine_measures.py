@@ -17,6 +17,7 @@ from compiler.routines.measures import (
     AGENT_TOKENS_PER_STEP,
     Recurrence,
     RoutineMeasures,
+    completion_counts,
     coverage,
     days_seen,
     guard_coverage,
@@ -26,7 +27,6 @@ from compiler.routines.measures import (
     measure,
     measure_all,
     minimal_script,
-    observed_outcomes,
     overhead_ratios,
     plan_text,
     quadrant,
@@ -203,14 +203,14 @@ def test_overhead_ratios():
 
 
 # --------------------------------------------------------------------------- outcomes, gate
-def test_observed_outcomes_counts_begun_and_completed_runs():
+def test_completion_counts_count_begun_and_completed_runs():
     full = [click("A", 0), click("B", 1), click("C", 2), click("D", 3)]
     begun = [click("A", 10), click("B", 11), click("C", 12), click("X", 13)]
     sessions = [full, full, begun, full, [click("A", 20), click("B", 21)]]
     routine = next(r for r in mine(sessions) if r.length == 4)
     assert routine.support == 3
-    assert observed_outcomes(sessions, routine) == (3, 4)
-    assert observed_outcomes(SessionIndex(sessions), routine) == (3, 4)
+    assert completion_counts(sessions, routine) == (3, 4)
+    assert completion_counts(SessionIndex(sessions), routine) == (3, 4)
     # passive counts are recurrence, not evidence: the gate gets no outcomes from them
     inputs = gate_inputs(routine)
     assert inputs == GateInputs(steps=4, traces=3, h_ui_normalized=0.0, timing_cv=0.0,
@@ -218,10 +218,10 @@ def test_observed_outcomes_counts_begun_and_completed_runs():
     assert not decide(inputs).evidence
 
 
-def test_observed_outcomes_short_routine_uses_whole_prefix():
+def test_completion_counts_short_routine_uses_whole_prefix():
     sessions = [[click("A", 0), click("B", 1)]] * 3
     (routine,) = mine(sessions, min_length=2)
-    assert observed_outcomes(sessions, routine) == (3, 3)
+    assert completion_counts(sessions, routine) == (3, 3)
 
 
 # --------------------------------------------------------------------------- measures record

@@ -1,7 +1,7 @@
 """Everything measured about one routine: what a mined routine is worth and
 how safe it is to replay (phantom.md §6, activity-frames.md §7), gathered
 in `RoutineMeasures` by `measure` (`measure_all` keys the sessions once for
-many routines). The counts, timing and observed outcomes are computed here;
+many routines). The counts, timing and completion counts are computed here;
 the entropies and overhead ratios come from their own modules.
 
 Local dates come from a `day_of` function the caller passes in (zones are
@@ -28,7 +28,7 @@ r_inject, r_info
     Routine Overhead Ratios of activity-frames §7 (`overhead`).
 completed, begun
     How reliably the user finishes the routine once begun (see
-    `observed_outcomes`): recurrence, what a routine is worth — not replay
+    `completion_counts`): recurrence, what a routine is worth — not replay
     evidence. The Gittins gate counts dry passes of the plan and verified
     replays instead (`gate.evidence`).
 
@@ -58,7 +58,7 @@ __all__ = [
     "guard_coverage",
     "measure",
     "measure_all",
-    "observed_outcomes",
+    "completion_counts",
     "support",
     "timing_cv",
 ]
@@ -116,7 +116,7 @@ def _index(sessions: Sequence[Sequence[Action]] | SessionIndex, key: KeyFn) -> S
     return sessions if isinstance(sessions, SessionIndex) else SessionIndex(sessions, key)
 
 
-def observed_outcomes(sessions: Sequence[Sequence[Action]] | SessionIndex, routine: Routine,
+def completion_counts(sessions: Sequence[Sequence[Action]] | SessionIndex, routine: Routine,
                       key: KeyFn = step_key) -> tuple[int, int]:
     """(completed, begun): how often the user, having begun the routine,
     went through with it — read off passive data.
@@ -188,7 +188,7 @@ def measure(routine: Routine, sessions: Sequence[Sequence[Action]] | SessionInde
     ui = h_ui(routine)
     task, source = h_task(routine, typed_length)
     ratios = overhead_ratios(routine)
-    completed, begun = observed_outcomes(sessions, routine, key)
+    completed, begun = completion_counts(sessions, routine, key)
     return RoutineMeasures(
         routine_id=routine.id,
         length=routine.length,
