@@ -248,6 +248,39 @@ def test_the_reader_gives_the_walk_around_an_instant_and_none_far_from_any(recor
     assert action.step.target in {row[3] for row in elements}
 
 
+@pytest.fixture(scope="module")
+def planted_store(tmp_path_factory):
+    from synth import synthesize
+
+    db = tmp_path_factory.mktemp("planted") / "three.sqlite3"
+    synthesize(db, days=3, seed=7)
+    return db
+
+
+def test_planted_routines_are_listed_once_each_and_their_plans_pass_in_the_walks(planted_store):
+    """`phantom synth` plants routines whose targets its recorded walks hold
+    (thunderbird, gedit, Firefox): each found routine is one entry, and its
+    plan passes on every occurrence. The Calc routine's cell lies past the
+    400-node walk of an earlier sheet: no evidence there, not a failure."""
+    from compiler.api import routine_report
+    from synth import planted_routines
+
+    report, _ = routine_report(planted_store, limit=0)
+    entries = {e.routine.steps: e for e in report.entries}
+    found = [truth for truth in planted_routines(7, 3) if truth.expect_found]
+    assert found and len(report.entries) == len(found)
+    for truth in found:
+        steps = next(s for s in entries if sorted(s) == sorted(truth.steps))  # one rotation of it
+        entry = entries[steps]
+        assert entry.variants == ()
+        evidence = entry.evidence
+        if truth.name == "copy_calc_value_to_slack":
+            assert (evidence.plan_trials, evidence.unchecked) == (0, entry.routine.support), truth.name
+        else:
+            assert evidence.plan_passes == evidence.plan_trials == entry.routine.support, truth.name
+        assert (entry.decision.successes, entry.decision.trials) == (evidence.successes, evidence.trials)
+
+
 def _env() -> dict[str, str]:
     import os
     return {**os.environ, "PYTHONPATH": str(ROOT)}
