@@ -16,8 +16,12 @@ or a step in another application than B's step next to it. Both survived
 `distinct`, so B also occurs outside A, and (by maximality) more often.
 
 A side that continues B in its own application with a nameable step is
-not folded: "fill the form, then Submit" is not a variant of "fill the
-form" (the shorter one may be listed beside it when it also occurs alone).
+not folded that way: "fill the form, then Submit" is not a variant of "fill
+the form". The other way round, B is a variant of A (a fragment) when most
+of B's occurrences lie inside A's: the routine done, or recorded, without
+some of its steps now and then — a click captured unresolved once leaves
+the rest of the routine one occurrence more frequent than the whole. A
+fragment that mostly occurs alone stays its own routine.
 
 Each variant goes to one routine: among those it is a variant of, the most
 frequent, then the longest, then the smallest id — and from there on to that
@@ -28,6 +32,7 @@ they occurred. The order of the input (the miner's) is kept.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
@@ -66,10 +71,34 @@ def _is_variant(a: Routine, b: Routine) -> bool:
                for i in _slices(a.keys, b.keys))
 
 
+def _mostly_inside(a: Routine, b: Routine) -> bool:
+    """More than half of `a`'s occurrences lie inside `b`'s (b's counted
+    occurrences do not overlap, so only the last one starting at or before
+    an occurrence of `a` can hold it)."""
+    starts: dict[int, list[int]] = {}
+    for o in b.occurrences:
+        starts.setdefault(o.session_index, []).append(o.start)
+    inside = 0
+    for o in a.occurrences:
+        found = starts.get(o.session_index)
+        if found is None:
+            continue
+        at = bisect_right(found, o.start) - 1
+        if at >= 0 and o.start + a.length <= found[at] + b.length:
+            inside += 1
+    return 2 * inside > a.support
+
+
 def _targets(a: Routine, routines: Sequence[Routine]) -> list[int]:
     present = set(a.keys)
-    return [index for index, b in enumerate(routines)
-            if b.length < a.length and b.keys[0] in present and _is_variant(a, b)]
+    found = []
+    for index, b in enumerate(routines):
+        if b.length < a.length and b.keys[0] in present and _is_variant(a, b):
+            found.append(index)            # a pads b or chains onto it
+        elif (b.length > a.length and _slices(b.keys, a.keys) and not _is_variant(b, a)
+              and _mostly_inside(a, b)):
+            found.append(index)            # a is a fragment of b
+    return found
 
 
 def fold(routines: Sequence[Routine]) -> tuple[Folded, ...]:
@@ -82,8 +111,12 @@ def fold(routines: Sequence[Routine]) -> tuple[Folded, ...]:
             target[index] = min(candidates, key=lambda i: rank[id(routines[i])])
 
     def root(index: int) -> int:
-        while index in target:    # strictly shorter at every step: no loop
+        seen = [index]
+        while index in target:
             index = target[index]
+            if index in seen:     # a loop of targets: its best-ranked routine is the entry
+                return min(seen[seen.index(index):], key=lambda i: rank[id(routines[i])])
+            seen.append(index)
         return index
 
     roots = {index: root(index) for index in range(len(routines))}

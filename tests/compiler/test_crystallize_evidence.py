@@ -111,6 +111,18 @@ def test_a_continuation_in_the_same_application_is_not_a_variant():
         (ROUTINE, []), (part, sorted([(NOWHERE, *part), (*part, AWAY)]))])
 
 
+def test_a_routine_whose_first_click_was_once_captured_unresolved_is_still_one_entry():
+    """The rest of the routine is then one occurrence more frequent than the
+    whole, and listed too; most of its occurrences lie inside the whole's,
+    so it is the whole's variant."""
+    sessions = sessions_of(ROUTINE, repeat=5) + sessions_of((NOWHERE, *ROUTINE[1:]), repeat=1)
+    mined = distinct(mine(sessions), sessions)
+    assert sorted((r.length, r.support) for r in mined) == [(3, 6), (4, 5)]
+    (entry,) = fold(mined)
+    assert entry.routine.steps == ROUTINE and [(v.steps, v.support) for v in entry.variants] == [
+        (ROUTINE[1:], 6)]
+
+
 def test_routines_that_hold_no_other_stay_apart():
     other = (click("mail", "push button", "Write"), typed("mail", "entry", "To"),
              click("mail", "push button", "Send"))
