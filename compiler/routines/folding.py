@@ -17,11 +17,13 @@ or a step in another application than B's step next to it. Both survived
 
 A side that continues B in its own application with a nameable step is
 not folded that way: "fill the form, then Submit" is not a variant of "fill
-the form". The other way round, B is a variant of A (a fragment) when most
-of B's occurrences lie inside A's: the routine done, or recorded, without
-some of its steps now and then — a click captured unresolved once leaves
-the rest of the routine one occurrence more frequent than the whole. A
-fragment that mostly occurs alone stays its own routine.
+the form". The other way round, B is a variant of A when most of B's
+occurrences have their own part — B without a foldable side, at least three
+steps — inside one of A's occurrences: the routine done, or recorded,
+without some of its steps now and then (a click captured unnamed once
+leaves the rest of the routine one occurrence more frequent than the
+whole), or a piece of it with another task chained on. A fragment that
+mostly occurs alone stays its own routine.
 
 Each variant goes to one routine: among those it is a variant of, the most
 frequent, then the longest, then the smallest id — and from there on to that
@@ -40,7 +42,11 @@ from compiler.records import Step
 
 from .mining import Routine
 
-__all__ = ["Folded", "fold"]
+__all__ = ["MIN_OWN", "Folded", "fold"]
+
+# The fewest steps of a routine's own part that make it a piece of another's
+# work (the miner's shortest routine).
+MIN_OWN = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +77,25 @@ def _is_variant(a: Routine, b: Routine) -> bool:
                for i in _slices(a.keys, b.keys))
 
 
-def _mostly_inside(a: Routine, b: Routine) -> bool:
-    """More than half of `a`'s occurrences lie inside `b`'s (b's counted
-    occurrences do not overlap, so only the last one starting at or before
-    an occurrence of `a` can hold it)."""
+def _own_parts(a: Routine) -> list[tuple[int, int]]:
+    """The stretches [i, j) of `a` that could be another routine's work: at
+    least MIN_OWN steps, what lies before and after them foldable. For each
+    i only the shortest such j (a shorter stretch fits inside more)."""
+    parts = []
+    for i in range(a.length):
+        if not _foldable(a.steps[:i], a.steps[i].app):
+            continue
+        for j in range(i + MIN_OWN, a.length + 1):
+            if _foldable(a.steps[j:], a.steps[j - 1].app):
+                parts.append((i, j))
+                break
+    return parts
+
+
+def _mostly_inside(a: Routine, parts: list[tuple[int, int]], b: Routine) -> bool:
+    """More than half of `a`'s occurrences have an own part lying inside one
+    of `b`'s occurrences (b's counted occurrences do not overlap, so only the
+    last one starting at or before a stretch can hold it)."""
     starts: dict[int, list[int]] = {}
     for o in b.occurrences:
         starts.setdefault(o.session_index, []).append(o.start)
@@ -83,21 +104,25 @@ def _mostly_inside(a: Routine, b: Routine) -> bool:
         found = starts.get(o.session_index)
         if found is None:
             continue
-        at = bisect_right(found, o.start) - 1
-        if at >= 0 and o.start + a.length <= found[at] + b.length:
-            inside += 1
+        for i, j in parts:
+            at = bisect_right(found, o.start + i) - 1
+            if at >= 0 and o.start + j <= found[at] + b.length:
+                inside += 1
+                break
     return 2 * inside > a.support
 
 
 def _targets(a: Routine, routines: Sequence[Routine]) -> list[int]:
     present = set(a.keys)
+    parts = _own_parts(a)
     found = []
     for index, b in enumerate(routines):
+        if b is a:
+            continue
         if b.length < a.length and b.keys[0] in present and _is_variant(a, b):
             found.append(index)            # a pads b or chains onto it
-        elif (b.length > a.length and _slices(b.keys, a.keys) and not _is_variant(b, a)
-              and _mostly_inside(a, b)):
-            found.append(index)            # a is a fragment of b
+        elif parts and not _is_variant(b, a) and _mostly_inside(a, parts, b):
+            found.append(index)            # a is mostly b's work, or a piece of it
     return found
 
 

@@ -123,6 +123,20 @@ def test_a_routine_whose_first_click_was_once_captured_unresolved_is_still_one_e
         (ROUTINE[1:], 6)]
 
 
+def test_a_chain_onto_a_piece_of_the_routine_folds_into_the_routine():
+    """Another task after the routine three times, one of them after a round
+    whose first click was captured unnamed: the chain mined holds only the
+    rest of the routine, and is still the routine's variant."""
+    after = (Step("switch", "factory", "factory"), click("factory", "text", "entry"),
+             Step("key", "factory", "ctrl+a"), typed("factory", "text", "entry"))
+    sessions = (sessions_of(ROUTINE) + sessions_of((*ROUTINE, *after), repeat=2)
+                + sessions_of((NOWHERE, *ROUTINE[1:], *after), repeat=1))
+    mined = distinct(mine(sessions), sessions)
+    touching = [f for f in fold(mined) if any(s.app == "form" for s in f.routine.steps)]
+    assert len(mined) > 1 and len(touching) == 1
+    assert touching[0].routine.steps == ROUTINE
+
+
 def test_routines_that_hold_no_other_stay_apart():
     other = (click("mail", "push button", "Write"), typed("mail", "entry", "To"),
              click("mail", "push button", "Send"))

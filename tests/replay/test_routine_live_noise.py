@@ -84,6 +84,7 @@ def test_one_planted_routine_among_noise_is_listed_once_on_plan_evidence(managed
 
         listed = phantom(desktop, "routines", "--db", str(db), "--format", "json", "--limit", "0")
         assert listed.returncode == 0, listed.stderr
+        (tmp_path / "routines.json").write_text(listed.stdout)   # kept with pytest's temp dirs
         routines = json.loads(listed.stdout)["routines"]
         summary = [(r["id"], r["measures"]["support"], r["label"]) for r in routines]
         for line in summary:
