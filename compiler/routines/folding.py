@@ -18,8 +18,8 @@ or a step in another application than B's step next to it. Both survived
 A side that continues B in its own application with a nameable step is
 not folded that way: "fill the form, then Submit" is not a variant of "fill
 the form". The other way round, B is a variant of A when most of B's
-occurrences have their own part — B without a foldable side, at least three
-steps — inside one of A's occurrences: the routine done, or recorded,
+occurrences have their own part — B without a foldable side (MIN_OWN) —
+inside one of A's occurrences: the routine done, or recorded,
 without some of its steps now and then (a click captured unnamed once
 leaves the rest of the routine one occurrence more frequent than the
 whole), or a piece of it with another task chained on. A fragment that
@@ -45,8 +45,13 @@ from .mining import Routine
 __all__ = ["MIN_OWN", "Folded", "fold"]
 
 # The fewest steps of a routine's own part that make it a piece of another's
-# work (the miner's shortest routine).
-MIN_OWN = 3
+# work. One: a live run (issue 25) listed "Submit, then a click and typing in
+# another application" beside the form routine whose last step that Submit
+# was — the other task, always right after the routine, is no routine of its
+# own (maximality absorbed it into the chain), and the chain's plan could
+# pass and be crystallized. Its own part must still lie inside the other
+# routine's occurrences, not merely share its keys.
+MIN_OWN = 1
 
 
 @dataclass(frozen=True, slots=True)
