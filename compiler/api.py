@@ -270,15 +270,23 @@ def routine_report(db_path: str | Path, *, day: str | None = None, since: str | 
     """The routine candidates of a window (`read_window`'s: a day, a range or
     the whole history), mined, measured and gated under `costs` (the default
     `CostModel()` when None); at most `limit` of them measured and shown (all
-    when None). Render the report with `report_dict`."""
+    when None). The gate's outcomes are read from the store too: dry passes
+    of each plan against the trees recorded at its occurrences, and verified
+    replays of programs compiled from it. Render the report with `report_dict`."""
     from .rolled import actions_of
     from .routines import CostModel, report_routines
 
     with collector_paused():
         fetched, window, days = _fetch_window(db_path, day, since, until, tz, now_ms, "all")
         capture = _capture(fetched, db_path)
-    return report_routines(capture, window.zone, costs or CostModel(), limit=limit,
-                           extra_actions=actions_of(days)), window
+    try:
+        # the gate's evidence: trees recorded around the occurrences, replays of
+        # programs compiled from routines (read-only, through the same source)
+        with CaptureSource(db_path) as source:
+            return report_routines(capture, window.zone, costs or CostModel(), limit=limit,
+                                   extra_actions=actions_of(days), evidence=source), window
+    except SourceError as exc:
+        raise CompileError(str(exc), code=exc.code) from None
 
 
 def mined_routines(capture: Capture) -> tuple[Routine, ...]:

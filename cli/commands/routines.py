@@ -31,7 +31,11 @@ def add_parsers(sub: Subcommands, common: argparse.ArgumentParser) -> None:
         description="Mine recurring action n-grams (3–60 steps, ≥ 3 occurrences, ≥ 2 named "
         "targets) from the capture, measure each (support, days seen, guard coverage, H_UI/H_task "
         "quadrant, Routine Overhead Ratios, timing variation) and gate it: four structural "
-        "criteria, then a Gittins index against the break-even threshold λ*. Deterministic.")
+        "criteria, then a Gittins index against the break-even threshold λ*, whose outcomes are "
+        "dry passes of each routine's plan against the accessibility trees recorded at its "
+        "occurrences and verified replays of programs compiled from it. A routine that only pads "
+        "another with unresolved steps or chains another task onto it is listed as its variant. "
+        "Deterministic.")
     add_window_arguments(p, nothing="the whole history")
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.add_argument("--wide", action="store_true",

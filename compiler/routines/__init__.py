@@ -8,8 +8,10 @@ what each is worth, and whether to compile it for replay.
     cycles        one routine per loop (rotations, enclosed sub-patterns), and
                   finding a routine by id in another window
     occurrences   counting a given n-gram the way the miner counts support
+    folding       one entry per routine: padded and chained variants folded in
     measures/     what a routine is worth and how safe it is to replay
     gate/         crystallize or not: the §6.4 criteria, then the Gittins index
+                  over replay evidence (dry passes of the plan, verified replays)
     report        mined, measured and gated: what `phantom routines` shows
 
 Each module imports only those above it (the gate reads the measures, never

@@ -23,7 +23,7 @@ __all__ = ["SessionIndex", "count_occurrences"]
 
 class SessionIndex:
     """Sessions with their step keys computed once, for counting many given
-    n-grams (holdout recurrence, observed outcomes) without re-keying.
+    n-grams (holdout recurrence, completion counts) without re-keying.
 
     Where each short key prefix starts is tabulated on first use per prefix
     length — a cache that never changes an answer; the index is otherwise

@@ -15,7 +15,7 @@ from core.errors import PhantomError
 from core.store import StoreError, is_phantom_store, open_sqlite_readonly
 
 from ..records import Capture
-from . import nocta, phantom_store
+from . import nocta, phantom_store, recorded
 
 
 class SourceError(PhantomError, ValueError):
@@ -92,6 +92,21 @@ class CaptureSource:
         """The window's rows, in one read transaction."""
         rows = self._reader.fetch(self.connection, since_ms, until_ms)
         return Fetched(self.kind, rows, rows.digest)
+
+    def trees(self, wants: tuple[tuple[str, int], ...], roles: tuple[str, ...]
+              ) -> dict[tuple[str, int], recorded.TreeRow | None]:
+        """The accessibility trees stored around given (app, instant)s
+        (`recorded.read_trees`; only elements of `roles`); a foreign layout stores none Phantom can
+        match a plan against, so every answer is None there."""
+        if self.kind != "phantom":
+            return {want: None for want in wants}
+        return recorded.read_trees(self.connection, wants, roles)
+
+    def replay_statuses(self, routine_ids: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+        """Statuses of replays of programs compiled from these routines."""
+        if self.kind != "phantom":
+            return {}
+        return recorded.read_replay_statuses(self.connection, routine_ids)
 
     def close(self) -> None:
         self.connection.close()

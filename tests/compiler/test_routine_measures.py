@@ -17,6 +17,7 @@ from compiler.routines.measures import (
     AGENT_TOKENS_PER_STEP,
     Recurrence,
     RoutineMeasures,
+    completion_counts,
     coverage,
     days_seen,
     guard_coverage,
@@ -26,7 +27,6 @@ from compiler.routines.measures import (
     measure,
     measure_all,
     minimal_script,
-    observed_outcomes,
     overhead_ratios,
     plan_text,
     quadrant,
@@ -203,24 +203,25 @@ def test_overhead_ratios():
 
 
 # --------------------------------------------------------------------------- outcomes, gate
-def test_observed_outcomes_counts_begun_and_completed_runs():
+def test_completion_counts_count_begun_and_completed_runs():
     full = [click("A", 0), click("B", 1), click("C", 2), click("D", 3)]
     begun = [click("A", 10), click("B", 11), click("C", 12), click("X", 13)]
     sessions = [full, full, begun, full, [click("A", 20), click("B", 21)]]
     routine = next(r for r in mine(sessions) if r.length == 4)
     assert routine.support == 3
-    assert observed_outcomes(sessions, routine) == (3, 4)
-    assert observed_outcomes(SessionIndex(sessions), routine) == (3, 4)
-    inputs = gate_inputs(routine, sessions)
+    assert completion_counts(sessions, routine) == (3, 4)
+    assert completion_counts(SessionIndex(sessions), routine) == (3, 4)
+    # passive counts are recurrence, not evidence: the gate gets no outcomes from them
+    inputs = gate_inputs(routine)
     assert inputs == GateInputs(steps=4, traces=3, h_ui_normalized=0.0, timing_cv=0.0,
-                                successes=3, trials=4)
-    decide(inputs)  # accepted by the gate
+                                successes=0, trials=0)
+    assert not decide(inputs).evidence
 
 
-def test_observed_outcomes_short_routine_uses_whole_prefix():
+def test_completion_counts_short_routine_uses_whole_prefix():
     sessions = [[click("A", 0), click("B", 1)]] * 3
     (routine,) = mine(sessions, min_length=2)
-    assert observed_outcomes(sessions, routine) == (3, 3)
+    assert completion_counts(sessions, routine) == (3, 3)
 
 
 # --------------------------------------------------------------------------- measures record
@@ -231,8 +232,8 @@ def test_measure_record_and_to_dict():
     assert isinstance(m, RoutineMeasures)
     assert (m.support, m.days_seen, m.length) == (4, 2, 3)
     assert (m.h_ui, m.h_task, m.h_task_source, m.quadrant) == (0.0, 0.0, "lengths", "Q1")
-    assert (m.successes, m.trials) == (4, 4)
-    assert measured_inputs(m) == gate_inputs(routine, sessions)
+    assert (m.completed, m.begun) == (4, 4)
+    assert measured_inputs(m) == gate_inputs(routine)
     d = m.to_dict()
     assert json.loads(json.dumps(d)) == d
     assert set(d) == {f.name for f in dataclasses.fields(RoutineMeasures)}
@@ -340,7 +341,7 @@ def test_measures_are_bounded(sessions):
         m = measure(r, sessions, day_of=utc_day, typed_length=lambda a: 4)
         assert 0.0 <= m.h_ui <= 1.0 and 0.0 <= m.h_task <= 1.0
         assert m.timing_cv >= 0.0 and math.isfinite(m.timing_cv)
-        assert 0 < m.successes <= m.trials
-        assert m.successes == r.support
+        assert 0 < m.completed <= m.begun
+        assert m.completed == r.support
         decide(measured_inputs(m))
     assert 0.0 <= coverage(sessions, routines) <= 1.0

@@ -8,7 +8,11 @@ The gate has two layers, both from the paper:
    Their conjunction is the *heuristic-only* verdict.
 2. The Gittins gate (§6.2-6.3): with ``s`` successes in ``k`` observed outcomes the
    replay success probability has posterior ``Beta(1 + s, 1 + k - s)`` (Laplace prior);
-   crystallize when its Gittins index exceeds the break-even threshold λ*.
+   crystallize when its Gittins index exceeds the break-even threshold λ*.  The
+   outcomes are dry passes of the routine's plan against the trees recorded at its
+   occurrences and verified replays (``evidence``) — where §6.2 counts VLM-assisted
+   executions, which passive capture does not have; passive occurrences only feed
+   the structural criteria (docs/DESIGN.md, "Crystallization evidence").
 
 Both verdicts are reported so the ablation of §7.5 (heuristic-only vs
 heuristic+Gittins) can be read straight off every decision.
@@ -188,7 +192,8 @@ def decide(inputs: GateInputs, costs: CostModel = CostModel()) -> GateDecision:
         reason = f"keep agent: structural criteria failed ({failed})"
     elif not evidence:
         reason = (
-            "keep agent: insufficient evidence, no replay outcomes observed "
+            "keep agent: insufficient evidence, no dry pass of the plan against a "
+            "recorded tree and no verified replay "
             f"(the Beta(1, 1) prior index {_fmt(index)} is exploration value, not evidence)"
         )
     elif lam >= 1.0:

@@ -4,20 +4,21 @@ read off the measures.
 The gate depends on the measures, never the reverse: `gate_inputs` and
 `measured_inputs` live here, on the gate's side, so the measures need not
 know that a gate exists.
+
+Structure (length, traces, H_UI, timing) comes from the passive
+occurrences; the outcomes s and k from `evidence.Evidence` — dry passes of
+the plan against the recorded trees and verified replays — never from
+passive counts (issue 25; docs/DESIGN.md, "Crystallization evidence").
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from compiler.records import Action
-
-from ..actions import step_key
-from ..measures import RoutineMeasures, h_ui, observed_outcomes, timing_cv
-from ..mining import KeyFn, Routine
-from ..occurrences import SessionIndex
+from ..measures import RoutineMeasures, h_ui, timing_cv
+from ..mining import Routine
 from .checks import finite, is_int
+from .evidence import NO_EVIDENCE, Evidence
 
 __all__ = ["GateInputs", "gate_inputs", "measured_inputs"]
 
@@ -33,7 +34,8 @@ class GateInputs:
     ``steps``: steps in the routine (≥ 1).  ``traces``: distinct traces observed.
     ``h_ui_normalized``: normalised Shannon entropy over (action_type, aria_path) in
     [0, 1] (phantom.md §6.5).  ``timing_cv``: coefficient of variation of step durations
-    (≥ 0).  ``successes`` / ``trials``: observed replay outcomes s and k, 0 ≤ s ≤ k.
+    (≥ 0).  ``successes`` / ``trials``: replay outcomes s and k, 0 ≤ s ≤ k — dry
+    passes of the plan and verified replays (`evidence`), not passive occurrences.
     Invalid values raise ``ValueError`` on construction.
     """
 
@@ -66,20 +68,18 @@ class GateInputs:
             raise ValueError(f"timing_cv must be >= 0, got {self.timing_cv!r}")
 
 
-def gate_inputs(routine: Routine, sessions: Sequence[Sequence[Action]] | SessionIndex,
-                key: KeyFn = step_key) -> GateInputs:
+def gate_inputs(routine: Routine, evidence: Evidence = NO_EVIDENCE) -> GateInputs:
     """What `crystallize.decide` needs for this routine: traces are the
-    counted occurrences (support), outcomes the passive proxy of
-    `observed_outcomes`."""
-    successes, trials = observed_outcomes(sessions, routine, key)
+    counted occurrences (support), outcomes the `evidence` (none by default:
+    the gate then refuses for want of it)."""
     return _inputs(routine.length, routine.support, h_ui(routine), timing_cv(routine),
-                   successes, trials)
+                   evidence.successes, evidence.trials)
 
 
-def measured_inputs(measures: RoutineMeasures) -> GateInputs:
+def measured_inputs(measures: RoutineMeasures, evidence: Evidence = NO_EVIDENCE) -> GateInputs:
     """The same, from a routine's measures already taken (`measure`)."""
     return _inputs(measures.length, measures.support, measures.h_ui, measures.timing_cv,
-                   measures.successes, measures.trials)
+                   evidence.successes, evidence.trials)
 
 
 def _inputs(steps: int, traces: int, h_ui_value: float, cv: float, successes: int,

@@ -17,11 +17,11 @@ from .overhead import AGENT_TOKENS_PER_STEP, OverheadRatios, minimal_script, ove
 from .recurrence import Recurrence, coverage, holdout_recurrence, train_days_for
 from .routine import (
                        RoutineMeasures,
+                       completion_counts,
                        days_seen,
                        guard_coverage,
                        measure,
                        measure_all,
-                       observed_outcomes,
                        support,
                        timing_cv,
 )
@@ -42,7 +42,7 @@ __all__ = [
     "measure",
     "measure_all",
     "minimal_script",
-    "observed_outcomes",
+    "completion_counts",
     "overhead_ratios",
     "plan_text",
     "quadrant",

@@ -1,7 +1,7 @@
 """Everything measured about one routine: what a mined routine is worth and
 how safe it is to replay (phantom.md §6, activity-frames.md §7), gathered
 in `RoutineMeasures` by `measure` (`measure_all` keys the sessions once for
-many routines). The counts, timing and observed outcomes are computed here;
+many routines). The counts, timing and completion counts are computed here;
 the entropies and overhead ratios come from their own modules.
 
 Local dates come from a `day_of` function the caller passes in (zones are
@@ -26,9 +26,11 @@ timing_cv
     Timing stability for the §6.4 gate (see `timing_cv`).
 r_inject, r_info
     Routine Overhead Ratios of activity-frames §7 (`overhead`).
-successes, trials
-    A passive proxy for the Gittins gate's observed outcomes (see
-    `observed_outcomes`).
+completed, begun
+    How reliably the user finishes the routine once begun (see
+    `completion_counts`): recurrence, what a routine is worth — not replay
+    evidence. The Gittins gate counts dry passes of the plan and verified
+    replays instead (`gate.evidence`).
 
 Recurrence h (activity-frames §7) is a property of a set of routines over a
 corpus, not of one routine: see `recurrence`.
@@ -56,7 +58,7 @@ __all__ = [
     "guard_coverage",
     "measure",
     "measure_all",
-    "observed_outcomes",
+    "completion_counts",
     "support",
     "timing_cv",
 ]
@@ -114,20 +116,21 @@ def _index(sessions: Sequence[Sequence[Action]] | SessionIndex, key: KeyFn) -> S
     return sessions if isinstance(sessions, SessionIndex) else SessionIndex(sessions, key)
 
 
-def observed_outcomes(sessions: Sequence[Sequence[Action]] | SessionIndex, routine: Routine,
+def completion_counts(sessions: Sequence[Sequence[Action]] | SessionIndex, routine: Routine,
                       key: KeyFn = step_key) -> tuple[int, int]:
-    """(successes, trials) for the Gittins gate, read off passive data.
+    """(completed, begun): how often the user, having begun the routine,
+    went through with it — read off passive data.
 
-    There are no replay outcomes before a routine is replayed, but the user
-    has been running it by hand. A *trial* is a place where the user began
-    the routine: a non-overlapping occurrence of its first min(3, n) step
-    keys. A *success* is a begun run that went to the end: a full
-    occurrence. Every full occurrence starts with the prefix and disjoint
-    full occurrences give disjoint prefixes, so successes ≤ trials. The
-    proxy measures how reliably this sequence completes once started — an
-    abandoned or branching routine gets a low rate — not how reliably a
-    replay of it succeeds; it says nothing about UI drift. Pass the
-    sessions the routine was mined from (or their `SessionIndex`)."""
+    *Begun* is a non-overlapping occurrence of its first min(3, n) step
+    keys; *completed* a full occurrence. Every full occurrence starts with
+    the prefix and disjoint full occurrences give disjoint prefixes, so
+    completed ≤ begun. This says how reliably the sequence completes once
+    started (an abandoned or branching routine gets a low rate), which is
+    part of whether it is worth automating; it is not replay evidence and
+    the gate does not count it as such (issue 25: counted as successes, it
+    crystallized every chain of noise seen three times — `gate.evidence`
+    has what the gate counts). Pass the sessions the routine was mined from
+    (or their `SessionIndex`)."""
     index = _index(sessions, key)
     prefix = routine.keys[:min(3, routine.length)]
     return len(index.find(routine.keys)), len(index.find(prefix))
@@ -152,8 +155,8 @@ class RoutineMeasures:
     script_tokens: int
     r_inject: float
     r_info: float
-    successes: int
-    trials: int
+    completed: int
+    begun: int
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe builtins; floats rounded to 6 decimals (canonical JSON)."""
@@ -173,8 +176,8 @@ class RoutineMeasures:
             "script_tokens": self.script_tokens,
             "r_inject": rounded(self.r_inject),
             "r_info": rounded(self.r_info),
-            "successes": self.successes,
-            "trials": self.trials,
+            "completed": self.completed,
+            "begun": self.begun,
         }
 
 
@@ -185,7 +188,7 @@ def measure(routine: Routine, sessions: Sequence[Sequence[Action]] | SessionInde
     ui = h_ui(routine)
     task, source = h_task(routine, typed_length)
     ratios = overhead_ratios(routine)
-    successes, trials = observed_outcomes(sessions, routine, key)
+    completed, begun = completion_counts(sessions, routine, key)
     return RoutineMeasures(
         routine_id=routine.id,
         length=routine.length,
@@ -202,8 +205,8 @@ def measure(routine: Routine, sessions: Sequence[Sequence[Action]] | SessionInde
         script_tokens=ratios.script_tokens,
         r_inject=ratios.r_inject,
         r_info=ratios.r_info,
-        successes=successes,
-        trials=trials,
+        completed=completed,
+        begun=begun,
     )
 
 
