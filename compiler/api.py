@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 
     from . import cache as _cache
     from .resolve import Default
-    from .rolled import RolledDay, UnreadableRollup
+    from .rolled import RolledDay
+    from .rollup_door import RollUp, roll_up, unreadable_rollups
     from .routines import CostModel, GateDecision, Routine, RoutineReport, report_dict
     from .search import SearchResult
 
@@ -46,7 +47,9 @@ __all__ = [
     "read_window",
     "render",
     "resolve_window",
+    "RollUp",
     "roll_up",
+    "unreadable_rollups",
     "report_dict",
     "routine_report",
     "search",
@@ -56,15 +59,21 @@ __all__ = [
 FORMATS = ("compact", "json", "markdown")
 MIN_BUDGET = 100
 _FROM_ROUTINES = ("CostModel", "report_dict", "RoutineReport", "GateDecision")
+_FROM_ROLLUP_DOOR = ("RollUp", "roll_up", "unreadable_rollups")
 
 
 def __getattr__(name: str) -> object:
-    """The routines pipeline's names (`CostModel`, `report_dict`, the report
-    and gate-decision records an interface formats), loaded on first use."""
+    """Names loaded on first use: the routines pipeline's (`CostModel`,
+    `report_dict`, the report and gate-decision records an interface
+    formats) and retention's (rollup_door.py: a day compiled for its roll-up)."""
     if name in _FROM_ROUTINES:
         from . import routines
 
         return getattr(routines, name)
+    if name in _FROM_ROLLUP_DOOR:
+        from . import rollup_door
+
+        return getattr(rollup_door, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -364,45 +373,3 @@ def timeline(db_path: str | Path, fmt: str = "png", *, day: str | None = None,
                                   o.actions[-1].end_ms)
                       for routine in mined_routines(capture)[:6] for o in routine.occurrences)
     return render_timeline(document, _times(document, window, override), window.label, spans, fmt)
-
-
-class RollUp(NamedTuple):
-    """One day compiled for retention's roll-up (see rollup.py)."""
-
-    window: Window
-    document: bytes
-    actions: bytes
-    input_digest: str
-    format: int
-
-
-def unreadable_rollups(db_path: str | Path) -> tuple[UnreadableRollup, ...]:
-    """The store's roll-ups that do not decode (read-only; rolled.py)."""
-    from core.store.connection import open_readonly
-
-    from .rolled import unreadable_rollups as find
-
-    connection = open_readonly(db_path)
-    try:
-        return find(connection)
-    finally:
-        connection.close()
-
-
-def roll_up(db_path: str | Path, day: str) -> RollUp:
-    """Compile a day afresh — exactly as `compile --day` does, inferred tier
-    included — and take its action stream, encoded for the roll-up table.
-    A `CompileError` for a day already rolled up (its raw rows are gone)."""
-    from .frames import CompileOptions, compile_capture
-    from .rollup import FORMAT, encode_actions, encode_document
-    from .routines import derive_actions
-
-    with collector_paused():
-        fetched, window, days = _fetch_window(db_path, day, None, None, None, None, "none")
-        if days:
-            raise CompileError(f"{day} is rolled up already")
-        capture = _capture(fetched, db_path)
-        document = compile_capture(capture, CompileOptions(zone=window.zone, inferred=True))
-        return RollUp(window, encode_document(document), encode_actions(derive_actions(capture)),
-                      fetched.digest, FORMAT)
-

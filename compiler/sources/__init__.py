@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import apsw
 
@@ -15,7 +15,10 @@ from core.errors import PhantomError
 from core.store import StoreError, is_phantom_store, open_sqlite_readonly
 
 from ..records import Capture
-from . import nocta, phantom_store, recorded
+from . import nocta, phantom_store
+
+if TYPE_CHECKING:   # the routine gate's evidence reads: loaded only when a routine is gated
+    from . import recorded
 
 
 class SourceError(PhantomError, ValueError):
@@ -100,12 +103,16 @@ class CaptureSource:
         match a plan against, so every answer is None there."""
         if self.kind != "phantom":
             return {want: None for want in wants}
+        from . import recorded
+
         return recorded.read_trees(self.connection, wants, roles)
 
     def replay_statuses(self, routine_ids: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
         """Statuses of replays of programs compiled from these routines."""
         if self.kind != "phantom":
             return {}
+        from . import recorded
+
         return recorded.read_replay_statuses(self.connection, routine_ids)
 
     def close(self) -> None:
