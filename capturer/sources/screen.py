@@ -52,15 +52,7 @@ class ScreenSource:
         shot = self._mss.grab({"left": monitor.x, "top": monitor.y,
                                "width": monitor.width, "height": monitor.height})
         image = Image.frombytes("RGB", shot.size, shot.bgra, "raw", "BGRX")
-        _paint(image, redact, monitor.x, monitor.y, BLACK)
-        _paint(image, masks, monitor.x, monitor.y, GREY)
-        height = max(1, round(monitor.height * self._thumbnail_width / monitor.width))
-        small = image.resize((self._thumbnail_width, height), Image.Resampling.BILINEAR)
-        digest = hashlib.blake2b(small.tobytes(), digest_size=16).digest()
-        if self._last_thumbnail_digest.get(monitor.index) == digest:
-            return None
-        self._last_thumbnail_digest[monitor.index] = digest
-        return _encode(small, "thumbnail", "WEBP", "image/webp", quality=60)
+        return thumbnail_of(image, monitor, redact, masks, self._thumbnail_width, self._last_thumbnail_digest)
 
     def region(self, rect: Rect) -> Image:
         """The screen's pixels in `rect` (x, y, width, height in root
@@ -74,6 +66,25 @@ class ScreenSource:
 
 BLACK = (0, 0, 0)
 GREY = (128, 128, 128)
+
+
+def thumbnail_of(image: Image, monitor: Monitor, redact: Sequence[Rect], masks: Sequence[Rect], width: int,
+                 last_digests: dict[int, bytes]) -> EncodedImage | None:
+    """A monitor's grab (in logical pixels) as its thumbnail: `redact` painted
+    black, `masks` grey, downscaled to `width`, WebP — or None when it shows
+    exactly what the monitor's previous thumbnail showed (`last_digests`,
+    per monitor, is updated). Shared by the X11 and the Wayland screens."""
+    from PIL import Image as Pillow
+
+    _paint(image, redact, monitor.x, monitor.y, BLACK)
+    _paint(image, masks, monitor.x, monitor.y, GREY)
+    height = max(1, round(monitor.height * width / monitor.width))
+    small = image.resize((width, height), Pillow.Resampling.BILINEAR)
+    digest = hashlib.blake2b(small.tobytes(), digest_size=16).digest()
+    if last_digests.get(monitor.index) == digest:
+        return None
+    last_digests[monitor.index] = digest
+    return _encode(small, "thumbnail", "WEBP", "image/webp", quality=60)
 
 
 def _paint(image: Image, rects: Sequence[Rect], origin_x: int, origin_y: int, fill: tuple[int, int, int]) -> None:

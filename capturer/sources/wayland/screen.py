@@ -11,7 +11,6 @@ before anything is encoded, the same "unchanged, so nothing" digest.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import shutil
 import subprocess
@@ -22,7 +21,7 @@ from core.errors import PhantomError
 from core.geometry import Rect
 
 from ..base import EncodedImage, Monitor
-from ..screen import BLACK, GREY, _encode, _paint
+from ..screen import thumbnail_of
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -58,15 +57,7 @@ class GrimScreen:
         image = self._grab(["-o", monitor.name])
         if image.size != (monitor.width, monitor.height):   # a scaled output: back to logical pixels
             image = image.resize((monitor.width, monitor.height), Image.Resampling.BILINEAR)
-        _paint(image, redact, monitor.x, monitor.y, BLACK)
-        _paint(image, masks, monitor.x, monitor.y, GREY)
-        height = max(1, round(monitor.height * self._thumbnail_width / monitor.width))
-        small = image.resize((self._thumbnail_width, height), Image.Resampling.BILINEAR)
-        digest = hashlib.blake2b(small.tobytes(), digest_size=16).digest()
-        if self._last_thumbnail_digest.get(monitor.index) == digest:
-            return None
-        self._last_thumbnail_digest[monitor.index] = digest
-        return _encode(small, "thumbnail", "WEBP", "image/webp", quality=60)
+        return thumbnail_of(image, monitor, redact, masks, self._thumbnail_width, self._last_thumbnail_digest)
 
     def region(self, rect: Rect) -> Image:
         from PIL import Image
