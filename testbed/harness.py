@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .executables import executable
-from .processes import DesktopError, StartedProcess, alive, descendants, read_line, terminate
+from .processes import DesktopError, StartedProcess, alive, descendants, read_line, start_session_bus, terminate
 from .waiting import wait_until
 
 __all__ = ["APPS_DIR", "App", "DesktopConfig", "DesktopError", "StartedProcess", "VirtualDesktop"]
@@ -305,27 +305,7 @@ class VirtualDesktop:
                 raise DesktopError(f"could not create monitor {index}: {result.stderr.strip()}")
 
     def _start_session_bus(self) -> None:
-        addr_r, addr_w = os.pipe()
-        pid_r, pid_w = os.pipe()
-        try:
-            result = subprocess.run(
-                [executable("dbus-daemon"), "--session", "--fork", "--nopidfile",
-                 f"--print-address={addr_w}", f"--print-pid={pid_w}"],
-                env=self.env, pass_fds=(addr_w, pid_w), capture_output=True, text=True, timeout=15)
-            os.close(addr_w)
-            os.close(pid_w)
-            addr_w = pid_w = -1
-            if result.returncode != 0:
-                raise DesktopError(f"dbus-daemon failed: {result.stderr.strip()}")
-            address = read_line(addr_r, timeout=10.0, what="the session bus address")
-            pid = int(read_line(pid_r, timeout=10.0, what="the session bus pid"))
-        finally:
-            for fd in (addr_r, pid_r, addr_w, pid_w):
-                if fd >= 0:
-                    os.close(fd)
-        # Its own process group, which services it activates share: they go with it.
-        self._started.append(StartedProcess("dbus-daemon", pid, group=True))
-        self.env["DBUS_SESSION_BUS_ADDRESS"] = address
+        self._started.append(start_session_bus(self.env))
 
     def _start_atspi(self) -> None:
         process = subprocess.Popen([executable("at-spi-bus-launcher"), "--launch-immediately"], env=self.env,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -107,3 +108,33 @@ def alive(pid: int) -> bool:
             return stat.read().split(")")[-1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def start_session_bus(env: dict[str, str], command: Callable[[list[str]], list[str]] = list) -> StartedProcess:
+    """A forked session dbus-daemon for a test desktop; its address goes into
+    `env` (DBUS_SESSION_BUS_ADDRESS). `command` wraps the argv (the sway
+    desktop runs it as its unprivileged user). The daemon has its own process
+    group, which the services it activates share: they go with it."""
+    from .executables import executable
+
+    addr_r, addr_w = os.pipe()
+    pid_r, pid_w = os.pipe()
+    try:
+        result = subprocess.run(
+            command([executable("dbus-daemon"), "--session", "--fork", "--nopidfile",
+                     f"--print-address={addr_w}", f"--print-pid={pid_w}"]),
+            env=env, pass_fds=(addr_w, pid_w), capture_output=True, text=True, timeout=15)
+        os.close(addr_w)
+        os.close(pid_w)
+        addr_w = pid_w = -1
+        if result.returncode != 0:
+            raise DesktopError(f"dbus-daemon failed: {result.stderr.strip()}")
+        address = read_line(addr_r, timeout=10.0, what="the session bus address")
+        pid = int(read_line(pid_r, timeout=10.0, what="the session bus pid"))
+    finally:
+        for fd in (addr_r, pid_r, addr_w, pid_w):
+            if fd >= 0:
+                os.close(fd)
+    env["DBUS_SESSION_BUS_ADDRESS"] = address
+    return StartedProcess("dbus-daemon", pid, group=True)
+

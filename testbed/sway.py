@@ -26,7 +26,7 @@ from core.wayland.ipc import SwayIpc, SwayUnavailable
 
 from .as_user import as_user, give, owned_dir
 from .executables import executable
-from .processes import DesktopError, StartedProcess, read_line, terminate
+from .processes import DesktopError, StartedProcess, start_session_bus, terminate
 from .waiting import wait_until
 
 CONFIG = """default_border normal 2
@@ -222,26 +222,7 @@ class SwayDesktop:
         wait_until(answers, timeout=10.0, what="sway's IPC to answer")
 
     def _start_session_bus(self) -> None:
-        addr_r, addr_w = os.pipe()
-        pid_r, pid_w = os.pipe()
-        try:
-            result = subprocess.run(
-                as_user([executable("dbus-daemon"), "--session", "--fork", "--nopidfile",
-                         f"--print-address={addr_w}", f"--print-pid={pid_w}"]),
-                env=self.env, pass_fds=(addr_w, pid_w), capture_output=True, text=True, timeout=15)
-            os.close(addr_w)
-            os.close(pid_w)
-            addr_w = pid_w = -1
-            if result.returncode != 0:
-                raise DesktopError(f"dbus-daemon failed: {result.stderr.strip()}")
-            address = read_line(addr_r, timeout=10.0, what="the session bus address")
-            pid = int(read_line(pid_r, timeout=10.0, what="the session bus pid"))
-        finally:
-            for fd in (addr_r, pid_r, addr_w, pid_w):
-                if fd >= 0:
-                    os.close(fd)
-        self._started.append(StartedProcess("dbus-daemon", pid, group=True))
-        self.env["DBUS_SESSION_BUS_ADDRESS"] = address
+        self._started.append(start_session_bus(self.env, as_user))
 
     def _start_atspi(self) -> None:
         process = subprocess.Popen(as_user([executable("at-spi-bus-launcher"), "--launch-immediately"]),
