@@ -18,7 +18,7 @@ from bisect import bisect_left, bisect_right
 
 from compiler.records import BlindSpot, Coverage, Gap, Snapshot
 
-from .quiet import IDLE_AFTER_MS, Quiet, stretches
+from .quiet import IDLE_AFTER_MS, Quiet, merge_spans, stretches
 from .segment import LONG_WINDOW, SESSION_GAP_MS, Run
 
 
@@ -33,7 +33,7 @@ def coverage(runs: tuple[Run, ...], snapshots: tuple[Snapshot, ...],
 
         return array_coverage(runs, snapshots, blind_spots, found, idle_after_ms)
     monitors = tuple(sorted({snapshot.monitor for snapshot in snapshots}))
-    merged = _merge(_attended_intervals(runs))
+    merged = merge_spans(_attended_intervals(runs))
     if not merged:
         return Coverage(None, None, 0, 0, (), monitors)
     first, last = merged[0][0], merged[-1][1]
@@ -54,18 +54,6 @@ def _attended_intervals(runs: tuple[Run, ...]) -> list[tuple[int, int]]:
     """(start, start + credit) of every non-idle snapshot, sorted."""
     return sorted((snapshot.ts_ms, snapshot.ts_ms + credit) for run in runs
                   for snapshot, credit in zip(run.snapshots, run.credits) if not snapshot.idle)
-
-
-def _merge(intervals: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Union of sorted intervals; touching intervals merge."""
-    merged: list[tuple[int, int]] = []
-    for start, end in intervals:
-        if merged and start <= merged[-1][1]:
-            if end > merged[-1][1]:
-                merged[-1] = (merged[-1][0], end)
-        else:
-            merged.append((start, end))
-    return merged
 
 
 def _gap_reasons(gaps: list[tuple[int, int]], snapshots: tuple[Snapshot, ...],

@@ -84,7 +84,7 @@ def quiet(snapshots: tuple[Snapshot, ...], inputs: tuple[InputEvent, ...],
           last_seen: int | None = None) -> Quiet:
     """`last_seen`: the capture's last credited moment; a silence after the
     last input is only known to have lasted that long."""
-    blind = _merge(_blind_spans(snapshots, blind_spots, until_ms))
+    blind = merge_spans(_blind_spans(snapshots, blind_spots, until_ms))
     idle: list[tuple[int, int]] = []
     away: list[tuple[int, int]] = []
     first_seen = min(map(TS_MS, snapshots), default=0)
@@ -143,7 +143,8 @@ def _blind_spans(snapshots: tuple[Snapshot, ...], blind_spots: tuple[BlindSpot, 
     return spans
 
 
-def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def merge_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Union of [start, end) spans, in any order; touching spans merge."""
     merged: list[tuple[int, int]] = []
     for start, end in sorted(spans):
         if merged and start <= merged[-1][1]:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from compiler.frames import arrays
 from compiler.frames.coverage import coverage
-from compiler.frames.quiet import Intervals, Quiet, _merge
+from compiler.frames.quiet import Intervals, Quiet, merge_spans
 from compiler.frames.segment import SESSION_GAP_MS, runs
 from compiler.records import BlindSpot, Snapshot
 
@@ -82,7 +82,7 @@ def windows(draw):
     for _ in range(draw(st.integers(0, 6))):
         start = T0 + draw(st.integers(-5, 400)) * 10_000
         quiet[draw(st.integers(0, 1))].append((start, start + draw(st.integers(1, 60)) * 10_000))
-    return tuple(snapshots), tuple(spots), _merge(quiet[0]), _merge(quiet[1])
+    return tuple(snapshots), tuple(spots), merge_spans(quiet[0]), merge_spans(quiet[1])
 
 
 @pytest.mark.parametrize("cover", [coverage, arrays.coverage], ids=["lists", "arrays"])

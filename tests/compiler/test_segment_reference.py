@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compiler.frames import arrays
-from compiler.frames.quiet import Intervals, _merge
+from compiler.frames.quiet import Intervals, merge_spans
 from compiler.frames.segment import DWELL_CAP_MS, SESSION_GAP_MS, runs
 from compiler.pages import site_of
 from compiler.records import BlindSpot, Snapshot
@@ -121,7 +121,7 @@ def test_quiet_overlap_matches_a_plain_sum(spans, probes):
     """Intervals.within (two binary searches per probe) and its array
     version against the overlap summed interval by interval; `touches`
     against any overlap."""
-    merged = _merge([(start, start + length) for start, length in spans])
+    merged = merge_spans([(start, start + length) for start, length in spans])
     intervals = Intervals(merged)
     expected = [sum(max(0, min(a + n, e) - max(a, s)) for s, e in merged) for a, n in probes]
     assert [intervals.within(a, a + n) for a, n in probes] == expected
