@@ -73,12 +73,9 @@ def forget_windows(db: Path, windows: list[tuple[int, int]]) -> list[dict[str, o
     else directly (`forget_directly`). Reports as plain data."""
     import json
 
-    from core.bus import CAPTURE, BusCallFailed, BusUnavailable, call
+    from core.bus import CAPTURE, call, capture_status
 
-    try:
-        status = json.loads(call(CAPTURE, "Status", timeout=3)[0])
-    except (BusUnavailable, BusCallFailed):
-        status = None
+    status = capture_status()
     if status is not None and Path(status.get("db", "")).resolve() == db.resolve():
         reports = []
         for since, until in windows:

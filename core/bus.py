@@ -71,6 +71,18 @@ def session_bus_address() -> str | None:
     return None
 
 
+def capture_status(timeout: float = 3.0) -> dict[str, Any] | None:
+    """The running capture daemon's status (`Capture1.Status`, its JSON
+    decoded), or None when no daemon answers on the session bus."""
+    import json
+
+    try:
+        status = json.loads(call(CAPTURE, "Status", timeout=timeout)[0])
+    except (BusUnavailable, BusCallFailed):
+        return None
+    return status if isinstance(status, dict) else None
+
+
 def call(service: BusService, method: str, signature: str = "", body: list[Any] | None = None, *,
          timeout: float = CALL_TIMEOUT_S, activate: bool = False) -> list[Any]:
     """Call one method of `service` and return its reply body. Raises

@@ -8,10 +8,8 @@ every page still reads; pause and resume say the daemon is not running."""
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 from core.errors import PhantomError
@@ -110,20 +108,11 @@ def runs_page(db: Path, query: dict[str, str]) -> str:
 
 
 # -- privacy ------------------------------------------------------------------------------------
-def _daemon() -> dict[str, Any] | None:
-    from core.bus import CAPTURE, BusCallFailed, BusUnavailable, call
-
-    try:
-        status: dict[str, Any] = json.loads(call(CAPTURE, "Status", timeout=3)[0])
-        return status
-    except (BusUnavailable, BusCallFailed):
-        return None
-
-
 def privacy_page(db: Path, query: dict[str, str], notice: str = "") -> str:
     from capturer.config import load_config
+    from core.bus import capture_status
 
-    daemon = _daemon()
+    daemon = capture_status()
     if daemon is None:
         state = "<p>The capture daemon is not running: nothing is being captured. Pages still read the store.</p>"
     else:

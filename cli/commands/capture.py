@@ -15,7 +15,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from core.bus import CAPTURE, BusCallFailed, BusUnavailable, call
+from core.bus import CAPTURE, BusUnavailable, call, capture_status
 from core.errors import PhantomError
 
 from ..errors import restated
@@ -163,11 +163,7 @@ def _ensure_config_file(explicit: Path | None) -> None:
 
 def daemon_status() -> dict[str, Any] | None:
     """The running capture daemon's status, or None when none answers."""
-    try:
-        status: dict[str, Any] = json.loads(call(CAPTURE, "Status", timeout=3)[0])  # CaptureControl.status()
-        return status
-    except (BusUnavailable, BusCallFailed):
-        return None
+    return capture_status()   # CaptureControl.status()
 
 
 def run_status(args: argparse.Namespace) -> int:
