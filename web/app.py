@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 from core.errors import PhantomError
 
 from . import action_views, memory_views
-from .html import page
+from .html import e, page
 from .security import Guard, WebSecrets
 
 __all__ = ["build_app"]
@@ -56,18 +56,18 @@ def build_app(db: Path, keys: WebSecrets) -> Any:
             try:
                 text = await run_in_threadpool(render, db, query)
             except PhantomError as error:
-                return HTMLResponse(page("Cannot show this", f"<p>{_escape(str(error))}</p>", current=current),
+                return HTMLResponse(page("Cannot show this", f"<p>{e(str(error))}</p>", current=current),
                                     status_code=_status(error))
             except Exception as error:  # noqa: BLE001 - one line for the person; the traceback to the log
                 log.exception("page %s failed", request.url.path)
-                return HTMLResponse(page("Cannot show this", f"<p>internal error ({_escape(type(error).__name__)}); "
+                return HTMLResponse(page("Cannot show this", f"<p>internal error ({e(type(error).__name__)}); "
                                          "this is a bug — the server's log has the details</p>", current=current),
                                     status_code=500)
             # Every form of this server's own pages carries the form token.
             text = POST_FORM.sub(lambda m: f'{m.group(0)}<input type="hidden" name="csrf" '
                                            f'value="{keys.csrf}">', text)
             if notice:   # what the change just done said (changing() redirects here with it)
-                text = text.replace("</h1>", f'</h1><p class="notice" role="status">{_escape(notice)}</p>', 1)
+                text = text.replace("</h1>", f'</h1><p class="notice" role="status">{e(notice)}</p>', 1)
             return HTMLResponse(text)
         return endpoint
 
@@ -132,9 +132,3 @@ def to_program(form: dict[str, str]) -> str:
 
 def to_privacy(form: dict[str, str]) -> str:
     return "/privacy"
-
-
-def _escape(text: str) -> str:
-    from .html import e
-
-    return e(text)

@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .html import e, page, table
-from .timeline_svg import day_svg
+from .timeline_svg import day_svg, iso_ms
 
 __all__ = ["day_page", "frame_page", "routines_page", "search_page"]
 
@@ -48,7 +48,7 @@ def day_page(db: Path, query: dict[str, str]) -> str:
     label, document = _document(db, _day_of(query))
     day = label[:10]
     window = document["window"]
-    shots = screenshots_between(db, _utc_ms(window["since"]), _utc_ms(window["until"]))
+    shots = screenshots_between(db, iso_ms(window["since"]), iso_ms(window["until"]))
     words = query.get("q", "").strip()
     hits = _hits(db, words, day) if words else []
     coverage = document["coverage"]
@@ -73,12 +73,6 @@ def day_page(db: Path, query: dict[str, str]) -> str:
     found = f"<p>{len(hits)} stretches with {words!r} are marked in red above the lanes.</p>" if words else ""
     picture = day_svg(document, day, shots, hits)
     return page(f"Day {day}", picker + summary + found + picture + frames + blind, current="/")
-
-
-def _utc_ms(iso: str) -> int:
-    from datetime import datetime
-
-    return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
 
 
 def _hits(db: Path, words: str, day: str) -> list[tuple[str, str, str]]:

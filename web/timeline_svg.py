@@ -13,12 +13,13 @@ from urllib.parse import quote
 
 from .html import e
 
-__all__ = ["day_svg", "first_shot"]
+__all__ = ["day_svg", "first_shot", "iso_ms"]
 
 WIDTH, LEFT, LANE, TOP = 1100, 190, 22, 24
 
 
-def _ms(iso: str) -> int:
+def iso_ms(iso: str) -> int:
+    """An ISO 8601 instant of the JSON document (with its offset) in epoch ms."""
     return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
 
 
@@ -38,7 +39,7 @@ def day_svg(document: dict[str, Any], day: str, shots: dict[int, str] | None = N
     """The picture; `shots` (snapshot id → screenshot) adds each frame's first
     screenshot, shown while the bar is hovered or focused; `hits` (start,
     end, what matched) marks search results in a strip above the lanes."""
-    since, until = _ms(document["window"]["since"]), _ms(document["window"]["until"])
+    since, until = iso_ms(document["window"]["since"]), iso_ms(document["window"]["until"])
     span = max(1, until - since)
     frames = document["frames"]
     lanes = sorted({(f["monitor"], f["app"]) for f in frames})
@@ -54,7 +55,7 @@ def day_svg(document: dict[str, Any], day: str, shots: dict[int, str] | None = N
     shaded += [(b["start"], b["end"], "blind", f"blind spot: {b['kind']} {b['detail']}".strip())
                for b in document["blind_spots"] if b.get("start")]
     for start, end, kind, label in shaded:
-        left, right = x(_ms(start)), x(_ms(end) if end else until)
+        left, right = x(iso_ms(start)), x(iso_ms(end) if end else until)
         parts.append(f'<rect class="{kind}" x="{left:.1f}" y="{TOP - 4}" width="{max(right - left, 1):.1f}" '
                      f'height="{height - TOP}"><title>{e(label)}</title></rect>')
     for hour in range(0, 25, 3):
@@ -64,12 +65,12 @@ def day_svg(document: dict[str, Any], day: str, shots: dict[int, str] | None = N
         parts.append(f'<text x="4" y="{TOP + index * LANE + 14}">{e(app)} (monitor {monitor})</text>')
     lane_of = {lane: index for index, lane in enumerate(lanes)}
     for start, end, label in hits or []:
-        left, right = x(_ms(start)), x(_ms(end))
+        left, right = x(iso_ms(start)), x(iso_ms(end))
         parts.append(f'<rect class="hit" x="{left:.1f}" y="17" width="{max(right - left, 3):.1f}" height="5">'
                      f"<title>{e(label)}</title></rect>")
     for frame in frames:
         row = lane_of[(frame["monitor"], frame["app"])]
-        left, right = x(_ms(frame["start"])), x(_ms(frame["end"]))
+        left, right = x(iso_ms(frame["start"])), x(iso_ms(frame["end"]))
         what = " · ".join(filter(None, [frame["app"], frame.get("site") or ""]))
         title = (f"{what}, {frame['start'][11:16]}–{frame['end'][11:16]}, "
                  f"{frame['active_minutes']} min active")
